@@ -1,0 +1,58 @@
+"""System dependencies of qnnc, all from Debian packages (see docs in README).
+
+Call `qnnc_system_deps()` from the WORKSPACE of any repository that depends on
+qnnc. Pass `qnnc_repo` = the name under which qnnc itself is declared there
+(e.g. "@qnnc"); inside qnnc it is "" (the main repository).
+"""
+
+def _rules_cc_debian_impl(rctx):
+    # Debian's rules_cc 0.0.4 calls use_cpp_toolchain(), which Bazel 4.2.3's
+    # toolchain_utils.bzl does not have. Copy the tree and use the plain label.
+    src = rctx.path(rctx.attr.path)
+    rctx.execute(["cp", "-r", str(src) + "/.", "."])
+    for f in ["cc/private/rules_impl/compiler_flag.bzl", "cc/private/rules_impl/cc_flags_supplier.bzl"]:
+        text = rctx.read(f)
+        text = text.replace(', "use_cpp_toolchain")', ")")
+        text = text.replace("use_cpp_toolchain()", '["@bazel_tools//tools/cpp:toolchain_type"]')
+        rctx.file(f, text)
+
+_rules_cc_debian = repository_rule(
+    implementation = _rules_cc_debian_impl,
+    attrs = {"path": attr.string(mandatory = True)},
+    local = True,
+)
+
+def _coverage_stub_impl(rctx):
+    # cc_test needs @remote_coverage_tools; without it Bazel would download it.
+    rctx.file("WORKSPACE", 'workspace(name = "remote_coverage_tools")\n')
+    rctx.file("stub.sh", "#!/bin/sh\necho 'coverage is not available offline' >&2\nexit 1\n", executable = True)
+    rctx.file("BUILD", """
+package(default_visibility = ["//visibility:public"])
+sh_binary(name = "coverage_report_generator", srcs = ["stub.sh"])
+sh_binary(name = "lcov_merger", srcs = ["stub.sh"])
+""")
+
+_coverage_stub = repository_rule(implementation = _coverage_stub_impl, local = True)
+
+# name -> BUILD file under third_party/
+_SYSTEM_LIBS = {
+    "com_google_absl": "absl.BUILD",
+    "com_googlesource_code_re2": "re2.BUILD",
+    "com_google_googletest": "gtest.BUILD",
+    "com_google_benchmark": "benchmark.BUILD",
+    "xnnpack": "xnnpack.BUILD",
+    "onnx": "onnx.BUILD",
+    "nlohmann_json": "nlohmann_json.BUILD",
+}
+
+def qnnc_system_deps(qnnc_repo = ""):
+    """Declares rules_cc, rules_java, the coverage stub and every system library."""
+    native.local_repository(name = "rules_java", path = "/usr/share/bazel/rules/java")
+    _rules_cc_debian(name = "rules_cc", path = "/usr/share/bazel/rules/cc")
+    _coverage_stub(name = "remote_coverage_tools")
+    for name, build in _SYSTEM_LIBS.items():
+        native.new_local_repository(
+            name = name,
+            path = "/usr/include",
+            build_file = qnnc_repo + "//third_party:" + build,
+        )
