@@ -1,0 +1,119 @@
+#include "tensor/tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace qnnc::tensor {
+
+absl::StatusOr<int64_t> NumElements(const Shape& shape, DType dtype) {
+  // Keep byte sizes well inside what size_t and allocators handle.
+  constexpr int64_t kMaxBytes = int64_t{1} << 46;
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("negative dimension ", d, " in shape [", absl::StrJoin(shape, ","), "]"));
+    }
+    if (d != 0 && n > kMaxBytes / d) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("shape [", absl::StrJoin(shape, ","), "] has too many elements (overflow)"));
+    }
+    n *= d;
+  }
+  if (n > kMaxBytes / static_cast<int64_t>(DTypeSize(dtype))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape [", absl::StrJoin(shape, ","), "] is too large"));
+  }
+  return n;
+}
+
+std::string ShapeToString(const Shape& shape) {
+  if (shape.empty()) return "scalar";
+  return absl::StrJoin(shape, "x");
+}
+
+std::vector<int64_t> Strides(const Shape& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * shape[i + 1];
+  return s;
+}
+
+absl::StatusOr<Tensor> Tensor::Create(DType dtype, Shape shape) {
+  auto n = NumElements(shape, dtype);
+  if (!n.ok()) return n.status();
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.num_elements_ = *n;
+  size_t bytes = (*n * DTypeSize(dtype) + kPaddingBytes + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = std::aligned_alloc(kAlignment, bytes);
+  if (p == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", bytes, " bytes"));
+  }
+  std::memset(p, 0, bytes);
+  t.data_ = std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
+  return t;
+}
+
+Tensor Tensor::Zeros(DType dtype, Shape shape) {
+  auto t = Create(dtype, std::move(shape));
+  if (!t.ok()) {
+    std::fprintf(stderr, "qnnc internal error: %s\n", t.status().ToString().c_str());
+    std::abort();
+  }
+  return *std::move(t);
+}
+
+double Tensor::GetAsDouble(int64_t i) const {
+  switch (dtype_) {
+    case DType::kU8: return data<uint8_t>()[i];
+    case DType::kI8: return data<int8_t>()[i];
+    case DType::kU16: return data<uint16_t>()[i];
+    case DType::kI16: return data<int16_t>()[i];
+    case DType::kI32: return data<int32_t>()[i];
+    case DType::kI64: return static_cast<double>(data<int64_t>()[i]);
+    case DType::kF16: return HalfToFloat(data<uint16_t>()[i]);
+    case DType::kF32: return data<float>()[i];
+    case DType::kBool: return data<uint8_t>()[i] ? 1 : 0;
+  }
+  return 0;
+}
+
+int64_t Tensor::GetAsInt(int64_t i) const {
+  switch (dtype_) {
+    case DType::kI64: return data<int64_t>()[i];
+    case DType::kF16:
+    case DType::kF32: return static_cast<int64_t>(GetAsDouble(i));
+    default: return static_cast<int64_t>(GetAsDouble(i));
+  }
+}
+
+absl::StatusOr<Tensor> Tensor::Reshaped(Shape shape) const {
+  auto n = NumElements(shape, dtype_);
+  if (!n.ok()) return n.status();
+  if (*n != num_elements_) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", ShapeToString(shape_), " (",
+                                                   num_elements_, " elements) to ",
+                                                   ShapeToString(shape)));
+  }
+  Tensor t = *this;
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+Tensor Tensor::Clone() const {
+  Tensor t = Zeros(dtype_, shape_);
+  if (byte_size() > 0) std::memcpy(t.raw_data(), raw_data(), byte_size());
+  return t;
+}
+
+bool Tensor::BitwiseEquals(const Tensor& o) const {
+  if (dtype_ != o.dtype_ || shape_ != o.shape_) return false;
+  if (byte_size() == 0) return true;
+  return std::memcmp(raw_data(), o.raw_data(), byte_size()) == 0;
+}
+
+}  // namespace qnnc::tensor

@@ -1,0 +1,90 @@
+// A dense tensor: dtype, static shape and row-major data. Storage is shared
+// between copies (copy-on-write is the caller's business: use Clone()).
+#ifndef QNNC_TENSOR_TENSOR_H_
+#define QNNC_TENSOR_TENSOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "tensor/dtype.h"
+
+namespace qnnc::tensor {
+
+using Shape = std::vector<int64_t>;
+
+// Number of elements of `shape`; an error if a dimension is negative or the
+// product overflows int64 (or the byte size would).
+absl::StatusOr<int64_t> NumElements(const Shape& shape, DType dtype = DType::kU8);
+std::string ShapeToString(const Shape& shape);  // "1x3x224x224", "scalar" for {}
+
+// Row-major strides in elements.
+std::vector<int64_t> Strides(const Shape& shape);
+
+class Tensor {
+ public:
+  // Every buffer is readable this many bytes past its end (XNNPACK reads
+  // XNN_EXTRA_BYTES = 16 beyond its inputs).
+  static constexpr size_t kPaddingBytes = 64;
+  static constexpr size_t kAlignment = 64;
+
+  Tensor() = default;
+  // Zero-filled tensor. Fails on a bad shape (see NumElements).
+  static absl::StatusOr<Tensor> Create(DType dtype, Shape shape);
+  // Like Create, for shapes already validated (aborts on a bad one).
+  static Tensor Zeros(DType dtype, Shape shape);
+  // Tensor holding a copy of `values`.
+  template <typename T>
+  static Tensor FromVector(Shape shape, const std::vector<T>& values);
+  template <typename T>
+  static Tensor Scalar(T value) { return FromVector<T>({}, {value}); }
+
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t dim(int64_t i) const { return shape_[i]; }
+  int64_t num_elements() const { return num_elements_; }
+  size_t byte_size() const { return num_elements_ * DTypeSize(dtype_); }
+  bool defined() const { return data_ != nullptr; }
+
+  void* raw_data() { return data_.get(); }
+  const void* raw_data() const { return data_.get(); }
+  template <typename T> T* data() { return static_cast<T*>(raw_data()); }
+  template <typename T> const T* data() const { return static_cast<const T*>(raw_data()); }
+  template <typename T> absl::Span<T> span() { return {data<T>(), static_cast<size_t>(num_elements_)}; }
+  template <typename T> absl::Span<const T> span() const {
+    return {data<T>(), static_cast<size_t>(num_elements_)};
+  }
+
+  // Element i converted to double / int64 whatever the dtype.
+  double GetAsDouble(int64_t i) const;
+  int64_t GetAsInt(int64_t i) const;
+
+  // Same data, new shape with the same element count.
+  absl::StatusOr<Tensor> Reshaped(Shape shape) const;
+  // Deep copy.
+  Tensor Clone() const;
+  // Bitwise equality of dtype, shape and data.
+  bool BitwiseEquals(const Tensor& other) const;
+
+ private:
+  DType dtype_ = DType::kF32;
+  Shape shape_;
+  int64_t num_elements_ = 0;
+  std::shared_ptr<uint8_t> data_;
+};
+
+template <typename T>
+Tensor Tensor::FromVector(Shape shape, const std::vector<T>& values) {
+  Tensor t = Zeros(DTypeOf<T>::value, std::move(shape));
+  T* out = t.data<T>();
+  for (int64_t i = 0; i < t.num_elements() && i < static_cast<int64_t>(values.size()); ++i) out[i] = values[i];
+  return t;
+}
+
+}  // namespace qnnc::tensor
+
+#endif  // QNNC_TENSOR_TENSOR_H_

@@ -1,0 +1,65 @@
+#include "tensor/tensor.h"
+
+#include <cmath>
+#include <cstdint>
+
+#include "gtest/gtest.h"
+
+namespace qnnc::tensor {
+namespace {
+
+TEST(DType, NamesRoundTrip) {
+  for (DType d : {DType::kU8, DType::kI8, DType::kU16, DType::kI16, DType::kI32, DType::kI64,
+                  DType::kF16, DType::kF32, DType::kBool}) {
+    auto parsed = ParseDType(DTypeName(d));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, d);
+  }
+  EXPECT_FALSE(ParseDType("int8").ok());
+}
+
+TEST(DType, Limits) {
+  EXPECT_EQ(DTypeMin(DType::kI8), -128);
+  EXPECT_EQ(DTypeMax(DType::kU8), 255);
+  EXPECT_EQ(DTypeMax(DType::kI16), 32767);
+}
+
+TEST(DType, HalfRoundTrip) {
+  for (float f : {0.0f, 1.0f, -2.5f, 65504.0f, 0.000061035156f, 5.9604645e-08f}) {
+    EXPECT_EQ(HalfToFloat(FloatToHalf(f)), f) << f;
+  }
+  EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
+  EXPECT_TRUE(std::isinf(HalfToFloat(FloatToHalf(1e6f))));
+}
+
+TEST(Tensor, CreateChecksShape) {
+  EXPECT_FALSE(Tensor::Create(DType::kF32, {2, -1}).ok());
+  EXPECT_FALSE(Tensor::Create(DType::kF32, {int64_t{1} << 40, int64_t{1} << 40}).ok());
+  auto t = Tensor::Create(DType::kI32, {2, 3});
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->num_elements(), 6);
+  EXPECT_EQ(t->byte_size(), 24u);
+  EXPECT_EQ(t->data<int32_t>()[5], 0);
+}
+
+TEST(Tensor, ReshapeAndClone) {
+  Tensor t = Tensor::FromVector<int8_t>({2, 2}, {1, -2, 3, -4});
+  auto r = t.Reshaped({4});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->GetAsInt(1), -2);
+  EXPECT_FALSE(t.Reshaped({3}).ok());
+  Tensor c = t.Clone();
+  c.data<int8_t>()[0] = 9;
+  EXPECT_EQ(t.data<int8_t>()[0], 1);
+  EXPECT_FALSE(c.BitwiseEquals(t));
+  EXPECT_TRUE(t.BitwiseEquals(*r->Reshaped({2, 2})));
+}
+
+TEST(Tensor, Strides) {
+  EXPECT_EQ(Strides({2, 3, 4}), (std::vector<int64_t>{12, 4, 1}));
+  EXPECT_EQ(ShapeToString({1, 3}), "1x3");
+  EXPECT_EQ(ShapeToString({}), "scalar");
+}
+
+}  // namespace
+}  // namespace qnnc::tensor
