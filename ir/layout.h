@@ -1,0 +1,28 @@
+// Data layout strings such as "NCHW", "NHWC", "NCHW16c" or "OIHW4o": upper
+// case letters are axes, a number and a lower case letter split that axis
+// into blocks (the inner block). Shapes convert between any two layouts of
+// the same axes; a split axis is padded up to a multiple of its block.
+#ifndef QNNC_IR_LAYOUT_H_
+#define QNNC_IR_LAYOUT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "ir/types.h"
+
+namespace qnnc::ir {
+
+struct LayoutAxis {
+  char name;          // upper case: the primal axis it belongs to
+  int64_t block = 0;  // 0 for a primal axis; the block size for a sub-axis
+};
+
+absl::StatusOr<std::vector<LayoutAxis>> ParseLayout(absl::string_view layout);
+absl::StatusOr<Shape> TransformLayoutShape(const Shape& shape, absl::string_view src,
+                                           absl::string_view dst);
+
+}  // namespace qnnc::ir
+
+#endif  // QNNC_IR_LAYOUT_H_

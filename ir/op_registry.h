@@ -1,0 +1,62 @@
+// The op registry: every op the IR knows, with its arity and its type
+// relation (input types + attributes -> output types).
+#ifndef QNNC_IR_OP_REGISTRY_H_
+#define QNNC_IR_OP_REGISTRY_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "ir/graph.h"
+#include "ir/types.h"
+
+namespace qnnc::ir {
+
+// What a type relation sees: the node (attributes, name) and its input types.
+struct TypeRelationInput {
+  const Node& node;
+  std::vector<TensorType> inputs;
+};
+
+using TypeRelation =
+    std::function<absl::StatusOr<std::vector<TensorType>>(const TypeRelationInput&)>;
+
+struct OpDef {
+  std::string name;
+  int min_inputs = 0;
+  int max_inputs = 0;  // -1: variadic
+  int num_outputs = 1;
+  TypeRelation relation;
+  std::string summary;  // one line: inputs and attributes
+};
+
+class OpRegistry {
+ public:
+  // The registry with every built-in op registered.
+  static const OpRegistry& Global();
+
+  // Adds an op; registering a name twice is an error.
+  absl::Status Register(OpDef def);
+  const OpDef* Find(absl::string_view name) const;
+  const std::map<std::string, OpDef>& ops() const { return ops_; }
+
+  // Runs the op's relation after checking arity; errors name the op and node.
+  absl::StatusOr<std::vector<TensorType>> InferNode(const Node& node,
+                                                    const std::vector<TensorType>& inputs) const;
+
+ private:
+  std::map<std::string, OpDef> ops_;
+};
+
+// Registration functions of the built-in op groups (called by Global()).
+void RegisterQnnOps(OpRegistry& registry);
+void RegisterNnOps(OpRegistry& registry);
+void RegisterTensorOps(OpRegistry& registry);
+
+}  // namespace qnnc::ir
+
+#endif  // QNNC_IR_OP_REGISTRY_H_

@@ -1,0 +1,143 @@
+// Type relations of the neural-network ops (nn.*): float or integer conv,
+// dense, matmul, bias_add, pooling and padding.
+#include "absl/strings/str_cat.h"
+#include "ir/conv_relation.h"
+#include "ir/op_registry.h"
+#include "ir/type_relation_util.h"
+#include "util/status_macros.h"
+
+namespace qnnc::ir {
+namespace {
+
+using internal::DTypeAttr;
+using internal::ExpectRank;
+using internal::One;
+using internal::RegisterOrDie;
+
+// Float conv gives f32; integer conv (e.g. i16 x i16 after legalization) i32.
+absl::StatusOr<DType> AccumulatorDType(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  bool float_in = tensor::IsFloat(t[0].dtype);
+  if (float_in != tensor::IsFloat(t[1].dtype)) {
+    return absl::InvalidArgumentError(absl::StrCat("mixes float and integer operands: ",
+                                                   t[0].ToString(), " and ", t[1].ToString()));
+  }
+  return DTypeAttr(in.node, "out_dtype", float_in ? DType::kF32 : DType::kI32);
+}
+
+absl::StatusOr<std::vector<TensorType>> Conv2DRel(const TypeRelationInput& in) {
+  ASSIGN_OR_RETURN(DType dt, AccumulatorDType(in));
+  ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, in.inputs[0], in.inputs[1]));
+  return One({dt, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> DenseRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectRank(t[0], 2, "data"));
+  RETURN_IF_ERROR(ExpectRank(t[1], 2, "weight"));
+  if (t[0].shape[1] != t[1].shape[1]) {
+    return absl::InvalidArgumentError(absl::StrCat("data ", t[0].ToString(), " and weight ",
+                                                   t[1].ToString(), " disagree on K"));
+  }
+  ASSIGN_OR_RETURN(DType dt, AccumulatorDType(in));
+  return One({dt, {t[0].shape[0], t[1].shape[0]}});
+}
+
+absl::StatusOr<std::vector<TensorType>> MatMulRel(const TypeRelationInput& in) {
+  ASSIGN_OR_RETURN(DType dt, AccumulatorDType(in));
+  ASSIGN_OR_RETURN(Shape out, internal::MatMulShape(in.inputs[0].shape, in.inputs[1].shape));
+  return One({dt, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> BiasAddRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectRank(t[1], 1, "bias"));
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  ASSIGN_OR_RETURN(int64_t a, internal::NormalizeAxis(axis, t[0].rank()));
+  if (t[1].shape[0] != t[0].shape[a] || t[1].dtype != t[0].dtype) {
+    return absl::InvalidArgumentError(absl::StrCat("bias ", t[1].ToString(), " does not match axis ",
+                                                   a, " of ", t[0].ToString()));
+  }
+  return One(t[0]);
+}
+
+// Spatial output of a 2-D pool over NCHW or NHWC.
+absl::StatusOr<std::vector<TensorType>> Pool2DRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  const Attrs& a = in.node.attrs();
+  RETURN_IF_ERROR(ExpectRank(x, 4, "data"));
+  ASSIGN_OR_RETURN(auto size, a.GetInts("pool_size"));
+  ASSIGN_OR_RETURN(auto strides, a.GetInts("strides", {1, 1}));
+  ASSIGN_OR_RETURN(auto padding, a.GetInts("padding", {0, 0, 0, 0}));
+  ASSIGN_OR_RETURN(auto dilation, a.GetInts("dilation", {1, 1}));
+  ASSIGN_OR_RETURN(int64_t ceil_mode, a.GetInt("ceil_mode", 0));
+  ASSIGN_OR_RETURN(std::string layout, a.GetString("layout", "NCHW"));
+  if (size.size() != 2 || strides.size() != 2 || padding.size() != 4 || dilation.size() != 2) {
+    return absl::InvalidArgumentError("pool_size, strides and dilation need 2 values, padding 4");
+  }
+  if (layout != "NCHW" && layout != "NHWC") {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
+  }
+  int hi = layout == "NCHW" ? 2 : 1;
+  Shape out = x.shape;
+  ASSIGN_OR_RETURN(out[hi], internal::WindowOutputSize(x.shape[hi], size[0], strides[0], padding[0],
+                                                       padding[2], dilation[0], ceil_mode != 0));
+  ASSIGN_OR_RETURN(out[hi + 1],
+                   internal::WindowOutputSize(x.shape[hi + 1], size[1], strides[1], padding[1],
+                                              padding[3], dilation[1], ceil_mode != 0));
+  return One({x.dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> GlobalPoolRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  RETURN_IF_ERROR(ExpectRank(x, 4, "data"));
+  ASSIGN_OR_RETURN(std::string layout, in.node.attrs().GetString("layout", "NCHW"));
+  Shape out = x.shape;
+  if (layout == "NCHW") {
+    out[2] = out[3] = 1;
+  } else if (layout == "NHWC") {
+    out[1] = out[2] = 1;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
+  }
+  return One({x.dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> PadRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  ASSIGN_OR_RETURN(auto pads, in.node.attrs().GetInts("pad_width"));
+  ASSIGN_OR_RETURN(std::string mode, in.node.attrs().GetString("pad_mode", "constant"));
+  if (mode != "constant" && mode != "edge" && mode != "reflect") {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported pad_mode '", mode, "'"));
+  }
+  if (static_cast<int64_t>(pads.size()) != 2 * x.rank()) {
+    return absl::InvalidArgumentError(absl::StrCat("pad_width needs ", 2 * x.rank(),
+                                                   " values (begins, then ends), got ", pads.size()));
+  }
+  Shape out = x.shape;
+  for (int64_t i = 0; i < x.rank(); ++i) {
+    out[i] += pads[i] + pads[i + x.rank()];
+    if (out[i] < 0) return absl::InvalidArgumentError("padding makes a dimension negative");
+  }
+  return One({x.dtype, out});
+}
+
+}  // namespace
+
+void RegisterNnOps(OpRegistry& r) {
+  RegisterOrDie(r, {"nn.conv2d", 2, 2, 1, Conv2DRel,
+                    "(data, weight) {strides, padding, dilation, groups, data_layout, "
+                    "kernel_layout, out_dtype}: f32, or integer -> i32"});
+  RegisterOrDie(r, {"nn.dense", 2, 2, 1, DenseRel, "(data [M,K], weight [N,K]) {out_dtype}"});
+  RegisterOrDie(r, {"nn.matmul", 2, 2, 1, MatMulRel, "(a, b) numpy matmul {out_dtype}"});
+  RegisterOrDie(r, {"nn.bias_add", 2, 2, 1, BiasAddRel, "(data, bias 1-D) {axis=1}"});
+  RegisterOrDie(r, {"nn.max_pool2d", 1, 1, 1, Pool2DRel,
+                    "(data) {pool_size, strides, padding, dilation, ceil_mode, layout}"});
+  RegisterOrDie(r, {"nn.avg_pool2d", 1, 1, 1, Pool2DRel,
+                    "(data) {pool_size, strides, padding, ceil_mode, count_include_pad, layout}"});
+  RegisterOrDie(r, {"nn.global_avg_pool2d", 1, 1, 1, GlobalPoolRel, "(data) {layout}"});
+  RegisterOrDie(r, {"nn.pad", 1, 1, 1, PadRel,
+                    "(data) {pad_width [begins..., ends...], pad_mode, pad_value}"});
+}
+
+}  // namespace qnnc::ir

@@ -1,0 +1,206 @@
+// Type relations of the quantized ops (qnn.*). Scales and zero points are
+// inputs, so they may be constants or computed at run time; each is a scalar
+// or 1-D (per-channel along `axis`).
+#include "absl/strings/str_cat.h"
+#include "ir/conv_relation.h"
+#include "ir/op_registry.h"
+#include "ir/type_relation_util.h"
+#include "util/status_macros.h"
+
+namespace qnnc::ir {
+namespace {
+
+using internal::BroadcastShapes;
+using internal::DTypeAttr;
+using internal::ExpectFloat;
+using internal::ExpectInteger;
+using internal::ExpectQuantParam;
+using internal::NormalizeAxis;
+using internal::One;
+using internal::RegisterOrDie;
+
+// A per-channel parameter must have one value per channel of `axis`.
+absl::Status CheckPerChannel(const TensorType& data, const TensorType& param, int64_t axis,
+                             const char* what) {
+  RETURN_IF_ERROR(ExpectQuantParam(param, what));
+  if (param.rank() == 0 || param.shape[0] == 1) return absl::OkStatus();
+  if (data.rank() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " is per-channel but the data is a scalar"));
+  }
+  ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, data.rank()));
+  if (param.shape[0] != data.shape[a]) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " has ", param.shape[0],
+                                                   " values but axis ", a, " of ",
+                                                   data.ToString(), " has ", data.shape[a]));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<TensorType>> QuantizeRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectFloat(t[0], "data"));
+  RETURN_IF_ERROR(ExpectFloat(t[1], "scale"));
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "scale"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "zero point"));
+  ASSIGN_OR_RETURN(DType out, DTypeAttr(in.node, "out_dtype", t[2].dtype));
+  if (!tensor::IsInteger(out)) return absl::InvalidArgumentError("out_dtype must be an integer type");
+  return One({out, t[0].shape});
+}
+
+absl::StatusOr<std::vector<TensorType>> DequantizeRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectInteger(t[0], "data"));
+  RETURN_IF_ERROR(ExpectFloat(t[1], "scale"));
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "scale"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "zero point"));
+  return One({DType::kF32, t[0].shape});
+}
+
+absl::StatusOr<std::vector<TensorType>> RequantizeRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectInteger(t[0], "data"));
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  RETURN_IF_ERROR(ExpectFloat(t[1], "input scale"));
+  RETURN_IF_ERROR(ExpectFloat(t[3], "output scale"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "input scale"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "input zero point"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[3], axis, "output scale"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[4], axis, "output zero point"));
+  ASSIGN_OR_RETURN(DType out, DTypeAttr(in.node, "out_dtype", DType::kI8));
+  if (!tensor::IsInteger(out)) return absl::InvalidArgumentError("out_dtype must be an integer type");
+  ASSIGN_OR_RETURN(std::string rounding, in.node.attrs().GetString("rounding", "TONEAREST_EVEN"));
+  if (rounding != "TONEAREST_EVEN") {
+    // Fixed-point modes (UPWARD, TONEAREST) arrive with the requantize library.
+    return absl::UnimplementedError(absl::StrCat("rounding '", rounding,
+                                                 "' is not supported (TONEAREST_EVEN)"));
+  }
+  return One({out, t[0].shape});
+}
+
+absl::StatusOr<std::vector<TensorType>> QnnConv2DRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectInteger(t[0], "data"));
+  RETURN_IF_ERROR(ExpectInteger(t[1], "weight"));
+  RETURN_IF_ERROR(ExpectQuantParam(t[2], "input zero point"));
+  RETURN_IF_ERROR(ExpectQuantParam(t[4], "input scale"));
+  ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, t[0], t[1]));
+  int64_t channels = in.node.attrs().GetString("data_layout", "NCHW").value_or("NCHW") == "NHWC"
+                         ? out[3] : out[1];
+  for (int i : {3, 5}) {
+    RETURN_IF_ERROR(ExpectQuantParam(t[i], "kernel quantization parameter"));
+    if (t[i].rank() == 1 && t[i].shape[0] != 1 && t[i].shape[0] != channels) {
+      return absl::InvalidArgumentError(absl::StrCat("kernel quantization parameter has ",
+                                                     t[i].shape[0], " values for ", channels,
+                                                     " output channels"));
+    }
+  }
+  ASSIGN_OR_RETURN(DType dt, DTypeAttr(in.node, "out_dtype", DType::kI32));
+  return One({dt, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> QnnDenseRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectInteger(t[0], "data"));
+  RETURN_IF_ERROR(ExpectInteger(t[1], "weight"));
+  RETURN_IF_ERROR(internal::ExpectRank(t[0], 2, "data"));
+  RETURN_IF_ERROR(internal::ExpectRank(t[1], 2, "weight"));
+  if (t[0].shape[1] != t[1].shape[1]) {
+    return absl::InvalidArgumentError(absl::StrCat("data ", t[0].ToString(), " and weight ",
+                                                   t[1].ToString(), " disagree on K"));
+  }
+  for (int i = 2; i < 6; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
+  ASSIGN_OR_RETURN(DType dt, DTypeAttr(in.node, "out_dtype", DType::kI32));
+  return One({dt, {t[0].shape[0], t[1].shape[0]}});
+}
+
+absl::StatusOr<std::vector<TensorType>> QnnMatMulRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectInteger(t[0], "a"));
+  RETURN_IF_ERROR(ExpectInteger(t[1], "b"));
+  for (int i = 2; i < 6; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
+  ASSIGN_OR_RETURN(Shape out, internal::MatMulShape(t[0].shape, t[1].shape));
+  ASSIGN_OR_RETURN(DType dt, DTypeAttr(in.node, "out_dtype", DType::kI32));
+  return One({dt, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> QnnBinaryRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectInteger(t[0], "a"));
+  RETURN_IF_ERROR(ExpectInteger(t[1], "b"));
+  for (int i = 2; i < 8; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
+  ASSIGN_OR_RETURN(Shape out, BroadcastShapes(t[0].shape, t[1].shape));
+  ASSIGN_OR_RETURN(DType dt, DTypeAttr(in.node, "out_dtype", t[0].dtype));
+  return One({dt, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> QnnConcatRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  int64_t total = static_cast<int64_t>(t.size());
+  if ((total - 2) % 3 != 0 || total < 5) {
+    return absl::InvalidArgumentError(
+        "takes n data inputs, n scales, n zero points, then the output scale and zero point");
+  }
+  int64_t n = (total - 2) / 3;
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, t[0].rank()));
+  Shape out = t[0].shape;
+  for (int64_t i = 1; i < n; ++i) {
+    if (t[i].dtype != t[0].dtype || t[i].rank() != t[0].rank()) {
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, " ", t[i].ToString(),
+                                                     " does not match ", t[0].ToString()));
+    }
+    for (int64_t d = 0; d < t[0].rank(); ++d) {
+      if (d != a && t[i].shape[d] != out[d]) {
+        return absl::InvalidArgumentError(absl::StrCat("input ", i, " ", t[i].ToString(),
+                                                       " differs from ", t[0].ToString(),
+                                                       " outside axis ", a));
+      }
+    }
+    out[a] += t[i].shape[a];
+  }
+  for (int64_t i = n; i < total; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
+  return One({t[0].dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> DynamicQuantizeRel(const TypeRelationInput& in) {
+  RETURN_IF_ERROR(ExpectFloat(in.inputs[0], "data"));
+  return std::vector<TensorType>{{DType::kU8, in.inputs[0].shape}, {DType::kF32, {}},
+                                 {DType::kU8, {}}};
+}
+
+}  // namespace
+
+void RegisterQnnOps(OpRegistry& r) {
+  RegisterOrDie(r, {"qnn.quantize", 3, 3, 1, QuantizeRel,
+                    "(data f32, scale, zero_point) {axis=1, out_dtype}"});
+  RegisterOrDie(r, {"qnn.dequantize", 3, 3, 1, DequantizeRel,
+                    "(data int, scale, zero_point) {axis=1} -> f32"});
+  RegisterOrDie(r, {"qnn.requantize", 5, 5, 1, RequantizeRel,
+                    "(data int, input_scale, input_zero_point, output_scale, output_zero_point) "
+                    "{axis=1, out_dtype, rounding=TONEAREST_EVEN, clamp_min, clamp_max}"});
+  RegisterOrDie(r, {"qnn.conv2d", 6, 6, 1, QnnConv2DRel,
+                    "(data, weight, input_zero_point, kernel_zero_point, input_scale, "
+                    "kernel_scale) {strides, padding, dilation, groups, data_layout, "
+                    "kernel_layout, out_dtype=i32}"});
+  RegisterOrDie(r, {"qnn.dense", 6, 6, 1, QnnDenseRel,
+                    "(data [M,K], weight [N,K], input_zero_point, kernel_zero_point, "
+                    "input_scale, kernel_scale) {out_dtype=i32}"});
+  RegisterOrDie(r, {"qnn.matmul", 6, 6, 1, QnnMatMulRel,
+                    "(a, b, a_zero_point, b_zero_point, a_scale, b_scale) numpy batching -> i32"});
+  RegisterOrDie(r, {"qnn.add", 8, 8, 1, QnnBinaryRel,
+                    "(a, b, a_scale, a_zero_point, b_scale, b_zero_point, output_scale, "
+                    "output_zero_point) {out_dtype}"});
+  RegisterOrDie(r, {"qnn.mul", 8, 8, 1, QnnBinaryRel,
+                    "(a, b, a_scale, a_zero_point, b_scale, b_zero_point, output_scale, "
+                    "output_zero_point) {out_dtype}"});
+  RegisterOrDie(r, {"qnn.concat", 5, -1, 1, QnnConcatRel,
+                    "(x_1..x_n, scale_1..scale_n, zero_point_1..zero_point_n, output_scale, "
+                    "output_zero_point) {axis=1}"});
+  RegisterOrDie(r, {"qnn.dynamic_quantize", 1, 1, 3, DynamicQuantizeRel,
+                    "(data f32) -> (u8 data, f32 scale, u8 zero_point), as "
+                    "DynamicQuantizeLinear"});
+}
+
+}  // namespace qnnc::ir

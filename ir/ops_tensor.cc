@@ -1,0 +1,194 @@
+// Type relations of the element-wise and tensor-manipulation ops.
+#include <algorithm>
+#include <numeric>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/layout.h"
+#include "ir/op_registry.h"
+#include "ir/type_relation_util.h"
+#include "util/status_macros.h"
+
+namespace qnnc::ir {
+namespace {
+
+using internal::DTypeAttr;
+using internal::ExpectFloat;
+using internal::NormalizeAxis;
+using internal::One;
+using internal::RegisterOrDie;
+
+absl::StatusOr<std::vector<TensorType>> BinaryRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  if (t[0].dtype != t[1].dtype) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("operands differ in dtype: ", t[0].ToString(), " and ", t[1].ToString()));
+  }
+  ASSIGN_OR_RETURN(Shape out, internal::BroadcastShapes(t[0].shape, t[1].shape));
+  return One({t[0].dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> SameTypeRel(const TypeRelationInput& in) {
+  return One(in.inputs[0]);
+}
+
+absl::StatusOr<std::vector<TensorType>> FloatUnaryRel(const TypeRelationInput& in) {
+  RETURN_IF_ERROR(ExpectFloat(in.inputs[0], "data"));
+  return One(in.inputs[0]);
+}
+
+absl::StatusOr<std::vector<TensorType>> ClipRel(const TypeRelationInput& in) {
+  ASSIGN_OR_RETURN(double lo, in.node.attrs().GetFloat("min", -INFINITY));
+  ASSIGN_OR_RETURN(double hi, in.node.attrs().GetFloat("max", INFINITY));
+  if (lo > hi) return absl::InvalidArgumentError(absl::StrCat("min ", lo, " > max ", hi));
+  return One(in.inputs[0]);
+}
+
+absl::StatusOr<std::vector<TensorType>> CastRel(const TypeRelationInput& in) {
+  if (!in.node.attrs().Has("dtype")) return absl::InvalidArgumentError("missing attribute 'dtype'");
+  ASSIGN_OR_RETURN(DType dt, DTypeAttr(in.node, "dtype", DType::kF32));
+  return One({dt, in.inputs[0].shape});
+}
+
+absl::StatusOr<std::vector<TensorType>> ConcatRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 0));
+  ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, t[0].rank()));
+  Shape out = t[0].shape;
+  for (size_t i = 1; i < t.size(); ++i) {
+    bool ok = t[i].dtype == t[0].dtype && t[i].rank() == t[0].rank();
+    for (int64_t d = 0; ok && d < t[0].rank(); ++d) ok = d == a || t[i].shape[d] == out[d];
+    if (!ok) {
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, " ", t[i].ToString(),
+                                                     " cannot be concatenated with ",
+                                                     t[0].ToString(), " on axis ", a));
+    }
+    out[a] += t[i].shape[a];
+  }
+  return One({t[0].dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> ReshapeRel(const TypeRelationInput& in) {
+  ASSIGN_OR_RETURN(auto newshape, in.node.attrs().GetInts("newshape"));
+  const TensorType& x = in.inputs[0];
+  ASSIGN_OR_RETURN(int64_t n, tensor::NumElements(x.shape));
+  for (int64_t d : newshape) {
+    if (d < 0) return absl::InvalidArgumentError("newshape must be fully resolved (no -1 or 0)");
+  }
+  ASSIGN_OR_RETURN(int64_t m, tensor::NumElements(newshape));
+  if (n != m) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", x.ToString(), " to [",
+                                                   absl::StrJoin(newshape, ","), "]"));
+  }
+  return One({x.dtype, newshape});
+}
+
+absl::StatusOr<std::vector<TensorType>> FlattenRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  int64_t a = axis < 0 ? axis + x.rank() : axis;
+  if (a < 0 || a > x.rank()) {
+    return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " out of range for ", x.ToString()));
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < x.rank(); ++i) (i < a ? outer : inner) *= x.shape[i];
+  return One({x.dtype, {outer, inner}});
+}
+
+absl::StatusOr<std::vector<TensorType>> TransposeRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  std::vector<int64_t> dflt(x.rank());
+  std::iota(dflt.rbegin(), dflt.rend(), 0);
+  ASSIGN_OR_RETURN(auto axes, in.node.attrs().GetInts("axes", dflt));
+  std::vector<int64_t> sorted = axes;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int64_t> iota(x.rank());
+  std::iota(iota.begin(), iota.end(), 0);
+  if (sorted != iota) {
+    return absl::InvalidArgumentError(absl::StrCat("axes [", absl::StrJoin(axes, ","),
+                                                   "] are not a permutation of rank ", x.rank()));
+  }
+  Shape out;
+  for (int64_t a : axes) out.push_back(x.shape[a]);
+  return One({x.dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> LayoutTransformRel(const TypeRelationInput& in) {
+  ASSIGN_OR_RETURN(std::string src, in.node.attrs().GetString("src_layout"));
+  ASSIGN_OR_RETURN(std::string dst, in.node.attrs().GetString("dst_layout"));
+  ASSIGN_OR_RETURN(Shape out, TransformLayoutShape(in.inputs[0].shape, src, dst));
+  return One({in.inputs[0].dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> ResizeRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  RETURN_IF_ERROR(internal::ExpectRank(x, 4, "data"));
+  const Attrs& a = in.node.attrs();
+  ASSIGN_OR_RETURN(auto size, a.GetInts("size"));
+  ASSIGN_OR_RETURN(std::string method, a.GetString("method", "nearest"));
+  ASSIGN_OR_RETURN(std::string ctm, a.GetString("coordinate_transformation_mode", "half_pixel"));
+  ASSIGN_OR_RETURN(std::string nearest, a.GetString("nearest_mode", "round_prefer_floor"));
+  if (size.size() != 2 || size[0] <= 0 || size[1] <= 0) {
+    return absl::InvalidArgumentError("size needs 2 positive values (output height, width)");
+  }
+  if (method != "nearest" && method != "linear") {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported method '", method, "'"));
+  }
+  if (ctm != "half_pixel" && ctm != "pytorch_half_pixel" && ctm != "align_corners" &&
+      ctm != "asymmetric") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unsupported coordinate_transformation_mode '", ctm, "'"));
+  }
+  if (nearest != "round_prefer_floor" && nearest != "round_prefer_ceil" && nearest != "floor" &&
+      nearest != "ceil") {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported nearest_mode '", nearest, "'"));
+  }
+  return One({x.dtype, {x.shape[0], x.shape[1], size[0], size[1]}});
+}
+
+absl::StatusOr<std::vector<TensorType>> ReduceRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  ASSIGN_OR_RETURN(auto axes, in.node.attrs().GetInts("axes", {}));
+  ASSIGN_OR_RETURN(int64_t keepdims, in.node.attrs().GetInt("keepdims", 1));
+  std::vector<bool> reduced(x.rank(), axes.empty());
+  for (int64_t axis : axes) {
+    ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, x.rank()));
+    reduced[a] = true;
+  }
+  Shape out;
+  for (int64_t i = 0; i < x.rank(); ++i) {
+    if (!reduced[i]) {
+      out.push_back(x.shape[i]);
+    } else if (keepdims) {
+      out.push_back(1);
+    }
+  }
+  return One({x.dtype, out});
+}
+
+}  // namespace
+
+void RegisterTensorOps(OpRegistry& r) {
+  for (const char* op : {"add", "subtract", "multiply", "divide", "maximum", "minimum"}) {
+    RegisterOrDie(r, {op, 2, 2, 1, BinaryRel, "(a, b) numpy broadcasting, same dtype"});
+  }
+  RegisterOrDie(r, {"relu", 1, 1, 1, SameTypeRel, "(data)"});
+  RegisterOrDie(r, {"sigmoid", 1, 1, 1, FloatUnaryRel, "(data f32)"});
+  RegisterOrDie(r, {"round", 1, 1, 1, FloatUnaryRel, "(data f32) half to even"});
+  RegisterOrDie(r, {"clip", 1, 1, 1, ClipRel, "(data) {min, max}"});
+  RegisterOrDie(r, {"cast", 1, 1, 1, CastRel, "(data) {dtype}"});
+  RegisterOrDie(r, {"concat", 1, -1, 1, ConcatRel, "(x_1..x_n) {axis=0}"});
+  RegisterOrDie(r, {"reshape", 1, 1, 1, ReshapeRel, "(data) {newshape}"});
+  RegisterOrDie(r, {"flatten", 1, 1, 1, FlattenRel, "(data) {axis=1} -> 2-D"});
+  RegisterOrDie(r, {"transpose", 1, 1, 1, TransposeRel, "(data) {axes}"});
+  RegisterOrDie(r, {"layout_transform", 1, 1, 1, LayoutTransformRel,
+                    "(data) {src_layout, dst_layout} e.g. NCHW -> NHWC or NCHW16c"});
+  RegisterOrDie(r, {"resize", 1, 1, 1, ResizeRel,
+                    "(data NCHW) {size [h,w], method nearest|linear, "
+                    "coordinate_transformation_mode, nearest_mode}"});
+  for (const char* op : {"reduce_min", "reduce_max", "reduce_mean", "reduce_sum"}) {
+    RegisterOrDie(r, {op, 1, 1, 1, ReduceRel, "(data) {axes (empty: all), keepdims=1}"});
+  }
+}
+
+}  // namespace qnnc::ir

@@ -1,0 +1,131 @@
+#include "ir/type_relation_util.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "util/status_macros.h"
+
+namespace qnnc::ir::internal {
+
+void RegisterOrDie(OpRegistry& registry, OpDef def) {
+  absl::Status s = registry.Register(std::move(def));
+  if (!s.ok()) {
+    std::fprintf(stderr, "qnnc internal error: %s\n", s.ToString().c_str());
+    std::abort();
+  }
+}
+
+absl::Status ExpectRank(const TensorType& t, int64_t rank, const char* what) {
+  if (t.rank() != rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must have rank ", rank, ", got ", t.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExpectDType(const TensorType& t, DType dtype, const char* what) {
+  if (t.dtype != dtype) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " must be ", tensor::DTypeName(dtype),
+                                                   ", got ", t.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExpectInteger(const TensorType& t, const char* what) {
+  if (!tensor::IsInteger(t.dtype)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must be an integer tensor, got ", t.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExpectFloat(const TensorType& t, const char* what) {
+  if (!tensor::IsFloat(t.dtype)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must be a float tensor, got ", t.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExpectQuantParam(const TensorType& t, const char* what) {
+  if (t.rank() > 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must be a scalar or 1-D, got ", t.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      return absl::InvalidArgumentError(absl::StrCat("shapes [", absl::StrJoin(a, ","), "] and [",
+                                                     absl::StrJoin(b, ","),
+                                                     "] do not broadcast"));
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+absl::StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
+  int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("axis ", axis, " is out of range for rank ", rank));
+  }
+  return a;
+}
+
+absl::StatusOr<DType> DTypeAttr(const Node& node, const char* attr, DType dflt) {
+  auto name = node.attrs().GetString(attr, tensor::DTypeName(dflt));
+  if (!name.ok()) return name.status();
+  return tensor::ParseDType(*name);
+}
+
+absl::StatusOr<int64_t> WindowOutputSize(int64_t in, int64_t kernel, int64_t stride,
+                                         int64_t pad_begin, int64_t pad_end, int64_t dilation,
+                                         bool ceil_mode) {
+  if (kernel <= 0 || stride <= 0 || dilation <= 0 || pad_begin < 0 || pad_end < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad window: kernel ", kernel, ", stride ", stride, ", dilation ", dilation, ", pads ",
+        pad_begin, ",", pad_end));
+  }
+  int64_t span = dilation * (kernel - 1) + 1;
+  int64_t padded = in + pad_begin + pad_end;
+  if (padded < span) {
+    return absl::InvalidArgumentError(absl::StrCat("window of ", span,
+                                                   " is larger than the padded input of ", padded));
+  }
+  int64_t out = ceil_mode ? (padded - span + stride - 1) / stride + 1 : (padded - span) / stride + 1;
+  // With ceil mode the last window must start inside the input or left padding.
+  if (ceil_mode && (out - 1) * stride >= in + pad_begin) --out;
+  return out;
+}
+
+absl::StatusOr<Shape> MatMulShape(const Shape& a0, const Shape& b0) {
+  if (a0.empty() || b0.empty()) return absl::InvalidArgumentError("matmul operands must not be scalars");
+  Shape a = a0, b = b0;
+  if (a.size() == 1) a.insert(a.begin(), 1);
+  if (b.size() == 1) b.push_back(1);
+  int64_t m = a[a.size() - 2], k = a.back(), kb = b[b.size() - 2], n = b.back();
+  if (k != kb) {
+    return absl::InvalidArgumentError(absl::StrCat("matmul K mismatch: ", k, " vs ", kb));
+  }
+  ASSIGN_OR_RETURN(Shape batch, BroadcastShapes(Shape(a.begin(), a.end() - 2),
+                                                Shape(b.begin(), b.end() - 2)));
+  Shape out = batch;
+  if (a0.size() > 1) out.push_back(m);
+  if (b0.size() > 1) out.push_back(n);
+  return out;
+}
+
+
+std::vector<TensorType> One(TensorType t) { return {std::move(t)}; }
+
+}  // namespace qnnc::ir::internal
