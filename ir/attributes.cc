@@ -1,5 +1,7 @@
 #include "ir/attributes.h"
 
+#include <cstring>
+
 #include "absl/strings/str_cat.h"
 
 namespace qnnc::ir {
@@ -15,7 +17,31 @@ absl::StatusOr<T> Get(const std::map<std::string, AttrValue>& map, absl::string_
       absl::StrCat("attribute '", name, "' must be ", type_name));
 }
 
+bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; }
+
+bool SameValue(const AttrValue& a, const AttrValue& b) {
+  if (a.index() != b.index()) return false;
+  if (const double* d = std::get_if<double>(&a)) return SameBits(*d, std::get<double>(b));
+  if (const auto* l = std::get_if<std::vector<double>>(&a)) {
+    const auto& r = std::get<std::vector<double>>(b);
+    if (l->size() != r.size()) return false;
+    for (size_t i = 0; i < l->size(); ++i) {
+      if (!SameBits((*l)[i], r[i])) return false;
+    }
+    return true;
+  }
+  return a == b;
+}
+
 }  // namespace
+
+bool Attrs::operator==(const Attrs& other) const {
+  if (map_.size() != other.map_.size()) return false;
+  for (auto a = map_.begin(), b = other.map_.begin(); a != map_.end(); ++a, ++b) {
+    if (a->first != b->first || !SameValue(a->second, b->second)) return false;
+  }
+  return true;
+}
 
 absl::StatusOr<int64_t> Attrs::GetInt(absl::string_view name) const {
   return Get<int64_t>(map_, name, "an int");

@@ -23,7 +23,8 @@ class Attrs {
   bool Has(absl::string_view name) const { return map_.count(std::string(name)) > 0; }
   void Erase(absl::string_view name) { map_.erase(std::string(name)); }
   const std::map<std::string, AttrValue>& map() const { return map_; }
-  bool operator==(const Attrs& other) const { return map_ == other.map_; }
+  // Floats compare by bits, so a NaN attribute equals itself.
+  bool operator==(const Attrs& other) const;
   bool operator!=(const Attrs& other) const { return !(*this == other); }
 
   // Typed getters: an error names the attribute when it is missing or of
