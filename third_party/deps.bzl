@@ -50,6 +50,11 @@ def qnnc_system_deps(qnnc_repo = ""):
     native.local_repository(name = "rules_java", path = "/usr/share/bazel/rules/java")
     _rules_cc_debian(name = "rules_cc", path = "/usr/share/bazel/rules/cc")
     _coverage_stub(name = "remote_coverage_tools")
+    native.new_local_repository(
+        name = "onnx_node_testdata",
+        path = "/usr/share/libonnx-testdata/data/node",
+        build_file = qnnc_repo + "//third_party:onnx_node_testdata.BUILD",
+    )
     for name, build in _SYSTEM_LIBS.items():
         native.new_local_repository(
             name = name,

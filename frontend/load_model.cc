@@ -1,0 +1,26 @@
+#include "frontend/load_model.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "frontend/onnx/import.h"
+#include "ir/infer_types.h"
+#include "ir/text_parser.h"
+#include "util/status_macros.h"
+
+namespace qnnc::frontend {
+
+absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path) {
+  if (absl::EndsWith(path, ".onnx")) return onnx::ImportOnnxFile(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
+  std::ostringstream text;
+  text << in.rdbuf();
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, ir::ParseGraph(text.str(), path));
+  RETURN_IF_ERROR(ir::InferTypes(*graph));
+  return graph;
+}
+
+}  // namespace qnnc::frontend

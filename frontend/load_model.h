@@ -1,0 +1,18 @@
+// Loads a model for compilation: an ONNX file (.onnx) or the text IR
+// (anything else, conventionally .qnnir). The graph comes back typed.
+#ifndef QNNC_FRONTEND_LOAD_MODEL_H_
+#define QNNC_FRONTEND_LOAD_MODEL_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ir/graph.h"
+
+namespace qnnc::frontend {
+
+absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path);
+
+}  // namespace qnnc::frontend
+
+#endif  // QNNC_FRONTEND_LOAD_MODEL_H_

@@ -1,0 +1,41 @@
+#include "frontend/onnx/converter_util.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace qnnc::frontend::onnx {
+
+absl::StatusOr<std::vector<int64_t>> IntValues(const tensor::Tensor& t, const char* what) {
+  if (t.dtype() != tensor::DType::kI64 && t.dtype() != tensor::DType::kI32) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " must be int64, got ",
+                                                   tensor::DTypeName(t.dtype())));
+  }
+  std::vector<int64_t> out(t.num_elements());
+  for (int64_t i = 0; i < t.num_elements(); ++i) out[i] = t.GetAsInt(i);
+  return out;
+}
+
+absl::StatusOr<const tensor::Tensor*> ConstantInput(const NodeContext& ctx, int i,
+                                                    const char* what) {
+  if (!ctx.has_input(i)) {
+    return absl::InvalidArgumentError(absl::StrCat("input ", i, " (", what, ") is missing"));
+  }
+  const tensor::Tensor* t = ctx.constant(i);
+  if (t == nullptr) {
+    return absl::UnimplementedError(absl::StrCat("input ", i, " (", what, ") must be a constant"));
+  }
+  return t;
+}
+
+tensor::Tensor Filled(const tensor::Tensor& value, const tensor::Shape& shape) {
+  tensor::Tensor out = tensor::Tensor::Zeros(value.dtype(), shape);
+  const size_t size = tensor::DTypeSize(value.dtype());
+  auto* dst = static_cast<uint8_t*>(out.raw_data());
+  for (int64_t i = 0; i < out.num_elements(); ++i) {
+    std::memcpy(dst + i * size, value.raw_data(), size);
+  }
+  return out;
+}
+
+}  // namespace qnnc::frontend::onnx

@@ -1,0 +1,25 @@
+// Options of the ONNX import.
+#ifndef QNNC_FRONTEND_ONNX_IMPORT_OPTIONS_H_
+#define QNNC_FRONTEND_ONNX_IMPORT_OPTIONS_H_
+
+#include <map>
+#include <string>
+
+#include "tensor/tensor.h"
+
+namespace qnnc::frontend::onnx {
+
+struct ImportOptions {
+  // Static shapes of graph inputs by name. Required for inputs whose model
+  // shape has symbolic or unknown dimensions; replaces the model's shape
+  // (the rank must agree when the model gives one).
+  std::map<std::string, tensor::Shape> input_shapes;
+  // After the raw conversion: fold constant ops, then rewrite QDQ patterns
+  // into integer ops (FuseQdq), then fold again and remove dead code.
+  bool fold_constants = true;
+  bool fuse_qdq = true;
+};
+
+}  // namespace qnnc::frontend::onnx
+
+#endif  // QNNC_FRONTEND_ONNX_IMPORT_OPTIONS_H_

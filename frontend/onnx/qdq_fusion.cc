@@ -1,0 +1,97 @@
+#include "frontend/onnx/qdq_fusion.h"
+
+#include "frontend/onnx/qdq_match.h"
+#include "util/status_macros.h"
+
+namespace qnnc::frontend::onnx {
+namespace {
+
+using internal::MatchDequantize;
+using internal::QParams;
+using internal::Rewriter;
+
+bool IsPerTensor(const std::optional<QParams>& p) { return p.has_value() && p->per_tensor; }
+
+// Q(relu?(add(DQ(a), DQ(b)))) -> qnn.add. qnn.add saturates but has no clamp,
+// so a relu is only dropped when the output zero point is the dtype minimum.
+absl::StatusOr<ir::Value*> FuseAdd(ir::Graph& g, const QParams& q) {
+  const tensor::DType out = q.node->output()->type()->dtype;
+  ir::Value* v = q.data;
+  if (ir::Node* relu = internal::ProducerOf(v, "relu")) {
+    if (internal::IntScalar(q.zero_point) != tensor::DTypeMin(out) || g.CountUses(v) != 1) {
+      return nullptr;
+    }
+    v = relu->input(0);
+  }
+  ir::Node* add = internal::ProducerOf(v, "add");
+  if (add == nullptr || g.CountUses(v) != 1) return nullptr;
+  auto a = MatchDequantize(add->input(0));
+  auto b = MatchDequantize(add->input(1));
+  if (!IsPerTensor(a) || !IsPerTensor(b)) return nullptr;
+  ir::Attrs attrs;
+  attrs.Set("out_dtype", std::string(tensor::DTypeName(out)));
+  return Rewriter(g, q.node).Emit("qnn.add", {a->data, b->data, a->scale, a->zero_point, b->scale,
+                                              b->zero_point, q.scale, q.zero_point},
+                                  attrs);
+}
+
+// Q(concat(DQ(x_1), ..., DQ(x_n))) -> qnn.concat.
+absl::StatusOr<ir::Value*> FuseConcat(ir::Graph& g, const QParams& q) {
+  ir::Node* concat = internal::ProducerOf(q.data, "concat");
+  if (concat == nullptr || g.CountUses(q.data) != 1) return nullptr;
+  const tensor::DType out = q.node->output()->type()->dtype;
+  std::vector<ir::Value*> data, scales, zps;
+  for (ir::Value* in : concat->inputs()) {
+    auto dq = MatchDequantize(in);
+    if (!IsPerTensor(dq) || dq->data->type()->dtype != out) return nullptr;
+    data.push_back(dq->data);
+    scales.push_back(dq->scale);
+    zps.push_back(dq->zero_point);
+  }
+  std::vector<ir::Value*> inputs = data;
+  inputs.insert(inputs.end(), scales.begin(), scales.end());
+  inputs.insert(inputs.end(), zps.begin(), zps.end());
+  inputs.push_back(q.scale);
+  inputs.push_back(q.zero_point);
+  ir::Attrs attrs;
+  attrs.Set("axis", concat->attrs().GetInt("axis", 0).value_or(0));
+  return Rewriter(g, q.node).Emit("qnn.concat", inputs, attrs);
+}
+
+// Q(op(DQ(x))) with the same quantization on both sides, for ops that only
+// move or select values: the op applies to the integers directly.
+absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
+  for (const char* op : {"nn.max_pool2d", "flatten", "reshape", "transpose"}) {
+    ir::Node* n = internal::ProducerOf(q.data, op);
+    if (n == nullptr) continue;
+    auto dq = MatchDequantize(n->input(0));
+    if (!IsPerTensor(dq) || g.CountUses(q.data) != 1 ||
+        dq->data->type()->dtype != q.node->output()->type()->dtype ||
+        !internal::SameValues(dq->scale, q.scale) ||
+        !internal::SameValues(dq->zero_point, q.zero_point)) {
+      return nullptr;
+    }
+    return Rewriter(g, q.node).Emit(op, {dq->data}, n->attrs());
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+absl::Status FuseQdq(ir::Graph& graph) {
+  for (ir::Node* node : graph.nodes()) {
+    if (node->op() != "qnn.quantize") continue;
+    std::optional<QParams> q = internal::MatchQParams(node);
+    if (!IsPerTensor(q) || !node->output()->type()) continue;
+    ir::Value* fused = nullptr;
+    for (auto* fuse : {internal::FuseLinear, FuseAdd, FuseConcat, FuseDataMovement}) {
+      ASSIGN_OR_RETURN(fused, fuse(graph, *q));
+      if (fused != nullptr) break;
+    }
+    if (fused != nullptr) graph.ReplaceAllUsesWith(node->output(), fused);
+  }
+  graph.RemoveDeadCode();
+  return graph.Verify();
+}
+
+}  // namespace qnnc::frontend::onnx

@@ -1,0 +1,25 @@
+// FuseQdq: rewrites the QDQ form (qnn.dequantize -> float op -> qnn.quantize)
+// into integer ops, exactly as ONNX Runtime's QLinear* kernels compute them
+// (float32 requantization, round half to even):
+//   conv/dense/matmul (+ bias, + relu/clip) -> qnn.conv2d / qnn.dense /
+//     qnn.matmul -> nn.bias_add (i32) -> qnn.requantize with clamps
+//   add (+ relu when it is a no-op) -> qnn.add;  concat -> qnn.concat
+//   max pool, flatten, reshape, transpose with equal input and output
+//     quantization -> the op on the integers
+// Anything else (e.g. average pooling) keeps its float form, which is correct.
+#ifndef QNNC_FRONTEND_ONNX_QDQ_FUSION_H_
+#define QNNC_FRONTEND_ONNX_QDQ_FUSION_H_
+
+#include "absl/status/status.h"
+#include "ir/graph.h"
+
+namespace qnnc::frontend::onnx {
+
+// Needs typed values and constant weights, biases, scales and zero points
+// (run constant folding first, keeping the weights' qnn.dequantize). Removes
+// the float ops left unused.
+absl::Status FuseQdq(ir::Graph& graph);
+
+}  // namespace qnnc::frontend::onnx
+
+#endif  // QNNC_FRONTEND_ONNX_QDQ_FUSION_H_

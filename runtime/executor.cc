@@ -1,0 +1,97 @@
+#include "runtime/executor.h"
+
+#include <chrono>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "runtime/node_evaluator.h"
+#include "util/status_macros.h"
+
+namespace qnnc::runtime {
+
+Executor::Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options)
+    : graph_(std::move(graph)), pool_(options.threads) {}
+
+absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(std::unique_ptr<ir::Graph> graph,
+                                                           const ExecutorOptions& options) {
+  std::unique_ptr<Executor> e(new Executor(std::move(graph), options));
+  RETURN_IF_ERROR(e->Plan());
+  return e;
+}
+
+absl::Status Executor::Plan() {
+  RETURN_IF_ERROR(graph_->Verify());
+  absl::flat_hash_map<const ir::Value*, int> slot;
+  auto new_slot = [&](const ir::Value* v) {
+    slot[v] = num_slots_++;
+    constant_slots_.emplace_back();
+    return slot[v];
+  };
+  for (const ir::Value* in : graph_->inputs()) input_slots_.push_back(new_slot(in));
+  for (const ir::Value* c : graph_->constants()) constant_slots_[new_slot(c)] = c->data();
+  for (const ir::Node* n : graph_->nodes()) {
+    Step step{n, {}, {}, {}};
+    for (const ir::Value* v : n->inputs()) step.inputs.push_back(slot.at(v));
+    for (const ir::Value* v : n->outputs()) {
+      if (!v->type()) return absl::FailedPreconditionError(absl::StrCat(n->Describe(), " is not typed"));
+      step.outputs.push_back(new_slot(v));
+    }
+    steps_.push_back(std::move(step));
+  }
+  for (const ir::Value* out : graph_->outputs()) output_slots_.push_back(slot.at(out));
+  // Release each intermediate after its last reader (never inputs, constants
+  // or outputs).
+  std::vector<int> last_use(num_slots_, -1);
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    for (int s : steps_[i].inputs) last_use[s] = static_cast<int>(i);
+  }
+  std::vector<bool> keep(num_slots_, false);
+  for (int s : input_slots_) keep[s] = true;
+  for (int s : output_slots_) keep[s] = true;
+  for (int s = 0; s < num_slots_; ++s) {
+    if (constant_slots_[s].defined()) keep[s] = true;
+  }
+  for (int s = 0; s < num_slots_; ++s) {
+    if (!keep[s] && last_use[s] >= 0) steps_[last_use[s]].release.push_back(s);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
+    const std::vector<tensor::Tensor>& inputs) {
+  if (inputs.size() != input_slots_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("the model takes ", input_slots_.size(),
+                                                   " inputs, got ", inputs.size()));
+  }
+  std::vector<tensor::Tensor> slots = constant_slots_;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ir::Value* in = graph_->inputs()[i];
+    if (inputs[i].dtype() != in->type()->dtype || inputs[i].shape() != in->type()->shape) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input '", in->name(), "' must be ", in->type()->ToString(), ", got ",
+          tensor::DTypeName(inputs[i].dtype()), "[", absl::StrJoin(inputs[i].shape(), ","), "]"));
+    }
+    slots[input_slots_[i]] = inputs[i];
+  }
+  timings_.clear();
+  timings_.reserve(steps_.size());
+  std::vector<tensor::Tensor> args;
+  for (const Step& step : steps_) {
+    args.clear();
+    for (int s : step.inputs) args.push_back(slots[s]);
+    auto start = std::chrono::steady_clock::now();
+    ASSIGN_OR_RETURN(std::vector<tensor::Tensor> results, EvaluateNode(*step.node, args, pool_.pool()));
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    for (size_t i = 0; i < results.size(); ++i) slots[step.outputs[i]] = std::move(results[i]);
+    for (int s : step.release) slots[s] = tensor::Tensor();
+    timings_.push_back({step.node->op(), step.node->name(), "reference",
+                        step.node->attrs().GetString("data_layout", "").value_or(""), ms});
+  }
+  std::vector<tensor::Tensor> outputs;
+  for (int s : output_slots_) outputs.push_back(slots[s]);
+  return outputs;
+}
+
+}  // namespace qnnc::runtime

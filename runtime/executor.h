@@ -1,0 +1,65 @@
+// Runs a compiled graph: each op bound once to its kernel, one shared thread
+// pool, intermediate tensors released after their last use, per-op times.
+#ifndef QNNC_RUNTIME_EXECUTOR_H_
+#define QNNC_RUNTIME_EXECUTOR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/graph.h"
+#include "runtime/thread_pool.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::runtime {
+
+struct ExecutorOptions {
+  int threads = 1;
+};
+
+// The time one op took in the last run.
+struct OpTiming {
+  std::string op;
+  std::string node_name;
+  std::string implementation;
+  std::string layout;
+  double ms = 0;
+};
+
+class Executor {
+ public:
+  // Takes a typed graph (InferTypes done).
+  static absl::StatusOr<std::unique_ptr<Executor>> Create(std::unique_ptr<ir::Graph> graph,
+                                                          const ExecutorOptions& options = {});
+
+  // Inputs in graph-input order; each must match the input's type exactly.
+  absl::StatusOr<std::vector<tensor::Tensor>> Run(const std::vector<tensor::Tensor>& inputs);
+
+  const ir::Graph& graph() const { return *graph_; }
+  const std::vector<OpTiming>& last_timings() const { return timings_; }
+
+ private:
+  struct Step {
+    const ir::Node* node;
+    std::vector<int> inputs;   // slots
+    std::vector<int> outputs;  // slots
+    std::vector<int> release;  // slots dead after this step
+  };
+
+  Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options);
+  absl::Status Plan();
+
+  std::unique_ptr<ir::Graph> graph_;
+  ThreadPool pool_;
+  std::vector<Step> steps_;
+  std::vector<tensor::Tensor> constant_slots_;  // slot -> constant data (or empty)
+  std::vector<int> input_slots_;
+  std::vector<int> output_slots_;
+  int num_slots_ = 0;
+  std::vector<OpTiming> timings_;
+};
+
+}  // namespace qnnc::runtime
+
+#endif  // QNNC_RUNTIME_EXECUTOR_H_

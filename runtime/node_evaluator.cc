@@ -1,0 +1,300 @@
+#include "runtime/node_evaluator.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/reference/cast.h"
+#include "kernels/reference/conv2d.h"
+#include "kernels/reference/dense.h"
+#include "kernels/reference/elementwise.h"
+#include "kernels/reference/layout.h"
+#include "kernels/reference/layout_transform.h"
+#include "kernels/reference/pool.h"
+#include "kernels/reference/qnn_elementwise.h"
+#include "kernels/reference/quantize.h"
+#include "kernels/reference/reduce.h"
+#include "kernels/reference/requantize.h"
+#include "kernels/reference/resize.h"
+#include "kernels/reference/unary.h"
+#include "util/status_macros.h"
+
+namespace qnnc::runtime {
+namespace {
+
+namespace ref = ::qnnc::kernels::reference;
+using tensor::DType;
+using tensor::Tensor;
+using Tensors = std::vector<Tensor>;
+using Kernel = std::function<absl::StatusOr<Tensors>(const ir::Node&, const Tensors&, pthreadpool_t)>;
+
+absl::StatusOr<Tensors> Single(absl::StatusOr<Tensor> t) {
+  if (!t.ok()) return t.status();
+  return Tensors{*std::move(t)};
+}
+
+absl::StatusOr<DType> DTypeAttr(const ir::Node& n, const char* name, DType dflt) {
+  ASSIGN_OR_RETURN(std::string s, n.attrs().GetString(name, tensor::DTypeName(dflt)));
+  return tensor::ParseDType(s);
+}
+
+template <size_t N>
+absl::StatusOr<std::array<int64_t, N>> ArrayAttr(const ir::Node& n, const char* name,
+                                                 std::array<int64_t, N> dflt) {
+  ASSIGN_OR_RETURN(auto v, n.attrs().GetInts(name, std::vector<int64_t>(dflt.begin(), dflt.end())));
+  if (v.size() != N) {
+    return absl::InvalidArgumentError(absl::StrCat("attribute '", name, "' needs ", N, " values"));
+  }
+  std::array<int64_t, N> out;
+  std::copy(v.begin(), v.end(), out.begin());
+  return out;
+}
+
+absl::Status ExpectLayout(const ir::Node& n, const char* attr, const char* layout) {
+  ASSIGN_OR_RETURN(std::string l, n.attrs().GetString(attr, layout));
+  if (l != layout) {
+    return absl::UnimplementedError(
+        absl::StrCat("the reference kernel needs ", attr, " ", layout, ", got ", l));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ref::Conv2DParams> ConvParams(const ir::Node& n, DType dflt_out) {
+  RETURN_IF_ERROR(ExpectLayout(n, "data_layout", "NCHW"));
+  RETURN_IF_ERROR(ExpectLayout(n, "kernel_layout", "OIHW"));
+  ref::Conv2DParams p;
+  ASSIGN_OR_RETURN(p.strides, ArrayAttr<2>(n, "strides", {1, 1}));
+  ASSIGN_OR_RETURN(p.pads, ArrayAttr<4>(n, "padding", {0, 0, 0, 0}));
+  ASSIGN_OR_RETURN(p.dilation, ArrayAttr<2>(n, "dilation", {1, 1}));
+  ASSIGN_OR_RETURN(p.groups, n.attrs().GetInt("groups", 1));
+  ASSIGN_OR_RETURN(p.out_dtype, DTypeAttr(n, "out_dtype", dflt_out));
+  return p;
+}
+
+absl::StatusOr<ref::Pool2DParams> PoolParams(const ir::Node& n) {
+  RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
+  ref::Pool2DParams p;
+  ASSIGN_OR_RETURN(p.kernel, ArrayAttr<2>(n, "pool_size", {1, 1}));
+  ASSIGN_OR_RETURN(p.strides, ArrayAttr<2>(n, "strides", {1, 1}));
+  ASSIGN_OR_RETURN(p.pads, ArrayAttr<4>(n, "padding", {0, 0, 0, 0}));
+  ASSIGN_OR_RETURN(p.dilation, ArrayAttr<2>(n, "dilation", {1, 1}));
+  ASSIGN_OR_RETURN(int64_t ceil_mode, n.attrs().GetInt("ceil_mode", 0));
+  ASSIGN_OR_RETURN(int64_t include_pad, n.attrs().GetInt("count_include_pad", 0));
+  p.ceil_mode = ceil_mode != 0;
+  p.count_include_pad = include_pad != 0;
+  return p;
+}
+
+absl::StatusOr<std::optional<int64_t>> OptionalInt(const ir::Node& n, const char* name) {
+  if (!n.attrs().Has(name)) return std::optional<int64_t>();
+  ASSIGN_OR_RETURN(int64_t v, n.attrs().GetInt(name));
+  return std::optional<int64_t>(v);
+}
+
+using Binary = absl::StatusOr<Tensor> (*)(const Tensor&, const Tensor&);
+Kernel BinaryKernel(Binary f) {
+  return [f](const ir::Node&, const Tensors& in, pthreadpool_t) { return Single(f(in[0], in[1])); };
+}
+using Unary = absl::StatusOr<Tensor> (*)(const Tensor&);
+Kernel UnaryKernel(Unary f) {
+  return [f](const ir::Node&, const Tensors& in, pthreadpool_t) { return Single(f(in[0])); };
+}
+using Reduce = absl::StatusOr<Tensor> (*)(const Tensor&, const std::vector<int64_t>&, bool);
+Kernel ReduceKernel(Reduce f) {
+  return [f](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+    ASSIGN_OR_RETURN(auto axes, n.attrs().GetInts("axes", {}));
+    ASSIGN_OR_RETURN(int64_t keepdims, n.attrs().GetInt("keepdims", 1));
+    return Single(f(in[0], axes, keepdims != 0));
+  };
+}
+
+const std::map<std::string, Kernel>& Kernels() {
+  static const auto* kernels = new std::map<std::string, Kernel>{
+      {"qnn.quantize",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", in[2].dtype()));
+         return Single(ref::Quantize(in[0], in[1], in[2], axis, dt));
+       }},
+      {"qnn.dequantize",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+         return Single(ref::Dequantize(in[0], in[1], in[2], axis));
+       }},
+      {"qnn.requantize",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", DType::kI8));
+         ASSIGN_OR_RETURN(auto lo, OptionalInt(n, "clamp_min"));
+         ASSIGN_OR_RETURN(auto hi, OptionalInt(n, "clamp_max"));
+         return Single(ref::Requantize(in[0], in[1], in[2], in[3], in[4], axis, dt, lo, hi));
+       }},
+      {"qnn.conv2d",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto p, ConvParams(n, DType::kI32));
+         return Single(ref::QnnConv2D(in[0], in[1], in[2], in[3], p, pool));
+       }},
+      {"qnn.dense",
+       [](const ir::Node&, const Tensors& in, pthreadpool_t pool) {
+         return Single(ref::QnnDense(in[0], in[1], in[2], in[3], pool));
+       }},
+      {"qnn.matmul",
+       [](const ir::Node&, const Tensors& in, pthreadpool_t pool) {
+         return Single(ref::QnnMatMul(in[0], in[1], in[2], in[3], pool));
+       }},
+      {"qnn.add",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", in[0].dtype()));
+         return Single(ref::QnnAdd(in[0], in[2], in[3], in[1], in[4], in[5], in[6], in[7], dt));
+       }},
+      {"qnn.mul",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", in[0].dtype()));
+         return Single(ref::QnnMul(in[0], in[2], in[3], in[1], in[4], in[5], in[6], in[7], dt));
+       }},
+      {"qnn.concat",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+         size_t k = (in.size() - 2) / 3;
+         Tensors data(in.begin(), in.begin() + k), scales(in.begin() + k, in.begin() + 2 * k),
+             zps(in.begin() + 2 * k, in.begin() + 3 * k);
+         return Single(ref::QnnConcat(data, scales, zps, in[3 * k], in[3 * k + 1], axis));
+       }},
+      {"qnn.dynamic_quantize",
+       [](const ir::Node&, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(ref::DynamicQuantizeResult r, ref::DynamicQuantize(in[0]));
+         return Tensors{r.y, r.y_scale, r.y_zero_point};
+       }},
+      {"nn.conv2d",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
+         DType dflt = tensor::IsFloat(in[0].dtype()) ? DType::kF32 : DType::kI32;
+         ASSIGN_OR_RETURN(auto p, ConvParams(n, dflt));
+         return Single(ref::Conv2D(in[0], in[1], p, pool));
+       }},
+      {"nn.dense",
+       [](const ir::Node&, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
+         if (tensor::IsFloat(in[0].dtype())) return Single(ref::DenseF32(in[0], in[1], pool));
+         // Integer dense: a matmul against the transposed weight.
+         ASSIGN_OR_RETURN(Tensor wt, ref::Transpose(in[1], {1, 0}));
+         return Single(ref::MatMul(in[0], wt, pool));
+       }},
+      {"nn.matmul",
+       [](const ir::Node&, const Tensors& in, pthreadpool_t pool) {
+         return Single(ref::MatMul(in[0], in[1], pool));
+       }},
+      {"nn.bias_add",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+         return Single(ref::BiasAdd(in[0], in[1], axis));
+       }},
+      {"nn.max_pool2d",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto p, PoolParams(n));
+         return Single(ref::MaxPool2D(in[0], p));
+       }},
+      {"nn.avg_pool2d",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto p, PoolParams(n));
+         return Single(ref::AvgPool2D(in[0], p));
+       }},
+      {"nn.global_avg_pool2d",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
+         return Single(ref::GlobalAvgPool2D(in[0]));
+       }},
+      {"nn.pad",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto pads, n.attrs().GetInts("pad_width"));
+         ASSIGN_OR_RETURN(std::string mode, n.attrs().GetString("pad_mode", "constant"));
+         ASSIGN_OR_RETURN(double value, n.attrs().GetFloat("pad_value", 0.0));
+         return Single(ref::Pad(in[0], pads, mode, value));
+       }},
+      {"add", BinaryKernel(&ref::Add)},
+      {"subtract", BinaryKernel(&ref::Subtract)},
+      {"multiply", BinaryKernel(&ref::Multiply)},
+      {"divide", BinaryKernel(&ref::Divide)},
+      {"maximum", BinaryKernel(&ref::Maximum)},
+      {"minimum", BinaryKernel(&ref::Minimum)},
+      {"relu", UnaryKernel(&ref::Relu)},
+      {"sigmoid", UnaryKernel(&ref::Sigmoid)},
+      {"round", UnaryKernel(&ref::Round)},
+      {"clip",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("min", -INFINITY));
+         ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("max", INFINITY));
+         return Single(ref::Clip(in[0], lo, hi));
+       }},
+      {"cast",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "dtype", DType::kF32));
+         return Single(ref::Cast(in[0], dt));
+       }},
+      {"concat",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 0));
+         return Single(ref::Concat(in, axis));
+       }},
+      {"reshape",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto shape, n.attrs().GetInts("newshape"));
+         return Single(in[0].Reshaped(shape));  // shares the data: no copy
+       }},
+      {"flatten",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         return Single(in[0].Reshaped(n.output()->type()->shape));
+       }},
+      {"transpose",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         std::vector<int64_t> dflt(in[0].rank());
+         for (int64_t i = 0; i < in[0].rank(); ++i) dflt[i] = in[0].rank() - 1 - i;
+         ASSIGN_OR_RETURN(auto axes, n.attrs().GetInts("axes", dflt));
+         return Single(ref::Transpose(in[0], axes));
+       }},
+      {"layout_transform",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(std::string src, n.attrs().GetString("src_layout"));
+         ASSIGN_OR_RETURN(std::string dst, n.attrs().GetString("dst_layout"));
+         return Single(ref::LayoutTransform(in[0], src, dst));
+       }},
+      {"resize",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto size, n.attrs().GetInts("size"));
+         if (size.size() != 2) return absl::InvalidArgumentError("size needs 2 values");
+         ref::ResizeParams p;
+         ASSIGN_OR_RETURN(p.mode, n.attrs().GetString("method", "nearest"));
+         ASSIGN_OR_RETURN(p.coordinate_transformation_mode,
+                          n.attrs().GetString("coordinate_transformation_mode", "half_pixel"));
+         ASSIGN_OR_RETURN(p.nearest_mode, n.attrs().GetString("nearest_mode", "round_prefer_floor"));
+         return Single(ref::Resize2D(in[0], size[0], size[1], p));
+       }},
+      {"reduce_min", ReduceKernel(&ref::ReduceMin)},
+      {"reduce_max", ReduceKernel(&ref::ReduceMax)},
+      {"reduce_mean", ReduceKernel(&ref::ReduceMean)},
+      {"reduce_sum", ReduceKernel(&ref::ReduceSum)},
+  };
+  return *kernels;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<tensor::Tensor>> EvaluateNode(const ir::Node& node,
+                                                         const std::vector<tensor::Tensor>& inputs,
+                                                         pthreadpool_t pool) {
+  auto it = Kernels().find(node.op());
+  if (it == Kernels().end()) {
+    return absl::UnimplementedError(absl::StrCat(node.Describe(), ": no reference kernel"));
+  }
+  auto result = it->second(node, inputs, pool);
+  if (!result.ok()) {
+    return absl::Status(result.status().code(),
+                        absl::StrCat(node.Describe(), ": ", result.status().message()));
+  }
+  if (result->size() != node.outputs().size()) {
+    return absl::InternalError(absl::StrCat(node.Describe(), ": kernel returned ", result->size(),
+                                            " results"));
+  }
+  return result;
+}
+
+}  // namespace qnnc::runtime

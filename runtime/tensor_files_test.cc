@@ -1,0 +1,85 @@
+#include "runtime/tensor_files.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "gtest/gtest.h"
+
+namespace qnnc::runtime {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+TEST(TensorFiles, NpyRoundTrip) {
+  for (DType d : {DType::kU8, DType::kI8, DType::kI16, DType::kI32, DType::kI64, DType::kF32}) {
+    Tensor t = Tensor::Zeros(d, {2, 3});
+    for (int64_t i = 0; i < t.byte_size(); ++i) static_cast<uint8_t*>(t.raw_data())[i] = i * 7 + 1;
+    std::string path = TempPath("t.npy");
+    ASSERT_TRUE(WriteTensorFile(path, t).ok());
+    auto back = ReadTensorFile(path, {d, {2, 3}});
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_TRUE(back->BitwiseEquals(t)) << tensor::DTypeName(d);
+  }
+  Tensor scalar = Tensor::Scalar<float>(2.5f);
+  auto parsed = ParseNpy(SerializeNpy(scalar), "scalar");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_TRUE(parsed->BitwiseEquals(scalar));
+  EXPECT_EQ(SerializeNpy(scalar).size() % 64, 4u);  // header padded to 64, then 4 data bytes
+}
+
+TEST(TensorFiles, NpyErrors) {
+  EXPECT_FALSE(ParseNpy("garbage", "g").ok());
+  std::string good = SerializeNpy(Tensor::Zeros(DType::kF32, {4}));
+  // A header that lies about the size.
+  std::string lying = good;
+  lying.replace(lying.find("(4,)"), 4, "(5,)");
+  auto r = ParseNpy(lying, "lying.npy");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("lying.npy"), std::string::npos);
+  std::string fortran = good;
+  fortran.replace(fortran.find("False"), 5, "True ");
+  EXPECT_FALSE(ParseNpy(fortran, "f").ok());
+  std::string neg = good;
+  neg.replace(neg.find("(4,)"), 4, "(-4)");
+  EXPECT_FALSE(ParseNpy(neg, "n").ok());
+  EXPECT_FALSE(ParseNpy(good.substr(0, 20), "t").ok());
+}
+
+TEST(TensorFiles, RawNeedsTheExactSize) {
+  std::string path = TempPath("raw.bin");
+  ASSERT_TRUE(WriteFileAtomically(path, std::string(12, '\1')).ok());
+  EXPECT_TRUE(ReadTensorFile(path, {DType::kF32, {3}}).ok());
+  auto r = ReadTensorFile(path, {DType::kF32, {4}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("has 12 bytes"), std::string::npos) << r.status();
+  EXPECT_FALSE(ReadTensorFile(TempPath("missing.bin"), {DType::kF32, {3}}).ok());
+}
+
+TEST(TensorFiles, NpyOfAnotherDTypeIsRejected) {
+  std::string path = TempPath("i32.npy");
+  ASSERT_TRUE(WriteTensorFile(path, Tensor::Zeros(DType::kI32, {3})).ok());
+  EXPECT_FALSE(ReadTensorFile(path, {DType::kF32, {3}}).ok());
+  EXPECT_TRUE(ReadTensorFile(path, {DType::kI32, {1, 3}}).ok());  // same size: reshaped
+}
+
+TEST(TensorFiles, AtomicWriteLeavesNoTempFile) {
+  std::string dir = TempPath("atomic");
+  std::filesystem::create_directories(dir);
+  ASSERT_TRUE(WriteFileAtomically(dir + "/out.bin", "abc").ok());
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    EXPECT_EQ(e.path().filename(), "out.bin");
+  }
+  EXPECT_EQ(files, 1);
+  EXPECT_FALSE(WriteFileAtomically(dir + "/no/such/dir/out.bin", "abc").ok());
+}
+
+}  // namespace
+}  // namespace qnnc::runtime

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages qnnc builds and tests with, if missing.
+# Safe to run again: it installs nothing when everything is present.
+set -euo pipefail
+
+PACKAGES=(
+  # Build: Bazel 4.2.3 and its rules, from Debian.
+  bazel-bootstrap bazel-rules-cc bazel-rules-java bazel-skylib
+  g++ pkg-config
+  # Libraries.
+  libabsl-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev
+  # Test data: the ONNX backend node tests.
+  libonnx-testdata
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq || echo "setup: apt-get update failed; trying with the current package lists"
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

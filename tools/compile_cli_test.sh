@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# //tools:compile end to end: the default run, --test-data, outputs and
+# reports, and bad input (exit 2, a clear message, no partial output file).
+set -uo pipefail
+
+COMPILE="$TEST_SRCDIR/qnnc/tools/compile"
+BAD="$TEST_SRCDIR/qnnc/testdata/bad"
+MODELS="$TEST_SRCDIR/qnnc/testdata/models"
+NODE="$TEST_SRCDIR/onnx_node_testdata"
+OUT="$TEST_TMPDIR/out"
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect CODE PATTERN ARGS...: exit code CODE, PATTERN in stderr+stdout.
+expect() {
+  local code=$1 pattern=$2
+  shift 2
+  rm -rf "$OUT" && mkdir -p "$OUT"
+  local log="$TEST_TMPDIR/log"
+  "$COMPILE" "$@" >"$log" 2>&1
+  local rc=$?
+  if [ "$rc" -ne "$code" ]; then fail "exit $rc, expected $code: $*"; cat "$log"; return; fi
+  if ! grep -qE -- "$pattern" "$log"; then fail "no /$pattern/ in output of: $*"; cat "$log"; fi
+}
+
+# expect_clean: bad input left nothing behind in $OUT.
+expect_clean() {
+  if [ -n "$(ls -A "$OUT")" ]; then fail "partial output left: $(ls -A "$OUT")"; fi
+}
+
+# The default run: the bundled MobileNetV2 against ONNX Runtime's output.
+expect 0 "match: +logits: match" --report="$OUT/report.json" --output="$OUT/logits.npy"
+grep -q '"implementation"' "$OUT/report.json" || fail "report has no per-op implementation"
+grep -q '"qnn.conv2d"' "$OUT/report.json" || fail "report has no qnn.conv2d"
+[ -s "$OUT/logits.npy" ] || fail "no output written"
+
+# ONNX node test folders.
+expect 0 "exact match" --model="$NODE/test_qlinearconv/model.onnx" --test-data="$NODE/test_qlinearconv/test_data_set_0"
+expect 0 "match" --model="$NODE/test_basic_conv_with_padding/model.onnx" --test-data="$NODE/test_basic_conv_with_padding/test_data_set_0"
+
+# A mismatch exits 1 and says where.
+expect 1 "MISMATCH.*worst at" --expect="$MODELS/resnet18_qdq.ort_output.f32"
+
+# Bad input: exit 2, a clear message, no partial output.
+bad() {
+  local pattern=$1
+  shift
+  expect 2 "$pattern" "$@" --output="$OUT/y.npy" --report="$OUT/r.json"
+  expect_clean
+}
+bad "not a valid ONNX model" --model="$BAD/truncated.onnx"
+bad "not a valid ONNX model" --model="$BAD/garbage.onnx"
+bad "'w'" --model="$BAD/missing_tensor.onnx"
+bad "has 1000 bytes" --input="$BAD/short_input.f32"
+bad "node .my_lstm. \(LSTM\)" --model="$BAD/unsupported_op.onnx"
+bad "node .my_einsum. \(Einsum\)" --model="$BAD/unsupported_op.onnx"
+bad "opset 9" --model="$BAD/opset_too_old.onnx"
+bad "opset 18" --model="$BAD/opset_too_new.onnx"
+bad "negative|-3" --model="$BAD/negative_dim.onnx"
+bad "overflow|too large|too many" --model="$BAD/overflowing_dims.onnx"
+bad "bad_conv" --model="$BAD/type_error.qnnir"
+bad "syntax_error.qnnir:3:3" --model="$BAD/syntax_error.qnnir"
+bad "no such|cannot open|not found" --model="$OUT/does_not_exist.onnx"
+bad "unknown target" --target=sparc
+bad "threads" --threads=0
+bad "no input 'nope'" --input="nope=$MODELS/mobilenet_v2_qdq.input.f32"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all compile CLI checks passed"

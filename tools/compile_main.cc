@@ -1,0 +1,287 @@
+// qnnc compile: the main job. Imports a model, runs the compilation pipeline
+// for a target, runs it on inputs and checks the outputs.
+//
+// Exit codes: 0 success, 1 output mismatch (--expect / --test-data),
+// 2 bad input (model, flags, files) or any other error.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "frontend/load_model.h"
+#include "passes/pass_manager.h"
+#include "passes/pipeline.h"
+#include "runtime/executor.h"
+#include "runtime/output_compare.h"
+#include "runtime/tensor_files.h"
+#include "tools/compile_report.h"
+#include "tools/flag_names.h"
+#include "tools/tool_paths.h"
+#include "util/status_macros.h"
+
+ABSL_FLAG(std::string, model, "", "model to compile: .onnx or text IR (default: bundled MobileNetV2)");
+ABSL_FLAG(std::string, target, "host", "target to compile for: host or generic");
+ABSL_FLAG(int, threads, 1, "threads of the shared thread pool");
+ABSL_FLAG(std::string, output, "", "write the (first) output here: raw bytes, or .npy by extension");
+ABSL_FLAG(std::string, expect, "", "compare the (first) output with this file (raw, .npy or .pb)");
+ABSL_FLAG(std::string, test_data, "", "an ONNX test_data_set folder: run on its inputs, compare to its outputs");
+ABSL_FLAG(int, runs, 1, "time this many runs and report the median");
+ABSL_FLAG(std::string, report, "", "write a JSON report here");
+ABSL_FLAG(std::string, out, "", "write the compiled plan here (not available yet: plans come with the kernels issue)");
+ABSL_FLAG(std::string, print_ir_after, "", "print the IR after passes matching this RE2 pattern");
+ABSL_FLAG(bool, time_passes, false, "print the time of each pass");
+ABSL_FLAG(bool, no_run, false, "compile only; do not run");
+ABSL_FLAG(double, atol, 1e-5, "absolute tolerance for float outputs not produced by a dequantize");
+ABSL_FLAG(double, rtol, 1e-4, "relative tolerance for float outputs not produced by a dequantize");
+
+namespace qnnc::tools {
+namespace {
+
+constexpr char kDefaultModel[] = "testdata/models/mobilenet_v2_qdq.onnx";
+constexpr char kDefaultInput[] = "testdata/models/mobilenet_v2_qdq.input.f32";
+constexpr char kDefaultExpect[] = "testdata/models/mobilenet_v2_qdq.ort_output.f32";
+
+struct Failure {
+  int exit_code;
+  absl::Status status;
+};
+
+// A deterministic pseudo-random tensor (the same on every machine).
+tensor::Tensor SyntheticInput(const ir::TensorType& type) {
+  tensor::Tensor t = tensor::Tensor::Zeros(type.dtype, type.shape);
+  uint32_t state = 12345;
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    uint32_t r = state >> 8;
+    switch (type.dtype) {
+      case tensor::DType::kF32: t.data<float>()[i] = static_cast<float>(r % 2001) / 1000.0f - 1.0f; break;
+      case tensor::DType::kU8: t.data<uint8_t>()[i] = static_cast<uint8_t>(r); break;
+      case tensor::DType::kI8: t.data<int8_t>()[i] = static_cast<int8_t>(r); break;
+      case tensor::DType::kI32: t.data<int32_t>()[i] = static_cast<int32_t>(r % 256) - 128; break;
+      case tensor::DType::kI64: t.data<int64_t>()[i] = static_cast<int64_t>(r % 256) - 128; break;
+      default: static_cast<uint8_t*>(t.raw_data())[i * tensor::DTypeSize(type.dtype)] = r & 1; break;
+    }
+  }
+  return t;
+}
+
+// --input=PATH or --input=NAME=PATH, repeatable: taken out of argv before
+// absl parses the rest (absl keeps only the last value of a repeated flag).
+std::vector<std::string> ExtractRepeated(int& argc, char** argv, const std::string& flag) {
+  std::vector<std::string> values;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (absl::StartsWith(arg, flag + "=")) {
+      values.push_back(arg.substr(flag.size() + 1));
+    } else if (arg == flag && i + 1 < argc) {
+      values.push_back(argv[++i]);
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  return values;
+}
+
+absl::StatusOr<std::vector<tensor::Tensor>> ReadInputs(const ir::Graph& g,
+                                                       const std::vector<std::string>& specs) {
+  std::vector<std::string> paths(g.inputs().size());
+  size_t positional = 0;
+  for (const std::string& spec : specs) {
+    std::pair<std::string, std::string> kv = absl::StrSplit(spec, absl::MaxSplits('=', 1));
+    size_t index = g.inputs().size();
+    if (!kv.second.empty()) {
+      for (size_t i = 0; i < g.inputs().size(); ++i) {
+        if (g.inputs()[i]->name() == kv.first) index = i;
+      }
+      if (index == g.inputs().size()) {
+        std::string names;
+        for (const ir::Value* in : g.inputs()) absl::StrAppend(&names, names.empty() ? "" : ", ", in->name());
+        return absl::InvalidArgumentError(
+            absl::StrCat("--input: the model has no input '", kv.first, "' (inputs: ", names, ")"));
+      }
+    } else {
+      index = positional++;
+      if (index >= g.inputs().size()) {
+        return absl::InvalidArgumentError(absl::StrCat("--input: the model takes ", g.inputs().size(),
+                                                       " inputs, got more"));
+      }
+    }
+    paths[index] = ResolveUserPath(kv.second.empty() ? kv.first : kv.second);
+  }
+  std::vector<tensor::Tensor> inputs;
+  for (size_t i = 0; i < g.inputs().size(); ++i) {
+    const ir::Value* in = g.inputs()[i];
+    if (paths[i].empty()) {
+      inputs.push_back(SyntheticInput(*in->type()));
+    } else {
+      ASSIGN_OR_RETURN(tensor::Tensor t, runtime::ReadTensorFile(paths[i], *in->type()));
+      inputs.push_back(std::move(t));
+    }
+  }
+  return inputs;
+}
+
+// Files of an ONNX test_data_set folder: input_0.pb, input_1.pb, ...
+std::vector<std::string> NumberedFiles(const std::string& dir, const std::string& prefix) {
+  std::vector<std::string> files;
+  for (int i = 0;; ++i) {
+    std::string p = absl::StrCat(dir, "/", prefix, "_", i, ".pb");
+    if (!std::filesystem::exists(p)) break;
+    files.push_back(p);
+  }
+  return files;
+}
+
+int Main(int argc, char** argv) {
+  DashesToUnderscores(argc, argv);
+  std::vector<std::string> input_specs = ExtractRepeated(argc, argv, "--input");
+  absl::SetProgramUsageMessage("qnnc compile: import, compile and run a quantized model");
+  absl::ParseCommandLine(argc, argv);
+  auto fail = [](int code, const absl::Status& s) {
+    std::cerr << "qnnc compile: error: " << s.message() << "\n";
+    return code;
+  };
+  std::string target = absl::GetFlag(FLAGS_target);
+  if (target != "host" && target != "generic") {
+    return fail(2, absl::InvalidArgumentError(absl::StrCat(
+                       "--target: unknown target '", target,
+                       "' (this build knows host and generic; more arrive with the target issue)")));
+  }
+  if (!absl::GetFlag(FLAGS_out).empty()) {
+    return fail(2, absl::UnimplementedError("--out: compiled plans are not implemented yet"));
+  }
+  int threads = absl::GetFlag(FLAGS_threads), runs = absl::GetFlag(FLAGS_runs);
+  if (threads < 1 || threads > 256) return fail(2, absl::InvalidArgumentError("--threads must be 1..256"));
+  if (runs < 1) return fail(2, absl::InvalidArgumentError("--runs must be at least 1"));
+
+  bool default_model = absl::GetFlag(FLAGS_model).empty();
+  std::string model_path = default_model ? BundledPath(kDefaultModel)
+                                         : ResolveUserPath(absl::GetFlag(FLAGS_model));
+  std::string test_data = absl::GetFlag(FLAGS_test_data);
+  std::string expect = absl::GetFlag(FLAGS_expect);
+  if (!test_data.empty()) test_data = ResolveUserPath(test_data);
+  if (!expect.empty()) expect = ResolveUserPath(expect);
+  std::vector<std::string> expect_files;
+  if (!test_data.empty()) {
+    if (!input_specs.empty() || !expect.empty()) {
+      return fail(2, absl::InvalidArgumentError("--test-data replaces --input and --expect"));
+    }
+    if (!std::filesystem::is_directory(test_data)) {
+      return fail(2, absl::NotFoundError(absl::StrCat("--test-data: no folder '", test_data, "'")));
+    }
+    input_specs = NumberedFiles(test_data, "input");
+    expect_files = NumberedFiles(test_data, "output");
+    if (expect_files.empty()) {
+      return fail(2, absl::InvalidArgumentError(absl::StrCat("--test-data: '", test_data,
+                                                             "' has no output_0.pb")));
+    }
+  } else if (!expect.empty()) {
+    expect_files.push_back(expect);
+  } else if (default_model && input_specs.empty()) {
+    // The bundled model comes with its input and ONNX Runtime's output.
+    input_specs.push_back(BundledPath(kDefaultInput));
+    expect_files.push_back(BundledPath(kDefaultExpect));
+  }
+
+  auto graph_or = frontend::LoadModel(model_path);
+  if (!graph_or.ok()) return fail(2, graph_or.status());
+  std::unique_ptr<ir::Graph> graph = *std::move(graph_or);
+
+  passes::PassManagerOptions pm_options;
+  pm_options.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);
+  pm_options.time_passes = absl::GetFlag(FLAGS_time_passes);
+  passes::PassManager pm(pm_options);
+  passes::PassContext context;
+  context.target = target;
+  if (absl::Status s = pm.Run(passes::DefaultPipeline(), *graph, context, std::cerr); !s.ok()) {
+    return fail(2, s);
+  }
+  if (expect_files.size() > graph->outputs().size()) {
+    return fail(2, absl::InvalidArgumentError(absl::StrCat(expect_files.size(), " expected outputs for a model with ",
+                                                           graph->outputs().size())));
+  }
+  // Types of outputs for reading expectations, before the graph moves.
+  std::vector<ir::TensorType> out_types;
+  std::vector<runtime::Tolerance> tolerances;
+  runtime::Tolerance fallback{absl::GetFlag(FLAGS_atol), absl::GetFlag(FLAGS_rtol), "--atol/--rtol"};
+  for (const ir::Value* out : graph->outputs()) {
+    out_types.push_back(*out->type());
+    tolerances.push_back(runtime::ToleranceFor(*out, fallback));
+  }
+  std::vector<tensor::Tensor> expected;
+  for (size_t i = 0; i < expect_files.size(); ++i) {
+    auto t = runtime::ReadTensorFile(expect_files[i], out_types[i]);
+    if (!t.ok()) return fail(2, t.status());
+    expected.push_back(*std::move(t));
+  }
+  auto inputs = ReadInputs(*graph, input_specs);
+  if (!inputs.ok()) return fail(2, inputs.status());
+
+  CompileSummary summary;
+  summary.model = model_path;
+  summary.target = target;
+  summary.threads = threads;
+  std::vector<std::string> out_names;
+  for (const ir::Value* out : graph->outputs()) out_names.push_back(out->name());
+
+  auto executor_or = runtime::Executor::Create(std::move(graph), {threads});
+  if (!executor_or.ok()) return fail(2, executor_or.status());
+  runtime::Executor& executor = **executor_or;
+  if (absl::GetFlag(FLAGS_no_run)) {
+    std::cout << HumanSummary(executor.graph(), summary);
+    return 0;
+  }
+  std::vector<tensor::Tensor> outputs;
+  std::vector<std::pair<double, std::vector<runtime::OpTiming>>> timed;
+  for (int r = 0; r < runs; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = executor.Run(*inputs);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!result.ok()) return fail(2, result.status());
+    outputs = *std::move(result);
+    timed.push_back({ms, executor.last_timings()});
+    summary.run_ms.push_back(ms);
+  }
+  summary.runs = runs;
+  std::sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  summary.median_ms = timed[timed.size() / 2].first;
+  summary.timings = timed[timed.size() / 2].second;
+
+  bool all_match = true;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    runtime::Comparison c = runtime::CompareTensors(outputs[i], expected[i], tolerances[i]);
+    summary.checks.push_back({out_names[i], c.match, c.max_abs_diff, c.message});
+    all_match = all_match && c.match;
+  }
+  if (!absl::GetFlag(FLAGS_output).empty()) {
+    absl::Status s = runtime::WriteTensorFile(ResolveUserPath(absl::GetFlag(FLAGS_output)), outputs[0]);
+    if (!s.ok()) return fail(2, s);
+  }
+  if (!absl::GetFlag(FLAGS_report).empty()) {
+    absl::Status s = runtime::WriteFileAtomically(ResolveUserPath(absl::GetFlag(FLAGS_report)),
+                                                  ReportJson(executor.graph(), summary));
+    if (!s.ok()) return fail(2, s);
+  }
+  std::cout << HumanSummary(executor.graph(), summary);
+  if (!all_match) {
+    std::cerr << "qnnc compile: outputs do not match\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace qnnc::tools
+
+int main(int argc, char** argv) { return qnnc::tools::Main(argc, argv); }

@@ -1,0 +1,38 @@
+// The JSON report of //tools:compile (--report=PATH).
+#ifndef QNNC_TOOLS_COMPILE_REPORT_H_
+#define QNNC_TOOLS_COMPILE_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "runtime/executor.h"
+
+namespace qnnc::tools {
+
+struct OutputCheck {
+  std::string output;
+  bool match = false;
+  double max_abs_diff = 0;
+  std::string message;
+};
+
+struct CompileSummary {
+  std::string model;
+  std::string target;
+  int threads = 1;
+  int runs = 0;
+  double median_ms = 0;
+  std::vector<double> run_ms;
+  std::vector<runtime::OpTiming> timings;  // of the median run
+  std::vector<OutputCheck> checks;
+};
+
+// Serialized with nlohmann::json, pretty-printed.
+std::string ReportJson(const ir::Graph& graph, const CompileSummary& summary);
+// The short human summary printed on stdout.
+std::string HumanSummary(const ir::Graph& graph, const CompileSummary& summary);
+
+}  // namespace qnnc::tools
+
+#endif  // QNNC_TOOLS_COMPILE_REPORT_H_

@@ -1,0 +1,54 @@
+// qnnc opt: runs a list of passes on a text IR file and prints the IR.
+//   bazel run //tools:opt -- --passes=FoldConstant,DeadCodeElimination in.qnnir
+// Exit codes: 0 success, 2 bad input (file, IR, flags) or a pass error.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "frontend/load_model.h"
+#include "ir/text_printer.h"
+#include "passes/pass_manager.h"
+#include "runtime/tensor_files.h"
+#include "tools/flag_names.h"
+#include "tools/tool_paths.h"
+
+ABSL_FLAG(std::string, passes, "InferTypes", "comma-separated passes to run, in order");
+ABSL_FLAG(std::string, target, "generic", "target the passes compile for");
+ABSL_FLAG(std::string, output, "", "write the IR here instead of stdout");
+ABSL_FLAG(std::string, print_ir_after, "", "print the IR after passes matching this RE2 pattern (to stderr)");
+ABSL_FLAG(bool, time_passes, false, "print the time of each pass (to stderr)");
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("qnnc opt [flags] INPUT.qnnir|INPUT.onnx");
+  qnnc::tools::DashesToUnderscores(argc, argv);
+  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  auto fail = [](const std::string& message) {
+    std::cerr << "qnnc opt: error: " << message << "\n";
+    return 2;
+  };
+  if (args.size() != 2) return fail("expected exactly one input file");
+  auto graph = qnnc::frontend::LoadModel(qnnc::tools::ResolveUserPath(args[1]));
+  if (!graph.ok()) return fail(std::string(graph.status().message()));
+  std::vector<std::string> pipeline =
+      absl::StrSplit(absl::GetFlag(FLAGS_passes), ',', absl::SkipWhitespace());
+  qnnc::passes::PassManagerOptions options;
+  options.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);
+  options.time_passes = absl::GetFlag(FLAGS_time_passes);
+  qnnc::passes::PassContext context;
+  context.target = absl::GetFlag(FLAGS_target);
+  absl::Status s = qnnc::passes::PassManager(options).Run(pipeline, **graph, context, std::cerr);
+  if (!s.ok()) return fail(std::string(s.message()));
+  std::string text = qnnc::ir::PrintGraph(**graph);
+  if (absl::GetFlag(FLAGS_output).empty()) {
+    std::cout << text;
+    return 0;
+  }
+  s = qnnc::runtime::WriteFileAtomically(qnnc::tools::ResolveUserPath(absl::GetFlag(FLAGS_output)), text);
+  if (!s.ok()) return fail(std::string(s.message()));
+  return 0;
+}
