@@ -2,17 +2,29 @@
 #ifndef QNNC_PASSES_PASS_H_
 #define QNNC_PASSES_PASS_H_
 
+#include <set>
 #include <string>
 
 #include "absl/status/status.h"
 #include "ir/graph.h"
+#include "target/dispatch_context.h"
+#include "target/registry.h"
+#include "target/target.h"
 
 namespace qnnc::passes {
 
-// What passes may consult besides the graph. Grows with the target and
-// tuning issues (target description, dispatch context).
+// What passes may consult besides the graph, and what they report back.
 struct PassContext {
-  std::string target = "generic";
+  target::Target target;  // default: generic
+  // Tuning records; nullptr means none (every decision is the fallback).
+  const target::DispatchContext* dispatch = nullptr;
+  // Legalize functions and strategies; nullptr means target::GlobalRegistry().
+  const target::Registry* registry = nullptr;
+  // QnnLegalize fails on any fallback decision.
+  bool require_tuned = false;
+
+  // Filled by QnnLegalize: the workloads that got the fallback, once each.
+  std::set<std::string> untuned_workloads;
 };
 
 class Pass {

@@ -3,6 +3,8 @@
 #include "passes/dead_code_elimination.h"
 #include "passes/fold_constant.h"
 #include "passes/infer_types_pass.h"
+#include "passes/qnn_canonicalize.h"
+#include "passes/qnn_legalize.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -16,12 +18,15 @@ absl::Status RegisterBuiltinPasses(PassRegistry& r) {
   RETURN_IF_ERROR(r.Register("InferTypes", Factory<InferTypesPass>()));
   RETURN_IF_ERROR(r.Register("FoldConstant", Factory<FoldConstantPass>()));
   RETURN_IF_ERROR(r.Register("DeadCodeElimination", Factory<DeadCodeEliminationPass>()));
+  RETURN_IF_ERROR(r.Register("QnnLegalize", Factory<QnnLegalizePass>()));
+  RETURN_IF_ERROR(r.Register("QnnCanonicalize", Factory<QnnCanonicalizePass>()));
   return absl::OkStatus();
 }
 
 std::vector<std::string> DefaultPipeline() {
-  // Legalization, layout and fusion passes join here with the target issue.
-  return {"InferTypes", "FoldConstant", "DeadCodeElimination"};
+  // Layout and fusion passes (AlterOpLayout, FuseOps) join with the kernels.
+  return {"InferTypes",      "FoldConstant", "QnnLegalize",
+          "QnnCanonicalize", "FoldConstant", "DeadCodeElimination"};
 }
 
 }  // namespace qnnc::passes

@@ -86,8 +86,12 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     for (size_t i = 0; i < results.size(); ++i) slots[step.outputs[i]] = std::move(results[i]);
     for (int s : step.release) slots[s] = tensor::Tensor();
-    timings_.push_back({step.node->op(), step.node->name(), "reference",
-                        step.node->attrs().GetString("data_layout", "").value_or(""), ms});
+    const ir::Attrs& a = step.node->attrs();
+    timings_.push_back({step.node->op(), step.node->name(),
+                        a.GetString("impl", "reference").value_or("reference"),
+                        a.GetString("impl_layout", a.GetString("data_layout", "").value_or(""))
+                            .value_or(""),
+                        ms});
   }
   std::vector<tensor::Tensor> outputs;
   for (int s : output_slots_) outputs.push_back(slots[s]);

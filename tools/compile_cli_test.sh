@@ -32,8 +32,16 @@ expect_clean() {
 # The default run: the bundled MobileNetV2 against ONNX Runtime's output.
 expect 0 "match: +logits: match" --report="$OUT/report.json" --output="$OUT/logits.npy"
 grep -q '"implementation"' "$OUT/report.json" || fail "report has no per-op implementation"
-grep -q '"qnn.conv2d"' "$OUT/report.json" || fail "report has no qnn.conv2d"
+grep -q '"workload"' "$OUT/report.json" || fail "report has no workload keys"
+grep -q '"decision": "fallback"' "$OUT/report.json" || fail "report has no fallback decision"
+grep -q '"legalization"' "$OUT/report.json" || fail "report has no legalization"
 [ -s "$OUT/logits.npy" ] || fail "no output written"
+
+# A target this machine cannot run: compile and report only.
+expect 0 "run: +skipped" --target=aarch64+dotprod --no-run --report="$OUT/arm.json"
+grep -q 'arm.spatial_pack.s8s8.dotprod' "$OUT/arm.json" || fail "aarch64+dotprod report lacks the dotprod implementation"
+expect 0 "run: +skipped" --target=aarch64+neon --no-run --report="$OUT/arm.json"
+grep -q 'arm.spatial_pack.int16' "$OUT/arm.json" || fail "aarch64+neon report lacks the int16 implementation"
 
 # ONNX node test folders.
 expect 0 "exact match" --model="$NODE/test_qlinearconv/model.onnx" --test-data="$NODE/test_qlinearconv/test_data_set_0"
@@ -62,7 +70,10 @@ bad "overflow|too large|too many" --model="$BAD/overflowing_dims.onnx"
 bad "bad_conv" --model="$BAD/type_error.qnnir"
 bad "syntax_error.qnnir:3:3" --model="$BAD/syntax_error.qnnir"
 bad "no such|cannot open|not found" --model="$OUT/does_not_exist.onnx"
-bad "unknown target" --target=sparc
+bad "unknown architecture .sparc.*valid: host, generic, x86_64, aarch64" --target=sparc
+bad "unknown feature .neon. for x86_64" --target=x86_64+neon
+bad "cannot run on this machine.*--no-run" --target=aarch64+neon
+bad "no tuning record" --require-tuned
 bad "threads" --threads=0
 bad "no input 'nope'" --input="nope=$MODELS/mobilenet_v2_qdq.input.f32"
 

@@ -23,13 +23,16 @@
 #include "runtime/executor.h"
 #include "runtime/output_compare.h"
 #include "runtime/tensor_files.h"
+#include "target/target.h"
 #include "tools/compile_report.h"
 #include "tools/flag_names.h"
 #include "tools/tool_paths.h"
 #include "util/status_macros.h"
 
 ABSL_FLAG(std::string, model, "", "model to compile: .onnx or text IR (default: bundled MobileNetV2)");
-ABSL_FLAG(std::string, target, "host", "target to compile for: host or generic");
+ABSL_FLAG(std::string, target, "host",
+          "target to compile for: host, generic, or ARCH[+FEATURE...] e.g. x86_64+avx512vnni, aarch64+neon");
+ABSL_FLAG(bool, require_tuned, false, "make any fallback (untuned) decision an error");
 ABSL_FLAG(int, threads, 1, "threads of the shared thread pool");
 ABSL_FLAG(std::string, output, "", "write the (first) output here: raw bytes, or .npy by extension");
 ABSL_FLAG(std::string, expect, "", "compare the (first) output with this file (raw, .npy or .pb)");
@@ -152,11 +155,15 @@ int Main(int argc, char** argv) {
     std::cerr << "qnnc compile: error: " << s.message() << "\n";
     return code;
   };
-  std::string target = absl::GetFlag(FLAGS_target);
-  if (target != "host" && target != "generic") {
+  auto target_or = target::ParseTarget(absl::GetFlag(FLAGS_target));
+  if (!target_or.ok()) return fail(2, absl::InvalidArgumentError(absl::StrCat("--target: ", target_or.status().message())));
+  target::Target target = *target_or;
+  target::Target host = target::DetectHost();
+  bool no_run = absl::GetFlag(FLAGS_no_run);
+  if (!no_run && !target::CanRunOn(target, host)) {
     return fail(2, absl::InvalidArgumentError(absl::StrCat(
-                       "--target: unknown target '", target,
-                       "' (this build knows host and generic; more arrive with the target issue)")));
+                       "--target: code for ", target.ToString(), " cannot run on this machine (",
+                       host.ToString(), "); add --no-run to compile and report only")));
   }
   if (!absl::GetFlag(FLAGS_out).empty()) {
     return fail(2, absl::UnimplementedError("--out: compiled plans are not implemented yet"));
@@ -204,6 +211,7 @@ int Main(int argc, char** argv) {
   passes::PassManager pm(pm_options);
   passes::PassContext context;
   context.target = target;
+  context.require_tuned = absl::GetFlag(FLAGS_require_tuned);
   if (absl::Status s = pm.Run(passes::DefaultPipeline(), *graph, context, std::cerr); !s.ok()) {
     return fail(2, s);
   }
@@ -230,7 +238,8 @@ int Main(int argc, char** argv) {
 
   CompileSummary summary;
   summary.model = model_path;
-  summary.target = target;
+  summary.target = target.ToString();
+  summary.untuned_workloads.assign(context.untuned_workloads.begin(), context.untuned_workloads.end());
   summary.threads = threads;
   std::vector<std::string> out_names;
   for (const ir::Value* out : graph->outputs()) out_names.push_back(out->name());
@@ -238,7 +247,12 @@ int Main(int argc, char** argv) {
   auto executor_or = runtime::Executor::Create(std::move(graph), {threads});
   if (!executor_or.ok()) return fail(2, executor_or.status());
   runtime::Executor& executor = **executor_or;
-  if (absl::GetFlag(FLAGS_no_run)) {
+  if (no_run) {
+    if (!absl::GetFlag(FLAGS_report).empty()) {
+      absl::Status s = runtime::WriteFileAtomically(ResolveUserPath(absl::GetFlag(FLAGS_report)),
+                                                    ReportJson(executor.graph(), summary));
+      if (!s.ok()) return fail(2, s);
+    }
     std::cout << HumanSummary(executor.graph(), summary);
     return 0;
   }

@@ -27,15 +27,27 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
   j["latency_ms_runs"] = s.run_ms;
   nlohmann::json ops = nlohmann::json::array();
   double total = 0;
-  for (const auto& t : s.timings) {
-    ops.push_back({{"kind", t.op},
-                   {"node", t.node_name},
-                   {"implementation", t.implementation},
-                   {"layout", t.layout},
-                   {"ms", t.ms}});
-    total += t.ms;
+  std::vector<ir::Node*> nodes = graph.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ir::Attrs& a = nodes[i]->attrs();
+    nlohmann::json op = {{"kind", nodes[i]->op()}, {"node", nodes[i]->name()}};
+    op["implementation"] = a.GetString("impl", "reference").value_or("reference");
+    op["layout"] = a.GetString("impl_layout", a.GetString("data_layout", "").value_or("")).value_or("");
+    if (a.Has("workload")) {
+      op["workload"] = a.GetString("workload").value_or("");
+      op["tuned"] = a.GetInt("tuned", 0).value_or(0) != 0;
+      op["decision"] = op["tuned"].get<bool>() ? "tuned" : "fallback";
+      op["legalization"] = a.GetString("legalization", "").value_or("");
+      op["config"] = nlohmann::json::parse(a.GetString("config", "{}").value_or("{}"), nullptr, false);
+    }
+    if (i < s.timings.size()) {
+      op["ms"] = s.timings[i].ms;
+      total += s.timings[i].ms;
+    }
+    ops.push_back(op);
   }
   j["ops"] = ops;
+  j["untuned_workloads"] = s.untuned_workloads;
   j["totals"] = {{"ops", graph.num_nodes()}, {"ops_by_kind", OpsByKind(graph)}, {"op_ms", total}};
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : s.checks) {
@@ -60,7 +72,13 @@ std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
                                           s.median_ms, s.runs, s.runs == 1 ? "" : "s", s.threads,
                                           s.threads == 1 ? "" : "s"));
   }
-  if (s.checks.empty()) absl::StrAppend(&out, "match:   not checked (no --expect or --test-data)\n");
+  if (!s.untuned_workloads.empty()) {
+    absl::StrAppend(&out, "tuning:  ", s.untuned_workloads.size(),
+                    " workload(s) untuned, using the fallback (see the report)\n");
+  }
+  if (s.runs == 0) {
+    absl::StrAppend(&out, "run:     skipped (--no-run)\n");
+  } else if (s.checks.empty()) absl::StrAppend(&out, "match:   not checked (no --expect or --test-data)\n");
   for (const auto& c : s.checks) absl::StrAppend(&out, "match:   ", c.output, ": ", c.message, "\n");
   return out;
 }

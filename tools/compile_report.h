@@ -26,6 +26,7 @@ struct CompileSummary {
   std::vector<double> run_ms;
   std::vector<runtime::OpTiming> timings;  // of the median run
   std::vector<OutputCheck> checks;
+  std::vector<std::string> untuned_workloads;
 };
 
 // Serialized with nlohmann::json, pretty-printed.

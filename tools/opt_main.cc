@@ -14,6 +14,7 @@
 #include "ir/text_printer.h"
 #include "passes/pass_manager.h"
 #include "runtime/tensor_files.h"
+#include "target/target.h"
 #include "tools/flag_names.h"
 #include "tools/tool_paths.h"
 
@@ -40,7 +41,9 @@ int main(int argc, char** argv) {
   options.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);
   options.time_passes = absl::GetFlag(FLAGS_time_passes);
   qnnc::passes::PassContext context;
-  context.target = absl::GetFlag(FLAGS_target);
+  auto target = qnnc::target::ParseTarget(absl::GetFlag(FLAGS_target));
+  if (!target.ok()) return fail(std::string(target.status().message()));
+  context.target = *target;
   absl::Status s = qnnc::passes::PassManager(options).Run(pipeline, **graph, context, std::cerr);
   if (!s.ok()) return fail(std::string(s.message()));
   std::string text = qnnc::ir::PrintGraph(**graph);

@@ -1,0 +1,101 @@
+#include "passes/qnn_canonicalize.h"
+
+#include "absl/strings/str_cat.h"
+#include "ir/builder.h"
+#include "target/decision_attrs.h"
+#include "util/status_macros.h"
+
+namespace qnnc::passes {
+namespace {
+
+using ir::Attrs;
+using ir::Builder;
+using ir::Value;
+using tensor::DType;
+
+// Whether the requantize's input comes (maybe through a bias_add) from an op
+// whose implementation fuses the requantization.
+bool FusedByProducer(const ir::Node& requantize, const target::Registry& registry) {
+  // Bias additions (the model's, and the zero-point compensation of the
+  // 8-bit pairings) sit between the accumulator and the requantize.
+  const ir::Node* p = requantize.input(0)->producer();
+  while (p != nullptr && p->op() == "nn.bias_add") p = p->input(0)->producer();
+  if (p == nullptr) return false;
+  auto d = target::GetDecision(*p);
+  if (!d) return false;
+  for (const char* op : {"qnn.conv2d", "qnn.dense"}) {
+    const target::Implementation* impl = registry.FindImplementation(op, d->implementation);
+    if (impl != nullptr) return impl->fuses_requantize;
+  }
+  return false;
+}
+
+Attrs One(const char* name, ir::AttrValue v) {
+  Attrs a;
+  a.Set(name, std::move(v));
+  return a;
+}
+
+// A per-channel parameter reshaped to broadcast along `axis` of `rank`.
+Value* AlongAxis(Builder& b, Value* v, int64_t axis, int64_t rank) {
+  if (v->type()->rank() != 1 || v->type()->shape[0] == 1) return v;
+  std::vector<int64_t> shape(rank - axis, 1);
+  shape[0] = v->type()->shape[0];
+  return b.Op("reshape", {v}, One("newshape", shape));
+}
+
+// The float mode: exactly kernels/reference Requantize.
+absl::StatusOr<Value*> LowerFloat(Builder& b, const ir::Node& n) {
+  const ir::TensorType& type = *n.input(0)->type();
+  ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+  if (axis < 0) axis += type.rank();
+  ASSIGN_OR_RETURN(std::string out_name, n.attrs().GetString("out_dtype", "i8"));
+  ASSIGN_OR_RETURN(DType out, tensor::ParseDType(out_name));
+  Value* out_zp = n.input(4);
+  if (!out_zp->is_constant() || out_zp->data().num_elements() != 1) {
+    return static_cast<Value*>(nullptr);  // per-channel output zero points stay qnn
+  }
+  int64_t zp = out_zp->data().GetAsInt(0);
+  int64_t lo = tensor::DTypeMin(out), hi = tensor::DTypeMax(out);
+  ASSIGN_OR_RETURN(int64_t clamp_min, n.attrs().GetInt("clamp_min", lo));
+  ASSIGN_OR_RETURN(int64_t clamp_max, n.attrs().GetInt("clamp_max", hi));
+  lo = std::max(lo, clamp_min);
+  hi = std::min(hi, clamp_max);
+  Value* in_zp = b.Op("cast", {n.input(2)}, One("dtype", std::string(tensor::DTypeName(type.dtype))));
+  Value* x = b.Op("subtract", {n.input(0), AlongAxis(b, in_zp, axis, type.rank())});
+  Value* xf = b.Op("cast", {x}, One("dtype", std::string("f32")));
+  Value* m = b.Op("divide", {b.Op("cast", {n.input(1)}, One("dtype", std::string("f32"))),
+                             b.Op("cast", {n.input(3)}, One("dtype", std::string("f32")))});
+  Value* scaled = b.Op("multiply", {xf, AlongAxis(b, m, axis, type.rank())});
+  Attrs clip;
+  clip.Set("min", static_cast<double>(lo - zp));
+  clip.Set("max", static_cast<double>(hi - zp));
+  Value* rounded = b.Op("clip", {b.Op("round", {scaled})}, clip);
+  Value* q = b.Op("add", {b.Op("cast", {rounded}, One("dtype", std::string("i32"))),
+                          b.Scalar<int32_t>(static_cast<int32_t>(zp))});
+  return b.Op("cast", {q}, One("dtype", std::string(tensor::DTypeName(out))));
+}
+
+}  // namespace
+
+absl::Status QnnCanonicalizePass::Run(ir::Graph& graph, PassContext& context) {
+  const target::Registry& registry =
+      context.registry ? *context.registry : target::GlobalRegistry();
+  Builder b(&graph);
+  for (ir::Node* node : graph.nodes()) {
+    if (node->op() != "qnn.requantize" || FusedByProducer(*node, registry)) continue;
+    ASSIGN_OR_RETURN(std::string rounding, node->attrs().GetString("rounding", "TONEAREST_EVEN"));
+    if (rounding != "TONEAREST_EVEN") continue;  // fixed-point lowering: see the note in the header
+    auto lowered = LowerFloat(b, *node);
+    if (!lowered.ok()) {
+      return absl::Status(lowered.status().code(),
+                          absl::StrCat(node->Describe(), ": ", lowered.status().message()));
+    }
+    if (*lowered != nullptr) graph.ReplaceAllUsesWith(node->output(), *lowered);
+  }
+  RETURN_IF_ERROR(graph.TopologicalSort());
+  graph.RemoveDeadCode();
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::passes

@@ -1,0 +1,164 @@
+#include "target/common_implementations.h"
+
+#include "absl/strings/str_cat.h"
+#include "target/predicates.h"
+#include "target/registry.h"
+#include "util/status_macros.h"
+
+namespace qnnc::target {
+namespace {
+
+// Output channels and output width of a workload (dense: N and 1).
+int64_t OutChannels(const Workload& w) {
+  if (w.op == "qnn.dense") return w.output.shape[1];
+  return w.data_layout == "NHWC" ? w.output.shape[3] : w.output.shape[1];
+}
+
+int64_t OutWidth(const Workload& w) {
+  if (w.op == "qnn.dense") return 1;
+  return w.data_layout == "NHWC" ? w.output.shape[2] : w.output.shape[3];
+}
+
+// The largest candidate dividing `n`, else the smallest candidate.
+int64_t LargestDivisor(int64_t n, const std::vector<int64_t>& candidates) {
+  int64_t best = candidates.front();
+  for (int64_t c : candidates) {
+    if (n % c == 0 && c > best) best = c;
+  }
+  return best;
+}
+
+ConfigSpace TileSpace(std::vector<int64_t> co, std::vector<int64_t> ow) {
+  return {{{"tile_co", std::move(co)}, {"tile_ow", std::move(ow)}}};
+}
+
+Config TileDefault(const Workload& w, const ConfigSpace& space) {
+  const auto& co = space.knobs[0].values;
+  const auto& ow = space.knobs[1].values;
+  int64_t tile_ow = ow.front();
+  for (int64_t c : ow) {
+    if (c <= OutWidth(w)) tile_ow = std::max(tile_ow, c);
+  }
+  return {{"tile_co", LargestDivisor(OutChannels(w), co)}, {"tile_ow", tile_ow}};
+}
+
+}  // namespace
+
+Implementation ReferenceImplementation() {
+  Implementation impl;
+  impl.name = "reference";
+  impl.priority = 0;
+  impl.legalization = "keep";
+  impl.applicable = [](const Workload&, const Target&) { return absl::OkStatus(); };
+  impl.default_config = [](const Workload&, const Target&) { return Config{}; };
+  return impl;
+}
+
+Implementation Int16SpatialPack(const std::string& name, int priority) {
+  Implementation impl;
+  impl.name = name;
+  impl.priority = priority;
+  impl.legalization = "int16";
+  impl.fuses_requantize = true;
+  impl.config_space = TileSpace({4, 8, 16}, {4, 8});
+  impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
+    RETURN_IF_ERROR(NeedsEightBitOperands(w));
+    if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+    return absl::OkStatus();
+  };
+  ConfigSpace space = impl.config_space;
+  impl.default_config = [space](const Workload& w, const Target&) { return TileDefault(w, space); };
+  return impl;
+}
+
+namespace {
+
+Implementation XnnpackBase(const std::string& name, int priority, const std::string& legalization) {
+  Implementation impl;
+  impl.name = name;
+  impl.priority = priority;
+  impl.legalization = legalization;
+  impl.layout = "NHWC";
+  impl.fuses_requantize = true;
+  impl.default_config = [](const Workload&, const Target&) { return Config{}; };
+  return impl;
+}
+
+absl::Status XnnpackCommon(const Workload& w, const Target& t) {
+  RETURN_IF_ERROR(NeedsRealArch(t));
+  RETURN_IF_ERROR(NeedsEightBitOperands(w));
+  RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
+  RETURN_IF_ERROR(NeedsConstantWeights(w));
+  if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+  // XNNPACK's requantization takes a scale below 256 (checked at creation).
+  return NeedsRequantScaleBelow(w, 256.0);
+}
+
+}  // namespace
+
+Implementation XnnpackQu8(int priority) {
+  Implementation impl = XnnpackBase("xnnpack.qu8", priority, "xnnpack_qu8");
+  impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
+    RETURN_IF_ERROR(XnnpackCommon(w, t));
+    if (w.data.dtype != tensor::DType::kU8) {
+      return absl::FailedPreconditionError("needs u8 data (qs8/qc8 take i8)");
+    }
+    return NeedsPerTensorKernel(w);
+  };
+  return impl;
+}
+
+Implementation XnnpackQs8(int priority) {
+  Implementation impl = XnnpackBase("xnnpack.qs8", priority, "xnnpack_qs8");
+  impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
+    RETURN_IF_ERROR(XnnpackCommon(w, t));
+    RETURN_IF_ERROR(NeedsPerTensorKernel(w));
+    if (w.weight.dtype != tensor::DType::kI8) return absl::FailedPreconditionError("needs i8 weights");
+    return NeedsZeroKernelZeroPoint(w);
+  };
+  return impl;
+}
+
+Implementation XnnpackQc8(int priority) {
+  Implementation impl = XnnpackBase("xnnpack.qc8", priority, "xnnpack_qc8");
+  impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
+    RETURN_IF_ERROR(XnnpackCommon(w, t));
+    RETURN_IF_ERROR(NeedsPerChannelScale(w));
+    if (w.weight.dtype != tensor::DType::kI8) return absl::FailedPreconditionError("needs i8 weights");
+    return NeedsZeroKernelZeroPoint(w);
+  };
+  return impl;
+}
+
+Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
+                                      Feature needs, int64_t max_abs_weight) {
+  Implementation impl;
+  impl.name = name;
+  impl.priority = priority;
+  impl.legalization = u8_data ? "u8s8" : "s8s8";
+  impl.layout = "NCHW16c";
+  impl.fuses_requantize = true;
+  impl.config_space = TileSpace({16, 32, 64}, {4, 7, 8, 14});
+  impl.applicable = [needs, max_abs_weight](const Workload& w, const Target& t) -> absl::Status {
+    RETURN_IF_ERROR(NeedsFeature(t, needs));
+    RETURN_IF_ERROR(NeedsEightBitOperands(w));
+    RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
+    RETURN_IF_ERROR(NeedsConstantWeights(w));
+    if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+    if (!w.data_zero_point) return absl::FailedPreconditionError("needs a per-tensor data zero point");
+    return NeedsWeightOffsetsIn(w, -std::min<int64_t>(max_abs_weight, 128), std::min<int64_t>(max_abs_weight, 127));
+  };
+  ConfigSpace space = impl.config_space;
+  impl.default_config = [space](const Workload& w, const Target&) { return TileDefault(w, space); };
+  return impl;
+}
+
+absl::Status RegisterForTunableOps(Registry& registry, const std::string& key,
+                                   const Implementation& impl) {
+  for (const char* op : {"qnn.conv2d", "qnn.dense"}) {
+    RETURN_IF_ERROR(registry.RegisterImplementation(op, key, impl));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::target

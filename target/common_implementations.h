@@ -1,0 +1,32 @@
+// Implementations shared by several targets: the reference kernel, the
+// portable int16 spatial pack, the XNNPACK (QNNPack) operators and the
+// compensated 8-bit pairings, parameterized by name, priority and the
+// feature they need. Targets register them under their keys.
+#ifndef QNNC_TARGET_COMMON_IMPLEMENTATIONS_H_
+#define QNNC_TARGET_COMMON_IMPLEMENTATIONS_H_
+
+#include <optional>
+#include <string>
+
+#include "target/implementation.h"
+
+namespace qnnc::target {
+
+Implementation ReferenceImplementation();
+Implementation Int16SpatialPack(const std::string& name, int priority);
+Implementation XnnpackQu8(int priority);
+Implementation XnnpackQs8(int priority);
+Implementation XnnpackQc8(int priority);
+// u8 x s8 (x86 VNNI vpdpbusd; AVX2 vpmaddubsw, whose pair sums saturate at
+// 16 bits, so `max_abs_weight` limits the weights there) or s8 x s8 (Arm
+// dotprod), with the zero-point compensation folded into a bias.
+Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
+                                      Feature needs, int64_t max_abs_weight);
+
+// Registers the implementations above for qnn.conv2d and qnn.dense.
+absl::Status RegisterForTunableOps(class Registry& registry, const std::string& key,
+                                   const Implementation& impl);
+
+}  // namespace qnnc::target
+
+#endif  // QNNC_TARGET_COMMON_IMPLEMENTATIONS_H_

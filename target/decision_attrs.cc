@@ -1,0 +1,28 @@
+#include "target/decision_attrs.h"
+
+namespace qnnc::target {
+
+void SetDecisionAttrs(const Decision& d, const Implementation& impl, ir::Node& node) {
+  ir::Attrs& a = node.mutable_attrs();
+  a.Set("impl", d.implementation);
+  a.Set("config", ConfigToJson(d.config));
+  a.Set("tuned", int64_t{d.tuned ? 1 : 0});
+  a.Set("workload", d.workload_key);
+  a.Set("legalization", impl.legalization);
+  a.Set("impl_layout", impl.layout);
+}
+
+std::optional<StoredDecision> GetDecision(const ir::Node& node) {
+  const ir::Attrs& a = node.attrs();
+  if (!a.Has("impl")) return std::nullopt;
+  StoredDecision d;
+  d.implementation = a.GetString("impl").value_or("");
+  d.config = a.GetString("config", "{}").value_or("{}");
+  d.tuned = a.GetInt("tuned", 0).value_or(0) != 0;
+  d.workload = a.GetString("workload", "").value_or("");
+  d.legalization = a.GetString("legalization", "").value_or("");
+  d.layout = a.GetString("impl_layout", "").value_or("");
+  return d;
+}
+
+}  // namespace qnnc::target

@@ -1,0 +1,53 @@
+#include "target/dispatch_context.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace qnnc::target {
+
+std::optional<TunedChoice> InMemoryDispatchContext::Lookup(const std::string& key,
+                                                           const Target&) const {
+  auto it = records_.find(key);
+  if (it == records_.end()) return std::nullopt;
+  return it->second;
+}
+
+absl::StatusOr<Decision> DispatchContext::Decide(
+    const Workload& workload, const Target& target,
+    const std::vector<const Implementation*>& candidates) const {
+  Decision d;
+  d.workload_key = workload.Key();
+  std::vector<const Implementation*> applicable;
+  std::string rejected;
+  for (const Implementation* impl : candidates) {
+    absl::Status s = impl->applicable(workload, target);
+    if (s.ok()) {
+      applicable.push_back(impl);
+    } else {
+      absl::StrAppend(&rejected, "\n  ", impl->name, ": ", s.message());
+    }
+  }
+  if (applicable.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no implementation of ", workload.op, " applies on target ", target.ToString(),
+        candidates.empty() ? " (none registered)" : ":", rejected));
+  }
+  if (auto tuned = Lookup(d.workload_key, target)) {
+    for (const Implementation* impl : applicable) {
+      if (impl->name == tuned->implementation && impl->config_space.Validate(tuned->config).ok()) {
+        d.implementation = impl->name;
+        d.config = tuned->config;
+        d.tuned = true;
+        return d;
+      }
+    }
+  }
+  const Implementation* best = applicable[0];
+  for (const Implementation* impl : applicable) {
+    if (impl->priority > best->priority) best = impl;
+  }
+  d.implementation = best->name;
+  d.config = best->default_config ? best->default_config(workload, target) : Config{};
+  return d;
+}
+
+}  // namespace qnnc::target

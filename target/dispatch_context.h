@@ -1,0 +1,72 @@
+// The dispatch context answers, for a workload, which implementation and
+// config to use. With no tuning record it falls back deterministically: the
+// applicable implementation of highest priority with its default config
+// (invariant 3 of docs/DESIGN.md).
+#ifndef QNNC_TARGET_DISPATCH_CONTEXT_H_
+#define QNNC_TARGET_DISPATCH_CONTEXT_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "target/config.h"
+#include "target/implementation.h"
+#include "target/target.h"
+#include "target/workload.h"
+
+namespace qnnc::target {
+
+struct Decision {
+  std::string implementation;
+  Config config;
+  bool tuned = false;
+  std::string workload_key;
+};
+
+// A tuning record's answer for one workload.
+struct TunedChoice {
+  std::string implementation;
+  Config config;
+};
+
+class DispatchContext {
+ public:
+  virtual ~DispatchContext() = default;
+  // The tuned choice for a workload on a target, if any.
+  virtual std::optional<TunedChoice> Lookup(const std::string& workload_key,
+                                            const Target& target) const = 0;
+
+  // Decides among `candidates` (most preferred registry order): a tuned
+  // choice when it names an applicable candidate and a valid config, else the
+  // fallback. An error lists every candidate and why it was rejected.
+  absl::StatusOr<Decision> Decide(const Workload& workload, const Target& target,
+                                  const std::vector<const Implementation*>& candidates) const;
+};
+
+// No records: always the fallback.
+class FallbackDispatchContext : public DispatchContext {
+ public:
+  std::optional<TunedChoice> Lookup(const std::string&, const Target&) const override {
+    return std::nullopt;
+  }
+};
+
+// Records held in memory, keyed by workload key (the tuning issue adds the
+// JSON-lines file format on top).
+class InMemoryDispatchContext : public DispatchContext {
+ public:
+  void Add(const std::string& workload_key, TunedChoice choice) {
+    records_[workload_key] = std::move(choice);
+  }
+  std::optional<TunedChoice> Lookup(const std::string& workload_key,
+                                    const Target&) const override;
+
+ private:
+  std::map<std::string, TunedChoice> records_;
+};
+
+}  // namespace qnnc::target
+
+#endif  // QNNC_TARGET_DISPATCH_CONTEXT_H_

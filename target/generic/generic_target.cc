@@ -1,0 +1,25 @@
+// The generic target: what every target can fall back to. Registers the
+// legalize function of the tunable ops, the reference implementation and
+// the portable int16 spatial pack (its default), under "default".
+#include "target/common_implementations.h"
+#include "target/legalizations.h"
+#include "target/registry.h"
+#include "util/status_macros.h"
+
+namespace qnnc::target {
+
+absl::Status RegisterGenericTarget(Registry& registry) {
+  for (const char* op : {"qnn.conv2d", "qnn.dense"}) {
+    RETURN_IF_ERROR(registry.RegisterLegalize(op, "default", LegalizeTunableOp));
+  }
+  RETURN_IF_ERROR(RegisterForTunableOps(registry, "default", ReferenceImplementation()));
+  RETURN_IF_ERROR(RegisterForTunableOps(registry, "default",
+                                        Int16SpatialPack("generic.spatial_pack.int16", 10)));
+  // XNNPACK runs on x86_64 and aarch64 alike (its predicate refuses generic).
+  RETURN_IF_ERROR(RegisterForTunableOps(registry, "cpu", XnnpackQu8(30)));
+  RETURN_IF_ERROR(RegisterForTunableOps(registry, "cpu", XnnpackQs8(31)));
+  RETURN_IF_ERROR(RegisterForTunableOps(registry, "cpu", XnnpackQc8(32)));
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::target

@@ -1,0 +1,37 @@
+// An implementation of a tunable op (qnn.conv2d, qnn.dense): what it can run
+// (its applicability predicate), the legalization and layout it needs, its
+// config space and the default config of a workload (the fallback).
+#ifndef QNNC_TARGET_IMPLEMENTATION_H_
+#define QNNC_TARGET_IMPLEMENTATION_H_
+
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "target/config.h"
+#include "target/target.h"
+#include "target/workload.h"
+
+namespace qnnc::target {
+
+struct Implementation {
+  std::string name;  // e.g. "x86.spatial_pack.u8s8.vnni"
+  int priority = 0;  // higher wins the fallback
+  // OK when the implementation can run the workload on the target; else an
+  // error saying why not (reported when nothing applies).
+  std::function<absl::Status(const Workload&, const Target&)> applicable;
+  // The legalization it needs (a name of target/legalizations.h).
+  std::string legalization;
+  // The data layout its kernel consumes ("NCHW", "NHWC", "NCHW16c", ...).
+  std::string layout = "NCHW";
+  // Whether its kernel applies the requantization in its epilogue (so
+  // QnnCanonicalize leaves the qnn.requantize for fusion).
+  bool fuses_requantize = false;
+  ConfigSpace config_space;
+  // A good config computed from the workload and target: the fallback.
+  std::function<Config(const Workload&, const Target&)> default_config;
+};
+
+}  // namespace qnnc::target
+
+#endif  // QNNC_TARGET_IMPLEMENTATION_H_

@@ -1,0 +1,154 @@
+#include "target/target.h"
+
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "cpuinfo.h"
+#include "re2/re2.h"
+
+namespace qnnc::target {
+namespace {
+
+struct FeatureInfo {
+  Feature feature;
+  const char* name;
+  Arch arch;
+  std::vector<Feature> implies;
+};
+
+const std::vector<FeatureInfo>& Features() {
+  static const auto* features = new std::vector<FeatureInfo>{
+      {Feature::kSse42, "sse4.2", Arch::kX86_64, {}},
+      {Feature::kAvx2, "avx2", Arch::kX86_64, {Feature::kSse42}},
+      {Feature::kAvx512bw, "avx512bw", Arch::kX86_64, {Feature::kAvx2}},
+      {Feature::kAvx512vnni, "avx512vnni", Arch::kX86_64, {Feature::kAvx512bw}},
+      {Feature::kAvxvnni, "avxvnni", Arch::kX86_64, {Feature::kAvx2}},
+      {Feature::kNeon, "neon", Arch::kAArch64, {}},
+      {Feature::kDotprod, "dotprod", Arch::kAArch64, {Feature::kNeon}},
+      {Feature::kI8mm, "i8mm", Arch::kAArch64, {Feature::kDotprod}},
+  };
+  return *features;
+}
+
+const FeatureInfo& Info(Feature f) {
+  for (const auto& i : Features()) {
+    if (i.feature == f) return i;
+  }
+  return Features()[0];
+}
+
+void AddWithImplied(Feature f, std::set<Feature>& out) {
+  if (!out.insert(f).second) return;
+  for (Feature g : Info(f).implies) AddWithImplied(g, out);
+}
+
+std::string ValidFeatures(Arch arch) {
+  std::vector<std::string> names;
+  for (const auto& i : Features()) {
+    if (i.arch == arch) names.push_back(i.name);
+  }
+  return names.empty() ? "none" : absl::StrJoin(names, ", ");
+}
+
+}  // namespace
+
+const char* ArchName(Arch arch) {
+  switch (arch) {
+    case Arch::kGeneric: return "generic";
+    case Arch::kX86_64: return "x86_64";
+    case Arch::kAArch64: return "aarch64";
+  }
+  return "?";
+}
+
+const char* FeatureName(Feature f) { return Info(f).name; }
+
+std::string Target::ToString() const {
+  std::vector<std::string> names;
+  for (Feature f : features) names.push_back(FeatureName(f));
+  std::sort(names.begin(), names.end());
+  std::string s = ArchName(arch);
+  for (const auto& n : names) absl::StrAppend(&s, "+", n);
+  if (!model.empty()) absl::StrAppend(&s, ":", model);
+  return s;
+}
+
+std::vector<std::string> Target::Keys() const {
+  std::vector<std::string> keys;
+  // Most capable feature first: the enum is ordered by capability.
+  for (auto it = features.rbegin(); it != features.rend(); ++it) {
+    keys.push_back(absl::StrCat(ArchName(arch), "+", FeatureName(*it)));
+  }
+  if (arch != Arch::kGeneric) keys.push_back(ArchName(arch));
+  keys.push_back("cpu");
+  keys.push_back("default");
+  return keys;
+}
+
+absl::StatusOr<Target> ParseTarget(absl::string_view text) {
+  if (text == "host") return DetectHost();
+  static const RE2 kGrammar(R"(([a-z0-9_]+)((?:\+[a-z0-9_.]+)*)(?::([A-Za-z0-9_.-]+))?)");
+  std::string arch_name, feature_list, model;
+  if (!RE2::FullMatch(std::string(text), kGrammar, &arch_name, &feature_list, &model)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad target '", text, "': expected host or ARCH[+FEATURE...][:MODEL], e.g. x86_64+avx2"));
+  }
+  Target t;
+  t.model = model;
+  static const std::map<std::string, Arch> kArchs = {
+      {"generic", Arch::kGeneric}, {"x86_64", Arch::kX86_64}, {"aarch64", Arch::kAArch64}};
+  auto arch = kArchs.find(arch_name);
+  if (arch == kArchs.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown architecture '", arch_name,
+                                                   "' in target '", text,
+                                                   "' (valid: host, generic, x86_64, aarch64)"));
+  }
+  t.arch = arch->second;
+  for (absl::string_view name : absl::StrSplit(feature_list, '+', absl::SkipEmpty())) {
+    const FeatureInfo* found = nullptr;
+    for (const auto& i : Features()) {
+      if (name == i.name && i.arch == t.arch) found = &i;
+    }
+    if (found == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown feature '", name, "' for ",
+                                                     arch_name, " in target '", text,
+                                                     "' (valid: ", ValidFeatures(t.arch), ")"));
+    }
+    AddWithImplied(found->feature, t.features);
+  }
+  return t;
+}
+
+Target DetectHost() {
+  Target t;
+#if defined(__x86_64__)
+  t.arch = Arch::kX86_64;
+  if (cpuinfo_initialize()) {
+    if (cpuinfo_has_x86_sse4_2()) AddWithImplied(Feature::kSse42, t.features);
+    if (cpuinfo_has_x86_avx2()) AddWithImplied(Feature::kAvx2, t.features);
+    if (cpuinfo_has_x86_avx512bw()) AddWithImplied(Feature::kAvx512bw, t.features);
+    if (cpuinfo_has_x86_avx512vnni()) AddWithImplied(Feature::kAvx512vnni, t.features);
+  }
+  // This cpuinfo predates AVX-VNNI; ask the compiler's CPU detection.
+  if (__builtin_cpu_supports("avxvnni")) AddWithImplied(Feature::kAvxvnni, t.features);
+#elif defined(__aarch64__)
+  t.arch = Arch::kAArch64;
+  if (cpuinfo_initialize()) {
+    if (cpuinfo_has_arm_neon()) AddWithImplied(Feature::kNeon, t.features);
+    if (cpuinfo_has_arm_neon_dot()) AddWithImplied(Feature::kDotprod, t.features);
+  }
+#endif
+  return t;
+}
+
+bool CanRunOn(const Target& target, const Target& host) {
+  if (target.arch == Arch::kGeneric) return true;
+  if (target.arch != host.arch) return false;
+  return std::includes(host.features.begin(), host.features.end(), target.features.begin(),
+                       target.features.end());
+}
+
+}  // namespace qnnc::target

@@ -1,0 +1,135 @@
+#include "target/workload.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
+#include "util/status_macros.h"
+
+namespace qnnc::target {
+namespace {
+
+// The single node reading `v`, or nullptr when it has zero or several users.
+const ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v) {
+  const ir::Node* user = nullptr;
+  for (const ir::Node* n : graph.nodes()) {
+    for (const ir::Value* in : n->inputs()) {
+      if (in != v) continue;
+      if (user != nullptr && user != n) return nullptr;
+      user = n;
+    }
+  }
+  return user;
+}
+
+bool PerChannel(const ir::Value* v) {
+  return v->type()->rank() == 1 && v->type()->shape[0] > 1;
+}
+
+std::vector<double> Values(const ir::Value* v) {
+  std::vector<double> out;
+  for (int64_t i = 0; i < v->data().num_elements(); ++i) out.push_back(v->data().GetAsDouble(i));
+  return out;
+}
+
+}  // namespace
+
+bool Workload::depthwise() const {
+  if (op != "qnn.conv2d" || groups == 1) return false;
+  int64_t channels = data_layout == "NHWC" ? data.shape[3] : data.shape[1];
+  return groups == channels;
+}
+
+std::string Workload::Key() const {
+  nlohmann::json j;
+  j["op"] = op;
+  j["data"] = data.ToString();
+  j["weight"] = weight.ToString();
+  j["output"] = output.ToString();
+  if (op == "qnn.conv2d") {
+    j["strides"] = strides;
+    j["padding"] = padding;
+    j["dilation"] = dilation;
+    j["groups"] = groups;
+    j["layout"] = data_layout + "/" + kernel_layout;
+  }
+  j["per_channel"] = per_channel_scale || per_channel_kernel_zero_point;
+  j["constant_zero_points"] = constant_zero_points;
+  return j.dump();
+}
+
+int64_t Workload::Macs() const {
+  int64_t out = 1;
+  for (int64_t d : output.shape) out *= d;
+  if (op == "qnn.dense") return out * weight.shape[1];
+  int64_t per_output = 1;  // weight elements per output channel
+  for (size_t i = 1; i < weight.shape.size(); ++i) per_output *= weight.shape[i];
+  return out * per_output;
+}
+
+absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node& node) {
+  if (node.op() != "qnn.conv2d" && node.op() != "qnn.dense") {
+    return absl::InvalidArgumentError(absl::StrCat(node.Describe(), ": not a tunable op"));
+  }
+  for (const ir::Value* v : node.inputs()) {
+    if (!v->type()) return absl::FailedPreconditionError(absl::StrCat(node.Describe(), ": untyped input"));
+  }
+  Workload w;
+  w.op = node.op();
+  w.data = *node.input(0)->type();
+  w.weight = *node.input(1)->type();
+  w.output = *node.output()->type();
+  const ir::Attrs& a = node.attrs();
+  if (w.op == "qnn.conv2d") {
+    ASSIGN_OR_RETURN(w.strides, a.GetInts("strides", {1, 1}));
+    ASSIGN_OR_RETURN(w.padding, a.GetInts("padding", {0, 0, 0, 0}));
+    ASSIGN_OR_RETURN(w.dilation, a.GetInts("dilation", {1, 1}));
+    ASSIGN_OR_RETURN(w.groups, a.GetInt("groups", 1));
+    ASSIGN_OR_RETURN(w.data_layout, a.GetString("data_layout", "NCHW"));
+    ASSIGN_OR_RETURN(w.kernel_layout, a.GetString("kernel_layout", "OIHW"));
+  }
+  const ir::Value* data_zp = node.input(2);
+  const ir::Value* kernel_zp = node.input(3);
+  const ir::Value* data_scale = node.input(4);
+  const ir::Value* kernel_scale = node.input(5);
+  w.per_channel_scale = PerChannel(kernel_scale);
+  w.per_channel_kernel_zero_point = PerChannel(kernel_zp);
+  w.constant_zero_points = data_zp->is_constant() && kernel_zp->is_constant();
+  w.constant_weight = node.input(1)->is_constant();
+  if (kernel_zp->is_constant()) {
+    for (double z : Values(kernel_zp)) w.kernel_zero_points.push_back(static_cast<int64_t>(z));
+  }
+  if (data_zp->is_constant() && data_zp->data().num_elements() == 1) {
+    w.data_zero_point = data_zp->data().GetAsInt(0);
+  }
+  if (w.constant_weight && kernel_zp->is_constant()) {
+    const tensor::Tensor& wt = node.input(1)->data();
+    const tensor::Tensor& zt = kernel_zp->data();
+    int64_t rows = wt.dim(0), per_row = rows ? wt.num_elements() / rows : 0;
+    for (int64_t o = 0; o < rows; ++o) {
+      int64_t z = zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
+      for (int64_t k = 0; k < per_row; ++k) {
+        int64_t v = wt.GetAsInt(o * per_row + k) - z;
+        w.min_weight_offset = w.min_weight_offset ? std::min(*w.min_weight_offset, v) : v;
+        w.max_weight_offset = w.max_weight_offset ? std::max(*w.max_weight_offset, v) : v;
+      }
+    }
+  }
+  // The requantize consuming the accumulator, maybe through a bias_add.
+  const ir::Node* user = SoleUser(graph, node.output());
+  while (user != nullptr && user->op() == "nn.bias_add") user = SoleUser(graph, user->output());
+  if (user != nullptr && user->op() == "qnn.requantize" && user->input(1)->is_constant() &&
+      user->input(3)->is_constant()) {
+    std::vector<double> in = Values(user->input(1)), out = Values(user->input(3));
+    for (size_t i = 0; i < std::max(in.size(), out.size()); ++i) {
+      double o = out[out.size() == 1 ? 0 : i];
+      if (o <= 0) continue;
+      double s = in[in.size() == 1 ? 0 : i] / o;
+      w.min_requant_scale = w.min_requant_scale ? std::min(*w.min_requant_scale, s) : s;
+      w.max_requant_scale = w.max_requant_scale ? std::max(*w.max_requant_scale, s) : s;
+    }
+  }
+  return w;
+}
+
+}  // namespace qnnc::target

@@ -1,0 +1,59 @@
+// A tuning workload: a quantized op as the model states it, before any
+// legalization (invariant 2 of docs/DESIGN.md). All implementations of one
+// workload are compared with each other, whatever legalization each needs.
+#ifndef QNNC_TARGET_WORKLOAD_H_
+#define QNNC_TARGET_WORKLOAD_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/graph.h"
+#include "ir/types.h"
+
+namespace qnnc::target {
+
+struct Workload {
+  std::string op;  // qnn.conv2d or qnn.dense
+  ir::TensorType data;
+  ir::TensorType weight;
+  ir::TensorType output;  // the accumulator type (i32)
+  // Conv attributes (dense leaves the defaults).
+  std::vector<int64_t> strides{1, 1};
+  std::vector<int64_t> padding{0, 0, 0, 0};
+  std::vector<int64_t> dilation{1, 1};
+  int64_t groups = 1;
+  std::string data_layout = "NCHW";
+  std::string kernel_layout = "OIHW";
+  // Quantization parameters: per-channel kernel scale/zero point, and whether
+  // the zero points are known at compile time.
+  bool per_channel_scale = false;
+  bool per_channel_kernel_zero_point = false;
+  bool constant_zero_points = true;
+  bool constant_weight = true;
+  // The kernel zero point(s) when constant; the data zero point when constant.
+  std::vector<int64_t> kernel_zero_points;
+  std::optional<int64_t> data_zero_point;
+  // Range of weight - kernel zero point over the constant weight (facts for
+  // predicates; not part of the key).
+  std::optional<int64_t> min_weight_offset, max_weight_offset;
+  // Range of the requantization multipliers (input_scale * kernel_scale /
+  // output_scale) of the requantize that consumes the op, when constant.
+  std::optional<double> min_requant_scale, max_requant_scale;
+
+  bool depthwise() const;
+  // Canonical key: JSON with sorted fields, the same for equal workloads.
+  std::string Key() const;
+  // Multiply-accumulate count, for reports and GOPS.
+  int64_t Macs() const;
+};
+
+// Extracts the workload of a qnn.conv2d or qnn.dense node (types inferred).
+// Looks through an optional nn.bias_add to the consuming qnn.requantize for
+// the requantization scales.
+absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node& node);
+
+}  // namespace qnnc::target
+
+#endif  // QNNC_TARGET_WORKLOAD_H_

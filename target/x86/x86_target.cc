@@ -1,0 +1,20 @@
+// x86_64: native u8 x s8 spatial-pack kernels, VNNI (vpdpbusd) first, then
+// AVX2 (vpmaddubsw, whose 16-bit pair sums limit the weights to [-64, 64]).
+// XNNPACK and the portable kernels come from the generic registration.
+#include "target/common_implementations.h"
+#include "target/registry.h"
+#include "util/status_macros.h"
+
+namespace qnnc::target {
+
+absl::Status RegisterX86Target(Registry& registry) {
+  RETURN_IF_ERROR(RegisterForTunableOps(
+      registry, "x86_64+avx512vnni",
+      CompensatedSpatialPack("x86.spatial_pack.u8s8.vnni", 50, true, Feature::kAvx512vnni, 128)));
+  RETURN_IF_ERROR(RegisterForTunableOps(
+      registry, "x86_64+avx2",
+      CompensatedSpatialPack("x86.spatial_pack.u8s8.avx2", 40, true, Feature::kAvx2, 64)));
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::target
