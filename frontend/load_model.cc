@@ -8,18 +8,25 @@
 #include "frontend/onnx/import.h"
 #include "ir/infer_types.h"
 #include "ir/text_parser.h"
+#include "passes/fold_constant.h"
 #include "util/status_macros.h"
 
 namespace qnnc::frontend {
 
-absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path) {
-  if (absl::EndsWith(path, ".onnx")) return onnx::ImportOnnxFile(path);
+absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path, int64_t max_bytes) {
+  if (absl::EndsWith(path, ".onnx")) {
+    onnx::ImportOptions options;
+    options.max_bytes = max_bytes;
+    return onnx::ImportOnnxFile(path, options);
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
   std::ostringstream text;
   text << in.rdbuf();
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, ir::ParseGraph(text.str(), path));
   RETURN_IF_ERROR(ir::InferTypes(*graph));
+  absl::Status size = passes::CheckConstantBytes(*graph, max_bytes);
+  if (!size.ok()) return absl::Status(size.code(), absl::StrCat(path, ": ", size.message()));
   return graph;
 }
 

@@ -11,7 +11,10 @@
 
 namespace qnnc::frontend {
 
-absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path);
+// Constants past `max_bytes` are refused (ResourceExhaustedError): for ONNX
+// before they are allocated (ImportOptions::max_bytes).
+absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path,
+                                                     int64_t max_bytes = tensor::kDefaultMaxBytes);
 
 }  // namespace qnnc::frontend
 

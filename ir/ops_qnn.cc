@@ -71,10 +71,9 @@ absl::StatusOr<std::vector<TensorType>> RequantizeRel(const TypeRelationInput& i
   ASSIGN_OR_RETURN(DType out, DTypeAttr(in.node, "out_dtype", DType::kI8));
   if (!tensor::IsInteger(out)) return absl::InvalidArgumentError("out_dtype must be an integer type");
   ASSIGN_OR_RETURN(std::string rounding, in.node.attrs().GetString("rounding", "TONEAREST_EVEN"));
-  if (rounding != "TONEAREST_EVEN") {
-    // Fixed-point modes (UPWARD, TONEAREST) arrive with the requantize library.
-    return absl::UnimplementedError(absl::StrCat("rounding '", rounding,
-                                                 "' is not supported (TONEAREST_EVEN)"));
+  if (rounding != "TONEAREST_EVEN" && rounding != "UPWARD" && rounding != "TONEAREST") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown rounding '", rounding, "' (UPWARD, TONEAREST or TONEAREST_EVEN)"));
   }
   return One({out, t[0].shape});
 }

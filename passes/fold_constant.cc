@@ -3,17 +3,51 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "ir/op_registry.h"
 #include "runtime/node_evaluator.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
 
-absl::Status FoldConstant(ir::Graph& graph) {
+namespace {
+
+int64_t ConstantBytes(const ir::Graph& graph) {
+  int64_t total = 0;
+  for (const ir::Value* c : graph.constants()) total += static_cast<int64_t>(c->data().byte_size());
+  return total;
+}
+
+}  // namespace
+
+absl::Status CheckConstantBytes(const ir::Graph& graph, int64_t max_bytes) {
+  int64_t total = ConstantBytes(graph);
+  if (total > max_bytes) return tensor::MemoryLimitError("the model's constants", total, max_bytes);
+  return absl::OkStatus();
+}
+
+absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes) {
   bool folded = false;
+  int64_t total = ConstantBytes(graph);
   for (ir::Node* node : graph.nodes()) {
     const auto& ins = node->inputs();
     if (!std::all_of(ins.begin(), ins.end(), [](const ir::Value* v) { return v->is_constant(); })) {
       continue;
+    }
+    // The results' sizes come from the type relation, before any kernel runs;
+    // a node whose types do not infer fails in EvaluateNode with its error.
+    std::vector<ir::TensorType> in_types;
+    for (const ir::Value* v : ins) in_types.push_back(*v->type());
+    if (auto out_types = ir::OpRegistry::Global().InferNode(*node, in_types); out_types.ok()) {
+      for (const ir::TensorType& t : *out_types) {
+        auto bytes = tensor::ByteSize(t.shape, t.dtype);
+        if (!bytes.ok()) return absl::InvalidArgumentError(absl::StrCat(node->Describe(), ": ", bytes.status().message()));
+        total += *bytes;
+        if (total > max_bytes) {
+          return tensor::MemoryLimitError(
+              absl::StrCat("folding ", node->Describe(), " into a constant ", t.ToString()), total,
+              max_bytes);
+        }
+      }
     }
     std::vector<tensor::Tensor> args;
     for (const ir::Value* v : ins) args.push_back(v->data());

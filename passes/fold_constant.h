@@ -11,12 +11,20 @@ namespace qnnc::passes {
 
 // Folds in one sweep (nodes are in topological order, so chains of constant
 // ops fold completely) and removes the folded nodes.
-absl::Status FoldConstant(ir::Graph& graph);
+// The graph's constants plus each folded result must fit in `max_bytes`:
+// a node whose results would not is refused (ResourceExhaustedError naming it
+// and the size) before its kernel allocates anything.
+absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes = tensor::kDefaultMaxBytes);
+
+// ResourceExhaustedError if the graph's constants exceed `max_bytes`.
+absl::Status CheckConstantBytes(const ir::Graph& graph, int64_t max_bytes);
 
 class FoldConstantPass : public Pass {
  public:
   std::string name() const override { return "FoldConstant"; }
-  absl::Status Run(ir::Graph& graph, PassContext&) override { return FoldConstant(graph); }
+  absl::Status Run(ir::Graph& graph, PassContext& context) override {
+    return FoldConstant(graph, context.max_bytes);
+  }
 };
 
 }  // namespace qnnc::passes

@@ -22,6 +22,9 @@ struct PassContext {
   const target::Registry* registry = nullptr;
   // QnnLegalize fails on any fallback decision.
   bool require_tuned = false;
+  // Memory limit of the graph's constants: FoldConstant refuses a node
+  // whose results would pass it (//tools:compile --max-memory-mb).
+  int64_t max_bytes = tensor::kDefaultMaxBytes;
 
   // Filled by QnnLegalize: the workloads that got the fallback, once each.
   std::set<std::string> untuned_workloads;

@@ -16,12 +16,32 @@ Executor::Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& opti
 absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(std::unique_ptr<ir::Graph> graph,
                                                            const ExecutorOptions& options) {
   std::unique_ptr<Executor> e(new Executor(std::move(graph), options));
-  RETURN_IF_ERROR(e->Plan());
+  RETURN_IF_ERROR(e->Plan(options.max_bytes));
   return e;
 }
 
-absl::Status Executor::Plan() {
+absl::Status Executor::Plan(int64_t max_bytes) {
   RETURN_IF_ERROR(graph_->Verify());
+  // Every tensor the graph holds, counted before anything is allocated (the
+  // sum stops at the first one past the limit, so it cannot overflow).
+  int64_t total = 0;
+  auto count = [&](const ir::Value* v, const std::string& what) -> absl::Status {
+    if (!v->type()) return absl::FailedPreconditionError(absl::StrCat(what, " is not typed"));
+    auto bytes = tensor::ByteSize(v->type()->shape, v->type()->dtype);
+    if (!bytes.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", bytes.status().message()));
+    total += *bytes;
+    if (total > max_bytes) {
+      return tensor::MemoryLimitError(
+          absl::StrCat("running the model (its tensors up to %", v->name(), " ", v->type()->ToString(), ")"),
+          total, max_bytes);
+    }
+    return absl::OkStatus();
+  };
+  for (const ir::Value* in : graph_->inputs()) RETURN_IF_ERROR(count(in, absl::StrCat("input %", in->name())));
+  for (const ir::Value* c : graph_->constants()) RETURN_IF_ERROR(count(c, absl::StrCat("constant %", c->name())));
+  for (const ir::Node* n : graph_->nodes()) {
+    for (const ir::Value* v : n->outputs()) RETURN_IF_ERROR(count(v, n->Describe()));
+  }
   absl::flat_hash_map<const ir::Value*, int> slot;
   auto new_slot = [&](const ir::Value* v) {
     slot[v] = num_slots_++;

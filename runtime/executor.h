@@ -16,6 +16,9 @@ namespace qnnc::runtime {
 
 struct ExecutorOptions {
   int threads = 1;
+  // Create fails (ResourceExhaustedError with the size) when the inputs,
+  // constants and results of every op together need more bytes than this.
+  int64_t max_bytes = tensor::kDefaultMaxBytes;
 };
 
 // The time one op took in the last run.
@@ -48,7 +51,7 @@ class Executor {
   };
 
   Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options);
-  absl::Status Plan();
+  absl::Status Plan(int64_t max_bytes);
 
   std::unique_ptr<ir::Graph> graph_;
   ThreadPool pool_;

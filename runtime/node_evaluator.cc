@@ -18,6 +18,7 @@
 #include "kernels/reference/requantize.h"
 #include "kernels/reference/resize.h"
 #include "kernels/reference/unary.h"
+#include "kernels/requantize/requantize.h"
 #include "util/status_macros.h"
 
 namespace qnnc::runtime {
@@ -128,7 +129,14 @@ const std::map<std::string, Kernel>& Kernels() {
          ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", DType::kI8));
          ASSIGN_OR_RETURN(auto lo, OptionalInt(n, "clamp_min"));
          ASSIGN_OR_RETURN(auto hi, OptionalInt(n, "clamp_max"));
-         return Single(ref::Requantize(in[0], in[1], in[2], in[3], in[4], axis, dt, lo, hi));
+         ASSIGN_OR_RETURN(std::string mode, n.attrs().GetString("rounding", "TONEAREST_EVEN"));
+         if (mode == "TONEAREST_EVEN") {
+           return Single(ref::Requantize(in[0], in[1], in[2], in[3], in[4], axis, dt, lo, hi));
+         }
+         ASSIGN_OR_RETURN(kernels::requantize::Rounding rounding,
+                          kernels::requantize::ParseRounding(mode));
+         return Single(kernels::requantize::Requantize(in[0], in[1], in[2], in[3], in[4], axis, dt,
+                                                       rounding, lo, hi));
        }},
       {"qnn.conv2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {

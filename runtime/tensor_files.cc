@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -175,30 +176,46 @@ std::string SerializeNpy(const tensor::Tensor& t) {
   return out;
 }
 
+absl::StatusOr<tensor::Tensor> ParseTensorBytes(absl::string_view bytes, TensorFileFormat format,
+                                                const ir::TensorType& expected,
+                                                const std::string& what) {
+  if (format == TensorFileFormat::kNpy) {
+    ASSIGN_OR_RETURN(tensor::Tensor t, ParseNpy(bytes, what));
+    return Conform(std::move(t), expected, what);
+  }
+  if (format == TensorFileFormat::kTensorProto) {
+    ::onnx::TensorProto proto;
+    if (bytes.size() > static_cast<size_t>(INT_MAX) ||
+        !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      return absl::InvalidArgumentError(absl::StrCat(what, ": not a valid ONNX TensorProto"));
+    }
+    auto t = frontend::onnx::TensorFromProto(proto);
+    if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", t.status().message()));
+    return Conform(*std::move(t), expected, what);
+  }
+  auto n = tensor::NumElements(expected.shape, expected.dtype);
+  if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", n.status().message()));
+  const size_t want = static_cast<size_t>(*n) * tensor::DTypeSize(expected.dtype);
+  if (bytes.size() != want) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": has ", bytes.size(),
+                                                   " bytes, the input ", expected.ToString(),
+                                                   " needs ", want));
+  }
+  ASSIGN_OR_RETURN(tensor::Tensor t, tensor::Tensor::Create(expected.dtype, expected.shape));
+  if (!bytes.empty()) std::memcpy(t.raw_data(), bytes.data(), bytes.size());
+  return t;
+}
+
+TensorFileFormat TensorFileFormatOf(const std::string& path) {
+  if (absl::EndsWith(path, ".npy")) return TensorFileFormat::kNpy;
+  if (absl::EndsWith(path, ".pb")) return TensorFileFormat::kTensorProto;
+  return TensorFileFormat::kRaw;
+}
+
 absl::StatusOr<tensor::Tensor> ReadTensorFile(const std::string& path,
                                               const ir::TensorType& expected) {
   ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path));
-  if (absl::EndsWith(path, ".npy")) {
-    ASSIGN_OR_RETURN(tensor::Tensor t, ParseNpy(bytes, path));
-    return Conform(std::move(t), expected, path);
-  }
-  if (absl::EndsWith(path, ".pb")) {
-    ::onnx::TensorProto proto;
-    if (!proto.ParseFromString(bytes)) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": not a valid ONNX TensorProto"));
-    }
-    auto t = frontend::onnx::TensorFromProto(proto);
-    if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", t.status().message()));
-    return Conform(*std::move(t), expected, path);
-  }
-  ASSIGN_OR_RETURN(tensor::Tensor t, tensor::Tensor::Create(expected.dtype, expected.shape));
-  if (bytes.size() != t.byte_size()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": has ", bytes.size(),
-                                                   " bytes, the input ", expected.ToString(),
-                                                   " needs ", t.byte_size()));
-  }
-  if (!bytes.empty()) std::memcpy(t.raw_data(), bytes.data(), bytes.size());
-  return t;
+  return ParseTensorBytes(bytes, TensorFileFormatOf(path), expected, path);
 }
 
 absl::Status WriteTensorFile(const std::string& path, const tensor::Tensor& t) {

@@ -21,6 +21,15 @@ namespace qnnc::runtime {
 absl::StatusOr<tensor::Tensor> ReadTensorFile(const std::string& path,
                                               const ir::TensorType& expected);
 
+enum class TensorFileFormat { kRaw, kNpy, kTensorProto };
+// By extension: .npy, .pb, anything else raw.
+TensorFileFormat TensorFileFormatOf(const std::string& path);
+
+// ReadTensorFile on bytes already read; `what` names the source in errors.
+absl::StatusOr<tensor::Tensor> ParseTensorBytes(absl::string_view bytes, TensorFileFormat format,
+                                                const ir::TensorType& expected,
+                                                const std::string& what);
+
 // Parses .npy bytes (versions 1-3, little-endian, C order). `what` names the
 // source in errors.
 absl::StatusOr<tensor::Tensor> ParseNpy(absl::string_view bytes, absl::string_view what);

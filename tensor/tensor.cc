@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
 namespace qnnc::tensor {
@@ -28,6 +29,19 @@ absl::StatusOr<int64_t> NumElements(const Shape& shape, DType dtype) {
         absl::StrCat("shape [", absl::StrJoin(shape, ","), "] is too large"));
   }
   return n;
+}
+
+absl::StatusOr<int64_t> ByteSize(const Shape& shape, DType dtype) {
+  auto n = NumElements(shape, dtype);
+  if (!n.ok()) return n.status();
+  return *n * static_cast<int64_t>(DTypeSize(dtype));
+}
+
+absl::Status MemoryLimitError(const std::string& what, int64_t bytes, int64_t limit) {
+  auto mib = [](int64_t b) { return absl::StrFormat("%.1f MiB", static_cast<double>(b) / (1 << 20)); };
+  return absl::ResourceExhaustedError(absl::StrCat(what, " needs ", bytes, " bytes (", mib(bytes),
+                                                   "), over the memory limit of ", mib(limit),
+                                                   " (--max-memory-mb)"));
 }
 
 std::string ShapeToString(const Shape& shape) {

@@ -21,6 +21,15 @@ using Shape = std::vector<int64_t>;
 absl::StatusOr<int64_t> NumElements(const Shape& shape, DType dtype = DType::kU8);
 std::string ShapeToString(const Shape& shape);  // "1x3x224x224", "scalar" for {}
 
+// The default memory limit of a model's tensors (constants at import and
+// folding, all tensors of an executor): 4 GiB (//tools:compile --max-memory-mb).
+inline constexpr int64_t kDefaultMaxBytes = int64_t{4} << 30;
+// Byte size of a tensor of `shape` and `dtype` (NumElements' checks).
+absl::StatusOr<int64_t> ByteSize(const Shape& shape, DType dtype);
+// ResourceExhaustedError "<what> needs <bytes> bytes (<MiB>), over the memory
+// limit of <limit MiB>".
+absl::Status MemoryLimitError(const std::string& what, int64_t bytes, int64_t limit);
+
 // Row-major strides in elements.
 std::vector<int64_t> Strides(const Shape& shape);
 

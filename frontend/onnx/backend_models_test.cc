@@ -1,4 +1,4 @@
-// Imports a selection of the ONNX backend node tests (testdata/onnx/backend)
+// Imports a selection of the ONNX backend node tests (Debian libonnx-testdata)
 // and checks the graph's input and output types against their .pb files.
 #include <string>
 
@@ -12,7 +12,7 @@ namespace {
 class BackendModelTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BackendModelTest, ImportsWithMatchingTypes) {
-  const std::string dir = std::string("testdata/onnx/backend/") + GetParam();
+  const std::string dir = std::string(std::getenv("TEST_SRCDIR")) + "/onnx_node_testdata/" + GetParam();
   auto g = ImportOnnxFile(dir + "/model.onnx");
   ASSERT_TRUE(g.ok()) << g.status();
   const ir::Graph& graph = **g;

@@ -10,7 +10,7 @@
 
 namespace qnnc::frontend::onnx {
 
-absl::Status FoldConstantsKeepingDequantize(ir::Graph& graph) {
+absl::Status FoldConstantsKeepingDequantize(ir::Graph& graph, int64_t max_bytes) {
   // The foldable ops are copied into a graph of their own whose outputs are
   // their results; FoldConstant turns those into constants.
   ir::Graph sub;
@@ -38,7 +38,7 @@ absl::Status FoldConstantsKeepingDequantize(ir::Graph& graph) {
   std::vector<ir::Value*> outputs;
   for (const ir::Value* v : originals) outputs.push_back(map[v]);
   sub.SetOutputs(outputs);
-  absl::Status folded = passes::FoldConstant(sub);
+  absl::Status folded = passes::FoldConstant(sub, max_bytes);
   if (!folded.ok()) {
     return absl::Status(folded.code(), absl::StrCat("constant folding: ", folded.message()));
   }

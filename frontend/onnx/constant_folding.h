@@ -9,7 +9,9 @@
 
 namespace qnnc::frontend::onnx {
 
-absl::Status FoldConstantsKeepingDequantize(ir::Graph& graph);
+// Refuses (ResourceExhaustedError) to create constants past `max_bytes`.
+absl::Status FoldConstantsKeepingDequantize(ir::Graph& graph,
+                                            int64_t max_bytes = tensor::kDefaultMaxBytes);
 
 }  // namespace qnnc::frontend::onnx
 

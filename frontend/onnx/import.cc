@@ -14,10 +14,11 @@ namespace {
 absl::StatusOr<std::unique_ptr<ir::Graph>> Import(const LoadedModel& model,
                                                   const ImportOptions& options) {
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, ImportGraph(model, options));
-  if (options.fold_constants) RETURN_IF_ERROR(FoldConstantsKeepingDequantize(*graph));
+  RETURN_IF_ERROR(passes::CheckConstantBytes(*graph, options.max_bytes));
+  if (options.fold_constants) RETURN_IF_ERROR(FoldConstantsKeepingDequantize(*graph, options.max_bytes));
   if (options.fuse_qdq) RETURN_IF_ERROR(FuseQdq(*graph));
   // What the fusion left (e.g. dequantized weights of float ops) folds now.
-  if (options.fold_constants) RETURN_IF_ERROR(passes::FoldConstant(*graph));
+  if (options.fold_constants) RETURN_IF_ERROR(passes::FoldConstant(*graph, options.max_bytes));
   graph->RemoveDeadCode();
   RETURN_IF_ERROR(ir::InferTypes(*graph));
   return graph;

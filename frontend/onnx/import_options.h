@@ -18,6 +18,9 @@ struct ImportOptions {
   // into integer ops (FuseQdq), then fold again and remove dead code.
   bool fold_constants = true;
   bool fuse_qdq = true;
+  // Memory limit of the model's constants (initializers, Constant nodes and
+  // folded results): a model needing more is refused before allocation.
+  int64_t max_bytes = tensor::kDefaultMaxBytes;
 };
 
 }  // namespace qnnc::frontend::onnx

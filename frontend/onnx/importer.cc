@@ -68,6 +68,21 @@ class GraphImporter {
     if (g.sparse_initializer_size() > 0) {
       return absl::InvalidArgumentError("sparse initializers are not supported");
     }
+    // The declared sizes are checked against the limit before any is read.
+    int64_t total = 0;
+    for (const auto& init : g.initializer()) {
+      auto dtype = DTypeFromOnnx(init.data_type());
+      if (!dtype.ok()) continue;  // TensorFromProto reports it
+      auto bytes = tensor::ByteSize(tensor::Shape(init.dims().begin(), init.dims().end()), *dtype);
+      if (!bytes.ok()) continue;
+      total += *bytes;  // each at most 2^46, fewer than 2^17 of them fit before the check
+      if (total > options_.max_bytes) {
+        return tensor::MemoryLimitError(
+            absl::StrCat("the initializers (up to '", init.name(), "' of dims [",
+                         absl::StrJoin(init.dims(), ","), "])"),
+            total, options_.max_bytes);
+      }
+    }
     for (const auto& init : g.initializer()) {
       auto t = TensorFromProto(init);
       if (!t.ok()) {  // the message starts with "tensor '<name>': "

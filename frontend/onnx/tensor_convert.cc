@@ -78,32 +78,42 @@ absl::StatusOr<tensor::Tensor> TensorFromProto(const TensorProto& p) {
   auto dtype = DTypeFromOnnx(p.data_type());
   if (!dtype.ok()) return absl::InvalidArgumentError(absl::StrCat(where(), dtype.status().message()));
   tensor::Shape shape(p.dims().begin(), p.dims().end());
-  auto created = tensor::Tensor::Create(*dtype, shape);
-  if (!created.ok()) return absl::InvalidArgumentError(absl::StrCat(where(), created.status().message()));
-  tensor::Tensor out = *std::move(created);
-  const int64_t n = out.num_elements();
-  if (p.has_raw_data()) {
-    if (static_cast<int64_t>(p.raw_data().size()) != static_cast<int64_t>(out.byte_size())) {
-      return SizeMismatch(p, "raw_data", p.raw_data().size(), out.byte_size());
-    }
-    if (n > 0) std::memcpy(out.raw_data(), p.raw_data().data(), out.byte_size());
-    return out;
-  }
+  // The data must be there before anything is allocated: a few bytes of
+  // protobuf can declare a tensor of terabytes.
+  auto num = tensor::NumElements(shape, *dtype);
+  if (!num.ok()) return absl::InvalidArgumentError(absl::StrCat(where(), num.status().message()));
+  const int64_t n = *num;
+  const int64_t bytes = n * static_cast<int64_t>(tensor::DTypeSize(*dtype));
   auto check = [&](const char* field, int size) -> absl::Status {
     if (size != n) return SizeMismatch(p, field, size, n);
     return absl::OkStatus();
   };
+  if (p.has_raw_data()) {
+    if (static_cast<int64_t>(p.raw_data().size()) != bytes) {
+      return SizeMismatch(p, "raw_data", p.raw_data().size(), bytes);
+    }
+  } else if (*dtype == DType::kF32) {
+    RETURN_IF_ERROR(check("float_data", p.float_data_size()));
+  } else if (*dtype == DType::kI64) {
+    RETURN_IF_ERROR(check("int64_data", p.int64_data_size()));
+  } else {
+    RETURN_IF_ERROR(check("int32_data", p.int32_data_size()));
+  }
+  auto created = tensor::Tensor::Create(*dtype, shape);
+  if (!created.ok()) return absl::InvalidArgumentError(absl::StrCat(where(), created.status().message()));
+  tensor::Tensor out = *std::move(created);
+  if (p.has_raw_data()) {
+    if (n > 0) std::memcpy(out.raw_data(), p.raw_data().data(), out.byte_size());
+    return out;
+  }
   switch (*dtype) {
     case DType::kF32:
-      RETURN_IF_ERROR(check("float_data", p.float_data_size()));
       CopyTyped<float>(p.float_data(), out);
       break;
     case DType::kI64:
-      RETURN_IF_ERROR(check("int64_data", p.int64_data_size()));
       CopyTyped<int64_t>(p.int64_data(), out);
       break;
     default:  // Every narrower type (and f16 bits) lives in int32_data.
-      RETURN_IF_ERROR(check("int32_data", p.int32_data_size()));
       switch (*dtype) {
         case DType::kU8: case DType::kBool: CopyTyped<uint8_t>(p.int32_data(), out); break;
         case DType::kI8: CopyTyped<int8_t>(p.int32_data(), out); break;
