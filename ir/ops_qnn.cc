@@ -163,6 +163,22 @@ absl::StatusOr<std::vector<TensorType>> QnnConcatRel(const TypeRelationInput& in
   return One({t[0].dtype, out});
 }
 
+absl::StatusOr<std::vector<TensorType>> FixedPointMultiplyRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(internal::ExpectDType(t[0], DType::kI32, "data"));
+  RETURN_IF_ERROR(internal::ExpectDType(t[1], DType::kI32, "multiplier"));
+  RETURN_IF_ERROR(internal::ExpectDType(t[2], DType::kI32, "shift"));
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "multiplier"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "shift"));
+  ASSIGN_OR_RETURN(std::string rounding, in.node.attrs().GetString("rounding", "UPWARD"));
+  if (rounding != "UPWARD" && rounding != "TONEAREST") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("rounding must be UPWARD or TONEAREST, got '", rounding, "'"));
+  }
+  return One(t[0]);
+}
+
 absl::StatusOr<std::vector<TensorType>> DynamicQuantizeRel(const TypeRelationInput& in) {
   RETURN_IF_ERROR(ExpectFloat(in.inputs[0], "data"));
   return std::vector<TensorType>{{DType::kU8, in.inputs[0].shape}, {DType::kF32, {}},
@@ -197,6 +213,9 @@ void RegisterQnnOps(OpRegistry& r) {
   RegisterOrDie(r, {"qnn.concat", 5, -1, 1, QnnConcatRel,
                     "(x_1..x_n, scale_1..scale_n, zero_point_1..zero_point_n, output_scale, "
                     "output_zero_point) {axis=1}"});
+  RegisterOrDie(r, {"fixed_point_multiply", 3, 3, 1, FixedPointMultiplyRel,
+                    "(data i32, multiplier i32, shift i32) {axis=1, rounding UPWARD|TONEAREST}: "
+                    "data * multiplier * 2^(shift-31), rounded"});
   RegisterOrDie(r, {"qnn.dynamic_quantize", 1, 1, 3, DynamicQuantizeRel,
                     "(data f32) -> (u8 data, f32 scale, u8 zero_point), as "
                     "DynamicQuantizeLinear"});

@@ -96,8 +96,14 @@ absl::StatusOr<int64_t> WindowOutputSize(int64_t in, int64_t kernel, int64_t str
         "bad window: kernel ", kernel, ", stride ", stride, ", dilation ", dilation, ", pads ",
         pad_begin, ",", pad_end));
   }
-  int64_t span = dilation * (kernel - 1) + 1;
-  int64_t padded = in + pad_begin + pad_end;
+  // Attributes of a text IR file can be any int64: no size may overflow.
+  int64_t span, padded;
+  if (__builtin_mul_overflow(dilation, kernel - 1, &span) || __builtin_add_overflow(span, 1, &span) ||
+      __builtin_add_overflow(in, pad_begin, &padded) || __builtin_add_overflow(padded, pad_end, &padded)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad window: kernel ", kernel, ", dilation ", dilation, ", pads ", pad_begin, ",", pad_end,
+        " overflow int64"));
+  }
   if (padded < span) {
     return absl::InvalidArgumentError(absl::StrCat("window of ", span,
                                                    " is larger than the padded input of ", padded));

@@ -1,5 +1,6 @@
 // Golden IR tests: for every testdata/passes/<Pass>/<case>.input.qnnir, run
-// <Pass> and compare with <case>.expected.qnnir structurally.
+// <Pass> and compare with <case>.expected.qnnir structurally. An input whose
+// first line is "# target: T" is compiled for T.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "ir/text_parser.h"
 #include "ir/text_printer.h"
 #include "passes/pass_manager.h"
+#include "target/target.h"
 
 namespace qnnc::passes {
 namespace {
@@ -39,6 +41,13 @@ TEST(GoldenIr, EveryCase) {
       auto expected = ir::ParseGraph(Read(expected_path), expected_path.string());
       ASSERT_TRUE(expected.ok()) << expected.status();
       PassContext context;
+      // An optional first line "# target: T" names the target (default generic).
+      std::string text = Read(file.path());
+      if (absl::StartsWith(text, "# target: ")) {
+        auto target = target::ParseTarget(text.substr(10, text.find('\n') - 10));
+        ASSERT_TRUE(target.ok()) << target.status();
+        context.target = *target;
+      }
       std::ostringstream log;
       absl::Status s = PassManager().Run({pass}, **input, context, log);
       ASSERT_TRUE(s.ok()) << s;

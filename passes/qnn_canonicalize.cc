@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
+#include "kernels/requantize/requantize.h"
 #include "target/decision_attrs.h"
 #include "util/status_macros.h"
 
@@ -36,11 +37,17 @@ Attrs One(const char* name, ir::AttrValue v) {
   return a;
 }
 
-// A per-channel parameter reshaped to broadcast along `axis` of `rank`.
-Value* AlongAxis(Builder& b, Value* v, int64_t axis, int64_t rank) {
-  if (v->type()->rank() != 1 || v->type()->shape[0] == 1) return v;
+// Number of channels of a quantization parameter (1 for per-tensor).
+int64_t Channels(const Value* v) {
+  return v->type()->rank() == 1 ? v->type()->shape[0] : 1;
+}
+
+// A parameter with `channels` values reshaped to broadcast along `axis` of
+// `rank` (the values new ops compute have no type yet, so the count is given).
+Value* AlongAxis(Builder& b, Value* v, int64_t channels, int64_t axis, int64_t rank) {
+  if (channels == 1) return v;
   std::vector<int64_t> shape(rank - axis, 1);
-  shape[0] = v->type()->shape[0];
+  shape[0] = channels;
   return b.Op("reshape", {v}, One("newshape", shape));
 }
 
@@ -62,17 +69,59 @@ absl::StatusOr<Value*> LowerFloat(Builder& b, const ir::Node& n) {
   lo = std::max(lo, clamp_min);
   hi = std::min(hi, clamp_max);
   Value* in_zp = b.Op("cast", {n.input(2)}, One("dtype", std::string(tensor::DTypeName(type.dtype))));
-  Value* x = b.Op("subtract", {n.input(0), AlongAxis(b, in_zp, axis, type.rank())});
+  Value* x = b.Op("subtract", {n.input(0), AlongAxis(b, in_zp, Channels(n.input(2)), axis, type.rank())});
   Value* xf = b.Op("cast", {x}, One("dtype", std::string("f32")));
   Value* m = b.Op("divide", {b.Op("cast", {n.input(1)}, One("dtype", std::string("f32"))),
                              b.Op("cast", {n.input(3)}, One("dtype", std::string("f32")))});
-  Value* scaled = b.Op("multiply", {xf, AlongAxis(b, m, axis, type.rank())});
+  int64_t channels = std::max(Channels(n.input(1)), Channels(n.input(3)));
+  Value* scaled = b.Op("multiply", {xf, AlongAxis(b, m, channels, axis, type.rank())});
   Attrs clip;
   clip.Set("min", static_cast<double>(lo - zp));
   clip.Set("max", static_cast<double>(hi - zp));
   Value* rounded = b.Op("clip", {b.Op("round", {scaled})}, clip);
   Value* q = b.Op("add", {b.Op("cast", {rounded}, One("dtype", std::string("i32"))),
                           b.Scalar<int32_t>(static_cast<int32_t>(zp))});
+  return b.Op("cast", {q}, One("dtype", std::string(tensor::DTypeName(out))));
+}
+
+// The fixed-point modes: the multipliers are computed at compile time (the
+// scales must be constants), the rest is integer ops.
+absl::StatusOr<Value*> LowerFixedPoint(Builder& b, const ir::Node& n,
+                                       kernels::requantize::Rounding rounding) {
+  const ir::TensorType& type = *n.input(0)->type();
+  if (!n.input(1)->is_constant() || !n.input(3)->is_constant() || !n.input(4)->is_constant() ||
+      n.input(4)->data().num_elements() != 1) {
+    return static_cast<Value*>(nullptr);  // run-time scales stay qnn.requantize
+  }
+  ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+  if (axis < 0) axis += type.rank();
+  int64_t channels = std::max(n.input(1)->data().num_elements(), n.input(3)->data().num_elements());
+  ASSIGN_OR_RETURN(auto multipliers, kernels::requantize::ComputeMultipliers(
+                                         n.input(1)->data(), n.input(3)->data(), channels));
+  std::vector<int32_t> mult, shift;
+  for (const auto& m : multipliers) {
+    mult.push_back(m.multiplier);
+    shift.push_back(m.shift);
+  }
+  ASSIGN_OR_RETURN(std::string out_name, n.attrs().GetString("out_dtype", "i8"));
+  ASSIGN_OR_RETURN(DType out, tensor::ParseDType(out_name));
+  int64_t zp = n.input(4)->data().GetAsInt(0);
+  int64_t lo = tensor::DTypeMin(out), hi = tensor::DTypeMax(out);
+  ASSIGN_OR_RETURN(int64_t clamp_min, n.attrs().GetInt("clamp_min", lo));
+  ASSIGN_OR_RETURN(int64_t clamp_max, n.attrs().GetInt("clamp_max", hi));
+  lo = std::max(lo, clamp_min);
+  hi = std::min(hi, clamp_max);
+  Value* in_zp = b.Op("cast", {n.input(2)}, One("dtype", std::string("i32")));
+  Value* x = b.Op("subtract", {b.Op("cast", {n.input(0)}, One("dtype", std::string("i32"))),
+                               AlongAxis(b, in_zp, Channels(n.input(2)), axis, type.rank())});
+  Attrs fpm;
+  fpm.Set("axis", axis);
+  fpm.Set("rounding", std::string(kernels::requantize::RoundingName(rounding)));
+  Value* scaled = b.Op("fixed_point_multiply", {x, b.Vector<int32_t>(mult), b.Vector<int32_t>(shift)}, fpm);
+  Attrs clip;
+  clip.Set("min", static_cast<double>(lo - zp));
+  clip.Set("max", static_cast<double>(hi - zp));
+  Value* q = b.Op("add", {b.Op("clip", {scaled}, clip), b.Scalar<int32_t>(static_cast<int32_t>(zp))});
   return b.Op("cast", {q}, One("dtype", std::string(tensor::DTypeName(out))));
 }
 
@@ -85,8 +134,10 @@ absl::Status QnnCanonicalizePass::Run(ir::Graph& graph, PassContext& context) {
   for (ir::Node* node : graph.nodes()) {
     if (node->op() != "qnn.requantize" || FusedByProducer(*node, registry)) continue;
     ASSIGN_OR_RETURN(std::string rounding, node->attrs().GetString("rounding", "TONEAREST_EVEN"));
-    if (rounding != "TONEAREST_EVEN") continue;  // fixed-point lowering: see the note in the header
-    auto lowered = LowerFloat(b, *node);
+    ASSIGN_OR_RETURN(kernels::requantize::Rounding mode, kernels::requantize::ParseRounding(rounding));
+    auto lowered = mode == kernels::requantize::Rounding::kFloatToNearestEven
+                       ? LowerFloat(b, *node)
+                       : LowerFixedPoint(b, *node, mode);
     if (!lowered.ok()) {
       return absl::Status(lowered.status().code(),
                           absl::StrCat(node->Describe(), ": ", lowered.status().message()));

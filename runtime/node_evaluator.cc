@@ -18,6 +18,7 @@
 #include "kernels/reference/requantize.h"
 #include "kernels/reference/resize.h"
 #include "kernels/reference/unary.h"
+#include "kernels/requantize/fixed_point_multiply.h"
 #include "kernels/requantize/requantize.h"
 #include "util/status_macros.h"
 
@@ -137,6 +138,14 @@ const std::map<std::string, Kernel>& Kernels() {
                           kernels::requantize::ParseRounding(mode));
          return Single(kernels::requantize::Requantize(in[0], in[1], in[2], in[3], in[4], axis, dt,
                                                        rounding, lo, hi));
+       }},
+      {"fixed_point_multiply",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+         ASSIGN_OR_RETURN(std::string mode, n.attrs().GetString("rounding", "UPWARD"));
+         ASSIGN_OR_RETURN(kernels::requantize::Rounding rounding,
+                          kernels::requantize::ParseRounding(mode));
+         return Single(kernels::requantize::FixedPointMultiply(in[0], in[1], in[2], axis, rounding));
        }},
       {"qnn.conv2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {

@@ -49,7 +49,11 @@ Implementation ReferenceImplementation() {
   impl.name = "reference";
   impl.priority = 0;
   impl.legalization = "keep";
-  impl.applicable = [](const Workload&, const Target&) { return absl::OkStatus(); };
+  impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
+    // The reference kernels read NCHW data and OIHW weights.
+    if (w.op == "qnn.conv2d") return NeedsLayout(w, "NCHW", "OIHW");
+    return absl::OkStatus();
+  };
   impl.default_config = [](const Workload&, const Target&) { return Config{}; };
   return impl;
 }

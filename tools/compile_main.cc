@@ -43,6 +43,8 @@ ABSL_FLAG(std::string, out, "", "write the compiled plan here (not available yet
 ABSL_FLAG(std::string, print_ir_after, "", "print the IR after passes matching this RE2 pattern");
 ABSL_FLAG(bool, time_passes, false, "print the time of each pass");
 ABSL_FLAG(bool, no_run, false, "compile only; do not run");
+ABSL_FLAG(int64_t, max_memory_mb, 4096,
+          "refuse a model whose constants, or whose tensors when run, need more MiB than this");
 ABSL_FLAG(double, atol, 1e-5, "absolute tolerance for float outputs not produced by a dequantize");
 ABSL_FLAG(double, rtol, 1e-4, "relative tolerance for float outputs not produced by a dequantize");
 
@@ -171,6 +173,11 @@ int Main(int argc, char** argv) {
   int threads = absl::GetFlag(FLAGS_threads), runs = absl::GetFlag(FLAGS_runs);
   if (threads < 1 || threads > 256) return fail(2, absl::InvalidArgumentError("--threads must be 1..256"));
   if (runs < 1) return fail(2, absl::InvalidArgumentError("--runs must be at least 1"));
+  const int64_t max_memory_mb = absl::GetFlag(FLAGS_max_memory_mb);
+  if (max_memory_mb < 1 || max_memory_mb > (int64_t{1} << 26)) {
+    return fail(2, absl::InvalidArgumentError("--max-memory-mb must be 1..67108864"));
+  }
+  const int64_t max_bytes = max_memory_mb << 20;
 
   bool default_model = absl::GetFlag(FLAGS_model).empty();
   std::string model_path = default_model ? BundledPath(kDefaultModel)
@@ -201,7 +208,7 @@ int Main(int argc, char** argv) {
     expect_files.push_back(BundledPath(kDefaultExpect));
   }
 
-  auto graph_or = frontend::LoadModel(model_path);
+  auto graph_or = frontend::LoadModel(model_path, max_bytes);
   if (!graph_or.ok()) return fail(2, graph_or.status());
   std::unique_ptr<ir::Graph> graph = *std::move(graph_or);
 
@@ -212,6 +219,7 @@ int Main(int argc, char** argv) {
   passes::PassContext context;
   context.target = target;
   context.require_tuned = absl::GetFlag(FLAGS_require_tuned);
+  context.max_bytes = max_bytes;
   if (absl::Status s = pm.Run(passes::DefaultPipeline(), *graph, context, std::cerr); !s.ok()) {
     return fail(2, s);
   }
@@ -227,13 +235,22 @@ int Main(int argc, char** argv) {
     out_types.push_back(*out->type());
     tolerances.push_back(runtime::ToleranceFor(*out, fallback));
   }
+  std::vector<std::string> out_names;
+  for (const ir::Value* out : graph->outputs()) out_names.push_back(out->name());
+  // The executor checks the memory limit before any input is read.
+  runtime::ExecutorOptions executor_options;
+  executor_options.threads = threads;
+  executor_options.max_bytes = max_bytes;
+  auto executor_or = runtime::Executor::Create(std::move(graph), executor_options);
+  if (!executor_or.ok()) return fail(2, executor_or.status());
+  runtime::Executor& executor = **executor_or;
   std::vector<tensor::Tensor> expected;
   for (size_t i = 0; i < expect_files.size(); ++i) {
     auto t = runtime::ReadTensorFile(expect_files[i], out_types[i]);
     if (!t.ok()) return fail(2, t.status());
     expected.push_back(*std::move(t));
   }
-  auto inputs = ReadInputs(*graph, input_specs);
+  auto inputs = ReadInputs(executor.graph(), input_specs);
   if (!inputs.ok()) return fail(2, inputs.status());
 
   CompileSummary summary;
@@ -241,12 +258,7 @@ int Main(int argc, char** argv) {
   summary.target = target.ToString();
   summary.untuned_workloads.assign(context.untuned_workloads.begin(), context.untuned_workloads.end());
   summary.threads = threads;
-  std::vector<std::string> out_names;
-  for (const ir::Value* out : graph->outputs()) out_names.push_back(out->name());
 
-  auto executor_or = runtime::Executor::Create(std::move(graph), {threads});
-  if (!executor_or.ok()) return fail(2, executor_or.status());
-  runtime::Executor& executor = **executor_or;
   if (no_run) {
     if (!absl::GetFlag(FLAGS_report).empty()) {
       absl::Status s = runtime::WriteFileAtomically(ResolveUserPath(absl::GetFlag(FLAGS_report)),

@@ -24,6 +24,9 @@ class NodeContext {
   const ::onnx::NodeProto& node() const { return node_; }
   int opset() const { return opset_; }
   ir::Graph& graph() { return graph_; }
+  // ImportOptions::max_bytes: converters that make constants respect it.
+  int64_t max_bytes() const { return max_bytes_; }
+  void set_max_bytes(int64_t max_bytes) { max_bytes_ = max_bytes; }
 
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   bool has_input(int i) const { return i >= 0 && i < num_inputs() && inputs_[i] != nullptr; }
@@ -62,6 +65,7 @@ class NodeContext {
   std::vector<ir::Value*> inputs_;
   int opset_;
   ir::Graph& graph_;
+  int64_t max_bytes_ = tensor::kDefaultMaxBytes;
 };
 
 // A converter returns one value per ONNX output (nullptr for an optional

@@ -141,6 +141,10 @@ class GraphImporter {
       ASSIGN_OR_RETURN(tensor::Shape shape, InputShape(in));
       auto n = tensor::NumElements(shape, *dtype);
       if (!n.ok()) return Prefixed(n.status(), absl::StrCat("input '", in.name(), "'"));
+      if (*n == 0) {
+        return absl::InvalidArgumentError(absl::StrCat("input '", in.name(), "' has a zero dimension (shape [",
+                                                       absl::StrJoin(shape, ","), "]): it holds no data"));
+      }
       RETURN_IF_ERROR(Define(in.name(), graph_->AddInput(in.name(), {*dtype, shape})));
     }
     return absl::OkStatus();
@@ -187,6 +191,7 @@ class GraphImporter {
       return absl::OkStatus();
     }
     NodeContext ctx(node, std::move(inputs), model_.opset, *graph_);
+    ctx.set_max_bytes(options_.max_bytes);
     auto outputs = conv->second(ctx);
     if (!outputs.ok()) {
       if (absl::IsUnimplemented(outputs.status())) {

@@ -138,7 +138,12 @@ Outputs ConstantOfShape(NodeContext& ctx) {
   }
   auto n = tensor::NumElements(shape, value.dtype());
   if (!n.ok()) return absl::InvalidArgumentError(n.status().message());
-  if (*n * static_cast<int64_t>(tensor::DTypeSize(value.dtype())) > kMaxConstantBytes) {
+  const int64_t bytes = *n * static_cast<int64_t>(tensor::DTypeSize(value.dtype()));
+  if (bytes > ctx.max_bytes()) {
+    return tensor::MemoryLimitError(absl::StrCat("a constant of shape ", tensor::ShapeToString(shape)),
+                                    bytes, ctx.max_bytes());
+  }
+  if (bytes > kMaxConstantBytes) {
     return absl::UnimplementedError(absl::StrCat("a constant of shape ",
                                                  tensor::ShapeToString(shape), " is too large"));
   }

@@ -98,6 +98,22 @@ absl::StatusOr<tensor::Tensor> TensorFromProto(const TensorProto& p) {
     RETURN_IF_ERROR(check("int64_data", p.int64_data_size()));
   } else {
     RETURN_IF_ERROR(check("int32_data", p.int32_data_size()));
+    // Narrower types live in int32_data: a value out of their range would
+    // silently wrap (a uint8 zero point of 300 becoming 44).
+    if (*dtype != DType::kI32 && *dtype != DType::kBool) {
+      const int64_t lo = *dtype == DType::kU8 || *dtype == DType::kU16 || *dtype == DType::kF16 ? 0
+                         : *dtype == DType::kI8                                               ? -128
+                                                                                              : -32768;
+      const int64_t hi = *dtype == DType::kU8 ? 255 : *dtype == DType::kI8 ? 127
+                         : *dtype == DType::kI16 ? 32767 : 65535;
+      for (int i = 0; i < p.int32_data_size(); ++i) {
+        if (p.int32_data(i) < lo || p.int32_data(i) > hi) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              where(), "int32_data[", i, "] = ", p.int32_data(i), " does not fit ",
+              OnnxTypeName(p.data_type()), " (", lo, "..", hi, ")"));
+        }
+      }
+    }
   }
   auto created = tensor::Tensor::Create(*dtype, shape);
   if (!created.ok()) return absl::InvalidArgumentError(absl::StrCat(where(), created.status().message()));
