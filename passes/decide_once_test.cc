@@ -1,0 +1,150 @@
+// Decide once: a tuning record changes the legalization and the kernel that
+// runs together, because both read the one decision QnnLegalize stored.
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "ir/text_parser.h"
+#include "passes/pass_manager.h"
+#include "passes/pipeline.h"
+#include "runtime/executor.h"
+#include "target/decision_attrs.h"
+#include "target/workload.h"
+
+namespace qnnc::passes {
+namespace {
+
+constexpr char kConv[] = R"(
+graph @conv(%x: u8[1,3,6,6]) {
+  %w = const i8[4,3,3,3] [1, -2, 3, -4, 5, -6, 7, -8, 9, 10, -11, 12, -13, 14, -15, 16, -17, 18, 19, -20, 21, -22, 23, -24, 25, -26, 27, 1, -2, 3, -4, 5, -6, 7, -8, 9, 10, -11, 12, -13, 14, -15, 16, -17, 18, 19, -20, 21, -22, 23, -24, 25, -26, 27, 1, -2, 3, -4, 5, -6, 7, -8, 9, 10, -11, 12, -13, 14, -15, 16, -17, 18, 19, -20, 21, -22, 23, -24, 25, -26, 27, 1, -2, 3, -4, 5, -6, 7, -8, 9, 10, -11, 12, -13, 14, -15, 16, -17, 18, 19, -20, 21, -22, 23, -24, 25, -26, 27]
+  %zx = const u8[] 100
+  %zw = const i8[] 0
+  %sx = const f32[] 0.05
+  %sw = const f32[] 0.01
+  %acc = qnn.conv2d(%x, %w, %zx, %zw, %sx, %sw) {padding = [1, 1, 1, 1]} name="conv"
+  %s = const f32[] 0.0005
+  %z0 = const i32[] 0
+  %so = const f32[] 0.2
+  %zo = const u8[] 5
+  %y = qnn.requantize(%acc, %s, %z0, %so, %zo) {out_dtype = "u8"}
+  return %y
+}
+)";
+
+struct Compiled {
+  std::string implementation, legalization, op;
+  bool tuned = false;
+  std::vector<runtime::OpTiming> timings;
+  tensor::Tensor output;
+};
+
+Compiled CompileAndRun(const target::DispatchContext* records) {
+  auto graph = ir::ParseGraph(kConv);
+  EXPECT_TRUE(graph.ok()) << graph.status();
+  PassContext context;
+  context.target = *target::ParseTarget("x86_64+avx512vnni");
+  context.dispatch = records;
+  std::ostringstream log;
+  EXPECT_TRUE(PassManager().Run(DefaultPipeline(), **graph, context, log).ok());
+  Compiled c;
+  for (const ir::Node* n : (*graph)->nodes()) {
+    if (auto d = target::GetDecision(*n)) {
+      c.implementation = d->implementation;
+      c.legalization = d->legalization;
+      c.tuned = d->tuned;
+      c.op = n->op();
+    }
+  }
+  auto exec = runtime::Executor::Create(*std::move(graph));
+  EXPECT_TRUE(exec.ok());
+  tensor::Tensor x = tensor::Tensor::Zeros(tensor::DType::kU8, {1, 3, 6, 6});
+  for (int64_t i = 0; i < x.num_elements(); ++i) x.data<uint8_t>()[i] = static_cast<uint8_t>(i * 7);
+  auto out = (*exec)->Run({x});
+  EXPECT_TRUE(out.ok());
+  c.output = (*out)[0];
+  c.timings = (*exec)->last_timings();
+  return c;
+}
+
+std::string KernelOf(const Compiled& c) {
+  for (const auto& t : c.timings) {
+    if (t.node_name == "conv") return t.implementation;
+  }
+  return "";
+}
+
+TEST(DecideOnce, RecordsChangeLegalizationAndKernelTogether) {
+  Compiled fallback = CompileAndRun(nullptr);
+  EXPECT_EQ(fallback.implementation, "x86.spatial_pack.u8s8.vnni");
+  EXPECT_EQ(fallback.legalization, "u8s8");
+  EXPECT_EQ(fallback.op, "nn.conv2d");
+  EXPECT_FALSE(fallback.tuned);
+  EXPECT_EQ(KernelOf(fallback), "x86.spatial_pack.u8s8.vnni");
+
+  // The workload key is taken before legalization, so the record written for
+  // the model's op applies whatever the fallback would have done.
+  auto graph = ir::ParseGraph(kConv);
+  ASSERT_TRUE(graph.ok());
+  auto workload = target::ExtractWorkload(**graph, *(*graph)->nodes()[0]);
+  ASSERT_TRUE(workload.ok());
+  target::InMemoryDispatchContext records;
+  records.Add(workload->Key(), {"xnnpack.qu8", {}});
+  Compiled tuned = CompileAndRun(&records);
+  EXPECT_EQ(tuned.implementation, "xnnpack.qu8");
+  EXPECT_EQ(tuned.legalization, "xnnpack_qu8");
+  EXPECT_EQ(tuned.op, "qnn.conv2d");  // 8-bit with zero points kept for XNNPACK
+  EXPECT_TRUE(tuned.tuned);
+  EXPECT_EQ(KernelOf(tuned), "xnnpack.qu8");
+  EXPECT_TRUE(tuned.output.BitwiseEquals(fallback.output));
+
+  // A record naming an implementation that does not apply is ignored: the
+  // fallback runs (and is reported as such).
+  target::InMemoryDispatchContext bad;
+  bad.Add(workload->Key(), {"arm.spatial_pack.s8s8.dotprod", {}});
+  Compiled ignored = CompileAndRun(&bad);
+  EXPECT_EQ(ignored.implementation, "x86.spatial_pack.u8s8.vnni");
+  EXPECT_FALSE(ignored.tuned);
+}
+
+TEST(DecideOnce, NothingAppliesListsEveryRejection) {
+  // NHWC data: no implementation of this build consumes it before layout
+  // alteration, so the error lists each one and why.
+  auto graph = ir::ParseGraph(R"(
+graph @g(%x: u8[1,4,4,2]) {
+  %w = const i8[2,2,1,1] [1, 2, 3, 4]
+  %zx = const u8[] 1
+  %zw = const i8[] 0
+  %s = const f32[] 0.5
+  %acc = qnn.conv2d(%x, %w, %zx, %zw, %s, %s) {data_layout = "NHWC"} name="nhwc_conv"
+  return %acc
+}
+)");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  PassContext context;
+  context.target = *target::ParseTarget("x86_64+avx512vnni");
+  std::ostringstream log;
+  absl::Status s = PassManager().Run({"QnnLegalize"}, **graph, context, log);
+  ASSERT_FALSE(s.ok());
+  std::string m(s.message());
+  EXPECT_NE(m.find("nhwc_conv"), std::string::npos) << m;
+  EXPECT_NE(m.find("qnn.conv2d"), std::string::npos) << m;
+  for (const char* impl : {"reference", "generic.spatial_pack.int16", "xnnpack.qu8",
+                           "x86.spatial_pack.u8s8.vnni"}) {
+    EXPECT_NE(m.find(std::string(impl) + ": needs"), std::string::npos) << impl << " in " << m;
+  }
+}
+
+TEST(DecideOnce, RequireTunedMakesFallbackAnError) {
+  auto graph = ir::ParseGraph(kConv);
+  ASSERT_TRUE(graph.ok());
+  PassContext context;
+  context.target = *target::ParseTarget("x86_64+avx512vnni");
+  context.require_tuned = true;
+  std::ostringstream log;
+  absl::Status s = PassManager().Run(DefaultPipeline(), **graph, context, log);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("no tuning record"), std::string::npos) << s;
+  EXPECT_EQ(context.untuned_workloads.size(), 1u);
+}
+
+}  // namespace
+}  // namespace qnnc::passes
