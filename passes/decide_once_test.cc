@@ -146,5 +146,41 @@ TEST(DecideOnce, RequireTunedMakesFallbackAnError) {
   EXPECT_EQ(context.untuned_workloads.size(), 1u);
 }
 
+TEST(DecideOnce, RunTimeZeroPointsRuleOutConstantOnlyLegalizations) {
+  // Dynamic quantization: the data zero point is computed at run time.
+  constexpr char kDynamic[] = R"(
+graph @g(%f: f32[1,2,3,3]) {
+  %q, %qs, %qz = qnn.dynamic_quantize(%f)
+  %w = const i8[2,2,1,1] [3, -1, 2, 5]
+  %zw = const i8[] 0
+  %sw = const f32[] 0.5
+  %acc = qnn.conv2d(%q, %w, %qz, %zw, %qs, %sw) name="conv"
+  return %acc
+}
+)";
+  tensor::Tensor f = tensor::Tensor::Zeros(tensor::DType::kF32, {1, 2, 3, 3});
+  for (int64_t i = 0; i < f.num_elements(); ++i) f.data<float>()[i] = 0.37f * (i - 7);
+  auto reference = ir::ParseGraph(kDynamic);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  auto expected = (*runtime::Executor::Create(*std::move(reference)))->Run({f});
+  ASSERT_TRUE(expected.ok());
+
+  auto graph = ir::ParseGraph(kDynamic);
+  PassContext context;
+  context.target = *target::ParseTarget("x86_64+avx512vnni");
+  std::ostringstream log;
+  ASSERT_TRUE(PassManager().Run(DefaultPipeline(), **graph, context, log).ok());
+  std::string impl;
+  for (const ir::Node* n : (*graph)->nodes()) {
+    if (auto d = target::GetDecision(*n)) impl = d->implementation;
+  }
+  // VNNI (compensation folded at compile time) and XNNPACK (zero points fixed
+  // at operator creation) do not apply; the int16 path subtracts at run time.
+  EXPECT_EQ(impl, "generic.spatial_pack.int16");
+  auto got = (*runtime::Executor::Create(*std::move(graph)))->Run({f});
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE((*got)[0].BitwiseEquals((*expected)[0]));
+}
+
 }  // namespace
 }  // namespace qnnc::passes
