@@ -55,6 +55,15 @@ absl::StatusOr<std::vector<TensorType>> OpRegistry::InferNode(
     return absl::Status(result.status().code(),
                         absl::StrCat(node.Describe(), ": ", result.status().message()));
   }
+  // Relations compute shapes from attributes: a result whose size
+  // overflows (a window with huge padding) is an error, not a type.
+  for (size_t i = 0; i < result->size(); ++i) {
+    const TensorType& t = (*result)[i];
+    if (auto count = tensor::NumElements(t.shape, t.dtype); !count.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(node.Describe(), ": result ", i, ": ", count.status().message()));
+    }
+  }
   return result;
 }
 

@@ -179,6 +179,19 @@ absl::StatusOr<std::vector<TensorType>> FixedPointMultiplyRel(const TypeRelation
   return One(t[0]);
 }
 
+// The fused convolution FuseOps builds: conv + bias + requantize + clamp.
+absl::StatusOr<std::vector<TensorType>> ConvRequantizeRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectInteger(t[0], "data"));
+  RETURN_IF_ERROR(ExpectInteger(t[1], "weight"));
+  RETURN_IF_ERROR(internal::ExpectDType(t[2], DType::kI32, "bias"));
+  for (int i = 3; i < 10; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
+  ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, t[0], t[1]));
+  ASSIGN_OR_RETURN(DType dt, DTypeAttr(in.node, "out_dtype", DType::kU8));
+  if (!tensor::IsInteger(dt)) return absl::InvalidArgumentError("out_dtype must be an integer type");
+  return One({dt, out});
+}
+
 absl::StatusOr<std::vector<TensorType>> DynamicQuantizeRel(const TypeRelationInput& in) {
   RETURN_IF_ERROR(ExpectFloat(in.inputs[0], "data"));
   return std::vector<TensorType>{{DType::kU8, in.inputs[0].shape}, {DType::kF32, {}},
@@ -213,6 +226,12 @@ void RegisterQnnOps(OpRegistry& r) {
   RegisterOrDie(r, {"qnn.concat", 5, -1, 1, QnnConcatRel,
                     "(x_1..x_n, scale_1..scale_n, zero_point_1..zero_point_n, output_scale, "
                     "output_zero_point) {axis=1}"});
+  RegisterOrDie(r, {"qnn.conv2d_requantize", 10, 10, 1, ConvRequantizeRel,
+                    "(data, weight, bias i32, input_zero_point, kernel_zero_point, input_scale, "
+                    "kernel_scale, requant_scale, output_scale, output_zero_point) {conv attrs, "
+                    "pad_value, out_dtype, clamp_min, clamp_max}: requantize(conv(data - izp, "
+                    "weight - kzp) + bias, requant_scale / output_scale) with padding standing "
+                    "for pad_value; built by FuseOps"});
   RegisterOrDie(r, {"fixed_point_multiply", 3, 3, 1, FixedPointMultiplyRel,
                     "(data i32, multiplier i32, shift i32) {axis=1, rounding UPWARD|TONEAREST}: "
                     "data * multiplier * 2^(shift-31), rounded"});

@@ -31,7 +31,7 @@ graph @conv(%x: u8[1,3,6,6]) {
 )";
 
 struct Compiled {
-  std::string implementation, legalization, op;
+  std::string implementation, legalization, op, weight_dtype;
   bool tuned = false;
   std::vector<runtime::OpTiming> timings;
   tensor::Tensor output;
@@ -52,6 +52,7 @@ Compiled CompileAndRun(const target::DispatchContext* records) {
       c.legalization = d->legalization;
       c.tuned = d->tuned;
       c.op = n->op();
+      c.weight_dtype = tensor::DTypeName(n->input(1)->type()->dtype);
     }
   }
   auto exec = runtime::Executor::Create(*std::move(graph));
@@ -76,7 +77,8 @@ TEST(DecideOnce, RecordsChangeLegalizationAndKernelTogether) {
   Compiled fallback = CompileAndRun(nullptr);
   EXPECT_EQ(fallback.implementation, "x86.spatial_pack.u8s8.vnni");
   EXPECT_EQ(fallback.legalization, "u8s8");
-  EXPECT_EQ(fallback.op, "nn.conv2d");
+  EXPECT_EQ(fallback.op, "qnn.conv2d_requantize");  // fused for its kernel
+  EXPECT_EQ(fallback.weight_dtype, "i8");            // w - zw as s8
   EXPECT_FALSE(fallback.tuned);
   EXPECT_EQ(KernelOf(fallback), "x86.spatial_pack.u8s8.vnni");
 
@@ -91,7 +93,8 @@ TEST(DecideOnce, RecordsChangeLegalizationAndKernelTogether) {
   Compiled tuned = CompileAndRun(&records);
   EXPECT_EQ(tuned.implementation, "xnnpack.qu8");
   EXPECT_EQ(tuned.legalization, "xnnpack_qu8");
-  EXPECT_EQ(tuned.op, "qnn.conv2d");  // 8-bit with zero points kept for XNNPACK
+  EXPECT_EQ(tuned.op, "qnn.conv2d_requantize");
+  EXPECT_EQ(tuned.weight_dtype, "u8");  // qu8: weights shifted to u8 with their zero point
   EXPECT_TRUE(tuned.tuned);
   EXPECT_EQ(KernelOf(tuned), "xnnpack.qu8");
   EXPECT_TRUE(tuned.output.BitwiseEquals(fallback.output));

@@ -2,6 +2,7 @@
 
 #include "passes/dead_code_elimination.h"
 #include "passes/fold_constant.h"
+#include "passes/fuse_ops.h"
 #include "passes/infer_types_pass.h"
 #include "passes/qnn_canonicalize.h"
 #include "passes/qnn_legalize.h"
@@ -20,13 +21,13 @@ absl::Status RegisterBuiltinPasses(PassRegistry& r) {
   RETURN_IF_ERROR(r.Register("DeadCodeElimination", Factory<DeadCodeEliminationPass>()));
   RETURN_IF_ERROR(r.Register("QnnLegalize", Factory<QnnLegalizePass>()));
   RETURN_IF_ERROR(r.Register("QnnCanonicalize", Factory<QnnCanonicalizePass>()));
+  RETURN_IF_ERROR(r.Register("FuseOps", Factory<FuseOpsPass>()));
   return absl::OkStatus();
 }
 
 std::vector<std::string> DefaultPipeline() {
-  // Layout and fusion passes (AlterOpLayout, FuseOps) join with the kernels.
-  return {"InferTypes",      "FoldConstant", "QnnLegalize",
-          "QnnCanonicalize", "FoldConstant", "DeadCodeElimination"};
+  return {"InferTypes",   "FoldConstant", "QnnLegalize",        "QnnCanonicalize",
+          "FoldConstant", "FuseOps",      "DeadCodeElimination"};
 }
 
 }  // namespace qnnc::passes

@@ -51,7 +51,11 @@ absl::Status Executor::Plan(int64_t max_bytes) {
   for (const ir::Value* in : graph_->inputs()) input_slots_.push_back(new_slot(in));
   for (const ir::Value* c : graph_->constants()) constant_slots_[new_slot(c)] = c->data();
   for (const ir::Node* n : graph_->nodes()) {
-    Step step{n, {}, {}, {}};
+    Step step{n, {}, {}, {}, nullptr};
+    if (const KernelFactory* factory = KernelRegistry::Global().Find(*n)) {
+      ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> kernel, (*factory)(*n));
+      step.kernel = std::move(kernel);
+    }
     for (const ir::Value* v : n->inputs()) step.inputs.push_back(slot.at(v));
     for (const ir::Value* v : n->outputs()) {
       if (!v->type()) return absl::FailedPreconditionError(absl::StrCat(n->Describe(), " is not typed"));
@@ -101,7 +105,14 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
     args.clear();
     for (int s : step.inputs) args.push_back(slots[s]);
     auto start = std::chrono::steady_clock::now();
-    ASSIGN_OR_RETURN(std::vector<tensor::Tensor> results, EvaluateNode(*step.node, args, pool_.pool()));
+    auto run = step.kernel ? step.kernel->Run(args, pool_.pool())
+                           : EvaluateNode(*step.node, args, pool_.pool());
+    if (!run.ok()) {
+      return absl::Status(run.status().code(),
+                          step.kernel ? absl::StrCat(step.node->Describe(), ": ", run.status().message())
+                                      : std::string(run.status().message()));
+    }
+    std::vector<tensor::Tensor> results = *std::move(run);
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     for (size_t i = 0; i < results.size(); ++i) slots[step.outputs[i]] = std::move(results[i]);
@@ -111,7 +122,7 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
                         a.GetString("impl", "reference").value_or("reference"),
                         a.GetString("impl_layout", a.GetString("data_layout", "").value_or(""))
                             .value_or(""),
-                        ms});
+                        step.kernel ? step.kernel->description() : "reference", ms});
   }
   std::vector<tensor::Tensor> outputs;
   for (int s : output_slots_) outputs.push_back(slots[s]);

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/thread_pool.h"
 #include "tensor/tensor.h"
 
@@ -27,6 +28,7 @@ struct OpTiming {
   std::string node_name;
   std::string implementation;
   std::string layout;
+  std::string kernel;  // the kernel that ran ("reference" or its description)
   double ms = 0;
 };
 
@@ -48,6 +50,9 @@ class Executor {
     std::vector<int> inputs;   // slots
     std::vector<int> outputs;  // slots
     std::vector<int> release;  // slots dead after this step
+    // The kernel bound to the op when the plan was loaded; nullptr runs the
+    // reference kernel.
+    std::shared_ptr<const PreparedKernel> kernel;
   };
 
   Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options);

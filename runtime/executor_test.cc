@@ -77,5 +77,16 @@ TEST(Executor, KernelErrorsNameTheNode) {
   EXPECT_NE(r.status().message().find("div_by_zero"), std::string::npos) << r.status();
 }
 
+TEST(Executor, RefusesAGraphOverTheMemoryLimitBeforeAllocating) {
+  ExecutorOptions options;
+  options.max_bytes = 16;  // the f32[1,1,1,4] input alone takes 16 bytes
+  auto exec = Executor::Create(QuantizedScale(), options);
+  ASSERT_FALSE(exec.ok());
+  EXPECT_EQ(exec.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(exec.status().message().find("over the memory limit"), std::string::npos) << exec.status();
+  options.max_bytes = 1 << 20;
+  EXPECT_TRUE(Executor::Create(QuantizedScale(), options).ok());
+}
+
 }  // namespace
 }  // namespace qnnc::runtime

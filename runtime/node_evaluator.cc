@@ -152,6 +152,27 @@ const std::map<std::string, Kernel>& Kernels() {
          ASSIGN_OR_RETURN(auto p, ConvParams(n, DType::kI32));
          return Single(ref::QnnConv2D(in[0], in[1], in[2], in[3], p, pool));
        }},
+      {"qnn.conv2d_requantize",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto p, ConvParams(n, DType::kI32));
+         p.out_dtype = DType::kI32;  // the accumulator; out_dtype is the requantized type
+         ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", 0.0));
+         Tensor data = in[0];
+         bool pads = p.pads != std::array<int64_t, 4>{0, 0, 0, 0};
+         if (pads && pad_value != static_cast<double>(in[3].GetAsInt(0))) {
+           // Padding stands for pad_value, not the zero point: pad explicitly.
+           ASSIGN_OR_RETURN(data, ref::Pad(in[0], {0, 0, p.pads[0], p.pads[1], 0, 0, p.pads[2], p.pads[3]},
+                                           "constant", pad_value));
+           p.pads = {0, 0, 0, 0};
+         }
+         ASSIGN_OR_RETURN(Tensor acc, ref::QnnConv2D(data, in[1], in[3], in[4], p, pool));
+         ASSIGN_OR_RETURN(acc, ref::BiasAdd(acc, in[2], 1));
+         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", DType::kU8));
+         ASSIGN_OR_RETURN(auto lo, OptionalInt(n, "clamp_min"));
+         ASSIGN_OR_RETURN(auto hi, OptionalInt(n, "clamp_max"));
+         return Single(ref::Requantize(acc, in[7], Tensor::Scalar<int32_t>(0), in[8], in[9], 1, dt,
+                                       lo, hi));
+       }},
       {"qnn.dense",
        [](const ir::Node&, const Tensors& in, pthreadpool_t pool) {
          return Single(ref::QnnDense(in[0], in[1], in[2], in[3], pool));

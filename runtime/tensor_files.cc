@@ -144,14 +144,18 @@ absl::StatusOr<tensor::Tensor> ParseNpy(absl::string_view bytes, absl::string_vi
     }
     shape.push_back(d);
   }
-  auto t = tensor::Tensor::Create(dtype, shape);
-  if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", t.status().message()));
+  // The size is checked before anything is allocated: a header can claim
+  // any shape.
+  auto want = tensor::ByteSize(shape, dtype);
+  if (!want.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", want.status().message()));
   size_t data_offset = offset + header_len;
-  if (bytes.size() - data_offset != t->byte_size()) {
-    return absl::InvalidArgumentError(absl::StrCat(what, ": .npy header says ", t->byte_size(),
+  if (bytes.size() - data_offset != static_cast<size_t>(*want)) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": .npy header says ", *want,
                                                    " bytes of data, the file has ",
                                                    bytes.size() - data_offset));
   }
+  auto t = tensor::Tensor::Create(dtype, shape);
+  if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", t.status().message()));
   if (t->byte_size() > 0) std::memcpy(t->raw_data(), bytes.data() + data_offset, t->byte_size());
   return t;
 }

@@ -81,5 +81,30 @@ TEST(TensorFiles, AtomicWriteLeavesNoTempFile) {
   EXPECT_FALSE(WriteFileAtomically(dir + "/no/such/dir/out.bin", "abc").ok());
 }
 
+TEST(TensorFiles, FailedAtomicWriteLeavesNothingUnderTheRealName) {
+  std::string dir = TempPath("atomic_fail");
+  std::filesystem::create_directories(dir + "/taken/child");
+  // The rename onto a non-empty directory fails: no temporary file stays.
+  EXPECT_FALSE(WriteFileAtomically(dir + "/taken", "abc").ok());
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    EXPECT_EQ(e.path().filename(), "taken");
+  }
+  EXPECT_EQ(files, 1);
+  EXPECT_TRUE(std::filesystem::is_directory(dir + "/taken/child"));
+}
+
+TEST(TensorFiles, NpyHeaderClaimingGigabytesFailsBeforeAllocating) {
+  // A fuzz finding: the tensor was allocated before the size check.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000, 1000000), }";
+  std::string npy = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
+  auto t = ParseNpy(npy, "lies.npy");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("header says 4000000000000 bytes of data, the file has 0"),
+            std::string::npos)
+      << t.status();
+}
+
 }  // namespace
 }  // namespace qnnc::runtime

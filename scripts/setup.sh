@@ -13,6 +13,9 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev
   # Test data: the ONNX backend node tests.
   libonnx-testdata
+  # Reliability (README): libFuzzer targets with clang, the file-access
+  # check of //tools:bad_inputs_test.
+  clang-14 libclang-rt-14-dev libfuzzer-14-dev strace
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #include "target/common_implementations.h"
 
 #include "absl/strings/str_cat.h"
+#include "kernels/spatial_pack/conv2d.h"
 #include "target/predicates.h"
 #include "target/registry.h"
 #include "util/status_macros.h"
@@ -42,6 +43,33 @@ Config TileDefault(const Workload& w, const ConfigSpace& space) {
   return {{"tile_co", LargestDivisor(OutChannels(w), co)}, {"tile_ow", tile_ow}};
 }
 
+namespace sp = ::qnnc::kernels::spatial_pack;
+
+ConfigSpace FromKnobSpace(const sp::KnobSpace& space) {
+  ConfigSpace out;
+  for (const auto& [name, values] : space) out.knobs.push_back({name, values});
+  return out;
+}
+
+// The kernel's view of a workload (a dense is a 1x1 convolution).
+sp::QuantizedConvParams KernelParams(const Workload& w) {
+  sp::QuantizedConvParams p;
+  if (w.op == "qnn.dense") {
+    p.in_channels = w.weight.shape[1];
+    p.out_channels = w.weight.shape[0];
+    return p;
+  }
+  p.out_channels = w.weight.shape[0];
+  p.in_channels = w.weight.shape[1] * w.groups;
+  p.groups = w.groups;
+  p.kernel_h = w.weight.shape[2];
+  p.kernel_w = w.weight.shape[3];
+  p.strides = {w.strides[0], w.strides[1]};
+  p.dilation = {w.dilation[0], w.dilation[1]};
+  p.pads = {w.padding[0], w.padding[1], w.padding[2], w.padding[3]};
+  return p;
+}
+
 }  // namespace
 
 Implementation ReferenceImplementation() {
@@ -64,14 +92,15 @@ Implementation Int16SpatialPack(const std::string& name, int priority) {
   impl.priority = priority;
   impl.legalization = "int16";
   impl.fuses_requantize = true;
-  impl.config_space = TileSpace({4, 8, 16}, {4, 8});
+  impl.config_space = FromKnobSpace(sp::ConfigSpaceInt16());
   impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
     RETURN_IF_ERROR(NeedsEightBitOperands(w));
     if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
     return absl::OkStatus();
   };
-  ConfigSpace space = impl.config_space;
-  impl.default_config = [space](const Workload& w, const Target&) { return TileDefault(w, space); };
+  impl.default_config = [](const Workload& w, const Target&) {
+    return sp::DefaultConfigInt16(KernelParams(w), OutWidth(w));
+  };
   return impl;
 }
 
@@ -94,8 +123,23 @@ absl::Status XnnpackCommon(const Workload& w, const Target& t) {
   RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
   RETURN_IF_ERROR(NeedsConstantWeights(w));
   if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
-  // XNNPACK's requantization takes a scale below 256 (checked at creation).
-  return NeedsRequantScaleBelow(w, 256.0);
+  // XNNPACK's requantization takes a scale below 256 (checked at creation)
+  // and rounds in float, half to even; its output has the data's dtype.
+  RETURN_IF_ERROR(NeedsRequantScaleBelow(w, 256.0));
+  if (!w.requant_fusable) {
+    return absl::FailedPreconditionError(
+        "needs a float-mode (TONEAREST_EVEN) requantize with a zero input zero point after the op");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status XnnpackOutput(const Workload& w, tensor::DType dtype) {
+  if (w.requant_out_dtype != dtype) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "needs a ", tensor::DTypeName(dtype), " output (XNNPACK keeps the data's dtype), got ",
+        w.requant_out_dtype ? tensor::DTypeName(*w.requant_out_dtype) : "none"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -104,9 +148,7 @@ Implementation XnnpackQu8(int priority) {
   Implementation impl = XnnpackBase("xnnpack.qu8", priority, "xnnpack_qu8");
   impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(XnnpackCommon(w, t));
-    if (w.data.dtype != tensor::DType::kU8) {
-      return absl::FailedPreconditionError("needs u8 data (qs8/qc8 take i8)");
-    }
+    RETURN_IF_ERROR(XnnpackOutput(w, tensor::DType::kU8));
     return NeedsPerTensorKernel(w);
   };
   return impl;
@@ -116,6 +158,7 @@ Implementation XnnpackQs8(int priority) {
   Implementation impl = XnnpackBase("xnnpack.qs8", priority, "xnnpack_qs8");
   impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(XnnpackCommon(w, t));
+    RETURN_IF_ERROR(XnnpackOutput(w, tensor::DType::kI8));
     RETURN_IF_ERROR(NeedsPerTensorKernel(w));
     if (w.weight.dtype != tensor::DType::kI8) return absl::FailedPreconditionError("needs i8 weights");
     return NeedsZeroKernelZeroPoint(w);
@@ -127,6 +170,7 @@ Implementation XnnpackQc8(int priority) {
   Implementation impl = XnnpackBase("xnnpack.qc8", priority, "xnnpack_qc8");
   impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(XnnpackCommon(w, t));
+    RETURN_IF_ERROR(XnnpackOutput(w, tensor::DType::kI8));
     RETURN_IF_ERROR(NeedsPerChannelScale(w));
     if (w.weight.dtype != tensor::DType::kI8) return absl::FailedPreconditionError("needs i8 weights");
     return NeedsZeroKernelZeroPoint(w);
@@ -136,6 +180,10 @@ Implementation XnnpackQc8(int priority) {
 
 Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
                                       Feature needs, int64_t max_abs_weight) {
+  // The x86 pairings run kernels/spatial_pack: its config space and default.
+  std::optional<sp::Isa> isa;
+  if (needs == Feature::kAvx512vnni) isa = sp::Isa::kAvx512Vnni;
+  if (needs == Feature::kAvx2) isa = sp::Isa::kAvx2;
   Implementation impl;
   impl.name = name;
   impl.priority = priority;
@@ -152,8 +200,16 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
     if (!w.data_zero_point) return absl::FailedPreconditionError("needs a per-tensor data zero point");
     return NeedsWeightOffsetsIn(w, -std::min<int64_t>(max_abs_weight, 128), std::min<int64_t>(max_abs_weight, 127));
   };
-  ConfigSpace space = impl.config_space;
-  impl.default_config = [space](const Workload& w, const Target&) { return TileDefault(w, space); };
+  if (isa) {
+    impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(*isa));
+    sp::Isa i = *isa;
+    impl.default_config = [i](const Workload& w, const Target&) {
+      return sp::DefaultConfigU8S8(KernelParams(w), i, OutWidth(w));
+    };
+  } else {
+    ConfigSpace space = impl.config_space;
+    impl.default_config = [space](const Workload& w, const Target&) { return TileDefault(w, space); };
+  }
   return impl;
 }
 

@@ -1,5 +1,9 @@
 #include "target/target.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <map>
 
@@ -133,7 +137,17 @@ Target DetectHost() {
     if (cpuinfo_has_x86_avx512vnni()) AddWithImplied(Feature::kAvx512vnni, t.features);
   }
   // This cpuinfo predates AVX-VNNI; ask the compiler's CPU detection.
+#if defined(__clang__) && __clang_major__ < 15
+  // clang 14 (the fuzz build) does not know "avxvnni": CPUID.(7,1):EAX[4],
+  // usable only where AVX2 (and so the OS's YMM state) is.
+  unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (t.features.count(Feature::kAvx2) && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) &&
+      (eax & (1u << 4))) {
+    AddWithImplied(Feature::kAvxvnni, t.features);
+  }
+#else
   if (__builtin_cpu_supports("avxvnni")) AddWithImplied(Feature::kAvxvnni, t.features);
+#endif
 #elif defined(__aarch64__)
   t.arch = Arch::kAArch64;
   if (cpuinfo_initialize()) {

@@ -120,6 +120,11 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
   while (user != nullptr && user->op() == "nn.bias_add") user = SoleUser(graph, user->output());
   if (user != nullptr && user->op() == "qnn.requantize" && user->input(1)->is_constant() &&
       user->input(3)->is_constant()) {
+    w.requant_out_dtype = user->output()->type()->dtype;
+    w.requant_fusable =
+        user->attrs().GetString("rounding", "TONEAREST_EVEN").value_or("") == "TONEAREST_EVEN" &&
+        user->input(2)->is_constant() && user->input(2)->data().num_elements() == 1 &&
+        user->input(2)->data().GetAsInt(0) == 0;
     std::vector<double> in = Values(user->input(1)), out = Values(user->input(3));
     for (size_t i = 0; i < std::max(in.size(), out.size()); ++i) {
       double o = out[out.size() == 1 ? 0 : i];

@@ -41,6 +41,10 @@ struct Workload {
   // Range of the requantization multipliers (input_scale * kernel_scale /
   // output_scale) of the requantize that consumes the op, when constant.
   std::optional<double> min_requant_scale, max_requant_scale;
+  // That requantize's output dtype and whether it rounds in float mode
+  // (TONEAREST_EVEN) with a zero input zero point, i.e. can be fused.
+  std::optional<tensor::DType> requant_out_dtype;
+  bool requant_fusable = false;
 
   bool depthwise() const;
   // Canonical key: JSON with sorted fields, the same for equal workloads.

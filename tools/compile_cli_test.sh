@@ -77,6 +77,26 @@ bad "no tuning record" --require-tuned
 bad "threads" --threads=0
 bad "no input 'nope'" --input="nope=$MODELS/mobilenet_v2_qdq.input.f32"
 
+# Outputs are written to a temporary name and renamed: a failed or killed
+# run leaves nothing under the real names.
+rm -rf "$OUT" && mkdir -p "$OUT/report_is_a_dir/x"
+"$COMPILE" --output="$OUT/y.npy" --report="$OUT/report_is_a_dir" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "an unwritable --report: exit $rc, expected 2"
+[ "$(ls -A "$OUT")" = "report_is_a_dir" ] || fail "a failed report write left: $(ls -A "$OUT")"
+for sig in TERM KILL; do
+  rm -rf "$OUT" && mkdir -p "$OUT"
+  "$COMPILE" --runs=100000 --output="$OUT/y.npy" --report="$OUT/r.json" >/dev/null 2>&1 &
+  pid=$!
+  sleep 2
+  kill -s "$sig" "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  [ ! -e "$OUT/y.npy" ] && [ ! -e "$OUT/r.json" ] || fail "SIG$sig left an output under its real name"
+done
+# --max-memory-mb: checked before anything is allocated, the size in the message.
+expect 2 "needs [0-9]+ bytes .* over the memory limit of 1.0 MiB" --max-memory-mb=1
+expect 2 "max-memory-mb must be" --max-memory-mb=0
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -5,6 +5,7 @@
 // 2 bad input (model, flags, files) or any other error.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -290,14 +291,20 @@ int Main(int argc, char** argv) {
     summary.checks.push_back({out_names[i], c.match, c.max_abs_diff, c.message});
     all_match = all_match && c.match;
   }
-  if (!absl::GetFlag(FLAGS_output).empty()) {
-    absl::Status s = runtime::WriteTensorFile(ResolveUserPath(absl::GetFlag(FLAGS_output)), outputs[0]);
+  const std::string output_path =
+      absl::GetFlag(FLAGS_output).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_output));
+  if (!output_path.empty()) {
+    absl::Status s = runtime::WriteTensorFile(output_path, outputs[0]);
     if (!s.ok()) return fail(2, s);
   }
   if (!absl::GetFlag(FLAGS_report).empty()) {
     absl::Status s = runtime::WriteFileAtomically(ResolveUserPath(absl::GetFlag(FLAGS_report)),
                                                   ReportJson(executor.graph(), summary));
-    if (!s.ok()) return fail(2, s);
+    if (!s.ok()) {
+      // A failed run leaves no output file (exit 2 means nothing written).
+      if (!output_path.empty()) std::remove(output_path.c_str());
+      return fail(2, s);
+    }
   }
   std::cout << HumanSummary(executor.graph(), summary);
   if (!all_match) {

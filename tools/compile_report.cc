@@ -41,6 +41,7 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
       op["config"] = nlohmann::json::parse(a.GetString("config", "{}").value_or("{}"), nullptr, false);
     }
     if (i < s.timings.size()) {
+      op["kernel"] = s.timings[i].kernel;
       op["ms"] = s.timings[i].ms;
       total += s.timings[i].ms;
     }

@@ -78,8 +78,8 @@ class GraphImporter {
       total += *bytes;  // each at most 2^46, fewer than 2^17 of them fit before the check
       if (total > options_.max_bytes) {
         return tensor::MemoryLimitError(
-            absl::StrCat("the initializers (up to '", init.name(), "' of dims [",
-                         absl::StrJoin(init.dims(), ","), "])"),
+            absl::StrCat("initializer '", init.name(), "' of dims [", absl::StrJoin(init.dims(), ","),
+                         "] (with the initializers before it)"),
             total, options_.max_bytes);
       }
     }

@@ -122,5 +122,33 @@ TEST(TensorConvertTest, ReadTensorProtoFile) {
   EXPECT_EQ(ReadTensorProtoFile(path).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(TensorConvertTest, NarrowValuesOutOfRangeAreErrorsNotWrapped) {
+  TensorProto p;
+  p.set_name("zp");
+  p.set_data_type(TensorProto::UINT8);
+  p.add_int32_data(300);  // would wrap to 44
+  auto t = TensorFromProto(p);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("int32_data[0] = 300 does not fit UINT8 (0..255)"), std::string::npos)
+      << t.status();
+  p.set_data_type(TensorProto::INT8);
+  p.set_int32_data(0, -129);
+  EXPECT_FALSE(TensorFromProto(p).ok());
+  p.set_int32_data(0, -128);
+  EXPECT_TRUE(TensorFromProto(p).ok());
+}
+
+TEST(TensorConvertTest, DeclaredSizeIsCheckedBeforeAllocating) {
+  TensorProto p;
+  p.set_name("big");
+  p.set_data_type(TensorProto::FLOAT);
+  p.add_dims(1000000);
+  p.add_dims(1000000);  // 4 TB declared, nothing stored
+  auto t = TensorFromProto(p);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("needs 1000000000000 values but float_data has 0"), std::string::npos)
+      << t.status();
+}
+
 }  // namespace
 }  // namespace qnnc::frontend::onnx

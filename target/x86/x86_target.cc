@@ -1,5 +1,6 @@
 // x86_64: native u8 x s8 spatial-pack kernels, VNNI (vpdpbusd) first, then
-// AVX2 (vpmaddubsw, whose 16-bit pair sums limit the weights to [-64, 64]).
+// AVX2 (vpmaddubsw; weights beyond [-64, 64] are split in two halves by the
+// kernel, exact at about half speed).
 // XNNPACK and the portable kernels come from the generic registration.
 #include "target/common_implementations.h"
 #include "target/registry.h"
@@ -13,7 +14,7 @@ absl::Status RegisterX86Target(Registry& registry) {
       CompensatedSpatialPack("x86.spatial_pack.u8s8.vnni", 50, true, Feature::kAvx512vnni, 128)));
   RETURN_IF_ERROR(RegisterForTunableOps(
       registry, "x86_64+avx2",
-      CompensatedSpatialPack("x86.spatial_pack.u8s8.avx2", 40, true, Feature::kAvx2, 64)));
+      CompensatedSpatialPack("x86.spatial_pack.u8s8.avx2", 40, true, Feature::kAvx2, 128)));
   return absl::OkStatus();
 }
 

@@ -1,0 +1,317 @@
+#!/usr/bin/env node
+'use strict';
+// qnnc vs XNNPACK vs ONNX Runtime on the layer suite of
+// docs/performance-anchors.md, 1 and 2 threads, in one run. Entry point:
+// bench/compare.sh (README "Benchmarks"). Prints a Markdown table on stdout;
+// progress, bazel's output and warnings go to stderr.
+//
+// CONTRACT with the Google Benchmark binaries (what this script parses):
+//   targets  //bench:spatial_pack_benchmark   qnnc's native spatial-pack kernels
+//            //bench:xnnpack_conv_benchmark   XNNPACK operators, as qnnc calls them
+//            built with `bazel build -c opt`, run from `bazel info -c opt bazel-bin`
+//            with --benchmark_format=json --benchmark_filter=<suite>
+//            --benchmark_repetitions=R --benchmark_report_aggregates_only=true.
+//   names    <layer>/<impl>[/<knob>:<value>...]/threads:<t>[/real_time]
+//            (Google Benchmark's own suffixes such as /real_time are ignored)
+//            layer = a name of bench/peers/suite.js (r50_c2_3x3, ...);
+//            t = 1 or 2, spelled in the name (not GB's ->Threads());
+//            impl = one path segment without ':' (e.g. u8s8.avx512vnni, int16,
+//            qs8, qu8). Segments with ':' between impl and threads are a
+//            tuning sweep: read only with --sweep.
+//   time     `real_time` and `time_unit` of the "median" aggregate
+//            (run_type "aggregate", aggregate_name "median", run_name = the
+//            name above); so register with ->UseRealTime(). Counters (GOPS,
+//            ms, pct_peak) are NOT read: GOPS and % of peak are recomputed
+//            here from the suite's op counts, the same formula for every
+//            column. A benchmark that SkipWithError()s shows as "err".
+//   columns  XNNPACK = xnnpack_conv_benchmark's `qs8` impl.
+//            qnnc = the fastest of every impl of both binaries for that
+//            layer and thread count (spatial.<impl> or xnnpack.<impl>), as
+//            qnnc's tuner would pick among them.
+//   ORT      bench/peers/ort_suite.js: median QLinearConv kernel time from
+//            ORT's profiler (s8w weights, NCHW model run as NHWC inside ORT).
+// A binary that is not declared, does not build or prints nothing usable is
+// reported on stderr and in the table's notes; the other columns still print.
+
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { LAYERS, PEAK_GOPS_PER_CORE } = require('./peers/suite');
+
+const BENCH_DIR = __dirname;
+const WORKSPACE = path.dirname(BENCH_DIR);
+const PEERS_DIR = path.join(BENCH_DIR, 'peers');
+const THREADS = [1, 2];
+const BINARIES = [
+  { key: 'spatial', target: '//bench:spatial_pack_benchmark', prefix: 'spatial.' },
+  { key: 'xnnpack', target: '//bench:xnnpack_conv_benchmark', prefix: 'xnnpack.' },
+];
+
+function usage() {
+  return `usage: bench/compare.sh [flags]
+  --reps=N          Google Benchmark repetitions; the median is used (default 5)
+  --min-time=S      --benchmark_min_time per repetition, seconds (default 0.1)
+  --ort-runs=N      ONNX Runtime timed runs per layer and thread count (default 100)
+  --ort-warmup=N    ONNX Runtime warm-up runs (default 20)
+  --layers=a,b      a subset of the suite
+  --sweep           also read the spatial-pack tuning sweep (1 thread only)
+  --no-build        do not run bazel build; use the binaries already in bazel-bin (-c opt)
+  --json=FILE       also write every number as JSON
+`;
+}
+
+function parseArgs(argv) {
+  const a = { reps: 5, minTime: 0.1, ortRuns: 100, ortWarmup: 20, layers: null, sweep: false,
+    build: true, json: null };
+  for (const arg of argv) {
+    let m;
+    if (arg === '--help' || arg === '-h') { process.stdout.write(usage()); process.exit(0); }
+    else if (arg === '--sweep') a.sweep = true;
+    else if (arg === '--no-build') a.build = false;
+    else if ((m = /^--reps=(\d+)$/.exec(arg))) a.reps = Number(m[1]);
+    else if ((m = /^--min-time=([\d.]+)$/.exec(arg))) a.minTime = Number(m[1]);
+    else if ((m = /^--ort-runs=(\d+)$/.exec(arg))) a.ortRuns = Number(m[1]);
+    else if ((m = /^--ort-warmup=(\d+)$/.exec(arg))) a.ortWarmup = Number(m[1]);
+    else if ((m = /^--layers=(.+)$/.exec(arg))) a.layers = m[1].split(',');
+    else if ((m = /^--json=(.+)$/.exec(arg))) a.json = path.resolve(m[1]);
+    else { process.stderr.write(`unknown argument ${arg}\n${usage()}`); process.exit(2); }
+  }
+  return a;
+}
+
+const log = (s) => process.stderr.write(`[compare] ${s}\n`);
+
+function run(cmd, args, opts = {}) {
+  return spawnSync(cmd, args, { cwd: WORKSPACE, encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
+}
+
+// ---- Google Benchmark binaries ------------------------------------------
+
+// bazel-out/<cpu>-opt/bin through the workspace's convenience symlink (no
+// wait for the bazel server, which other builds may hold), else bazel info.
+function optBinDir() {
+  const out = path.join(WORKSPACE, 'bazel-out');
+  if (fs.existsSync(out)) {
+    const opt = fs.readdirSync(out).filter((d) => /-opt$/.test(d) && !/exec|host/.test(d));
+    if (opt.length === 1) return path.join(out, opt[0], 'bin');
+  }
+  const r = run('bazel', ['info', '-c', 'opt', 'bazel-bin'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`bazel info -c opt bazel-bin failed:\n${r.stderr}`);
+  return r.stdout.trim();
+}
+
+// Returns { path } or { missing: reason }.
+function buildBinary(bin, args) {
+  if (args.build) {
+    const q = run('bazel', ['query', bin.target], { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (q.status !== 0) {
+      const why = /no such target|no such package/.test(q.stderr) ?
+        'not declared in bench/BUILD yet' : `bazel query failed: ${lastLine(q.stderr)}`;
+      return { missing: why };
+    }
+    log(`bazel build -c opt ${bin.target}`);
+    const b = run('bazel', ['build', '-c', 'opt', bin.target], { stdio: ['ignore', 2, 2] });
+    if (b.status !== 0) return { missing: `does not build (bazel build -c opt ${bin.target})` };
+  }
+  return {};
+}
+
+function binaryPath(bin, binDir) {
+  const file = path.join(binDir, bin.target.replace(/^\/\//, '').replace(':', '/'));
+  return fs.existsSync(file) ? { path: file } : { missing: `no binary at ${file}` };
+}
+
+const lastLine = (s) => (s || '').trim().split('\n').filter(Boolean).pop() || '';
+
+// Without --sweep, only <layer>/<impl>/threads:<t> (no tuning configs).
+function suiteFilter(layers, sweep) {
+  return `^(${layers.map((l) => l.name).join('|')})/${sweep ? '.*' : '[^/:]+/'}threads:[12](/.*_time)?$`;
+}
+
+// Parses a name of the contract: { layer, impl, sweep, threads } or null.
+// Google Benchmark's own suffixes (->UseRealTime() appends /real_time) go.
+const GB_SUFFIX = /^(real_time|process_time|manual_time|(min_time|min_warmup_time|iterations|repeats):.*)$/;
+function parseName(name) {
+  const parts = name.split('/');
+  while (parts.length && GB_SUFFIX.test(parts[parts.length - 1])) parts.pop();
+  const tm = /^threads:(\d+)$/.exec(parts[parts.length - 1] || '');
+  if (parts.length < 3 || !tm || parts[1].includes(':')) return null;
+  return { layer: parts[0], impl: parts[1], sweep: parts.slice(2, -1).join('/'),
+    threads: Number(tm[1]) };
+}
+
+const TO_MS = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
+
+// Returns { rows: [{layer, impl, sweep, threads, ms | error}], raw } or { missing }.
+function runBinary(bin, file, args, layers) {
+  const gbArgs = ['--benchmark_format=json', `--benchmark_filter=${suiteFilter(layers, args.sweep)}`,
+    `--benchmark_repetitions=${args.reps}`, '--benchmark_report_aggregates_only=true',
+    `--benchmark_min_time=${args.minTime}`];
+  log(`${path.basename(file)} ${gbArgs.join(' ')}`);
+  const r = run(file, gbArgs, { stdio: ['ignore', 'pipe', 2] });
+  let json;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch (e) {
+    return { missing: `exit ${r.status}, output is not Google Benchmark JSON` };
+  }
+  const byName = new Map();
+  for (const b of json.benchmarks || []) {
+    const name = b.run_name || b.name;
+    const p = parseName(name);
+    if (!p) { log(`${bin.key}: ignoring benchmark name outside the contract: ${b.name}`); continue; }
+    if (b.error_occurred) { byName.set(name, { ...p, error: b.error_message || 'error' }); continue; }
+    const ms = b.real_time * (TO_MS[b.time_unit || 'ns']);
+    if (b.run_type === 'aggregate') {
+      if (b.aggregate_name === 'median') byName.set(name, { ...p, ms, label: b.label });
+    } else if (!byName.has(name) || byName.get(name).samples) {
+      // --reps=1: no aggregates, keep the iterations' median.
+      const e = byName.get(name) || { ...p, samples: [], label: b.label };
+      e.samples.push(ms);
+      e.ms = median(e.samples);
+      byName.set(name, e);
+    }
+  }
+  if (r.status !== 0) log(`${bin.key}: exit status ${r.status}`);
+  return { rows: [...byName.values()], context: json.context };
+}
+
+// ---- ONNX Runtime ---------------------------------------------------------
+
+function ensureOrt() {
+  try {
+    require.resolve('onnxruntime-node', { paths: [PEERS_DIR] });
+    return null;
+  } catch (e) { /* install below */ }
+  // onnxruntime-node's postinstall downloads binaries (no network here and
+  // not needed): the package already ships bin/napi-v6/linux/x64.
+  const args = ['install', '--ignore-scripts', '--no-audit', '--no-fund'];
+  log(`npm ${args.join(' ')} (in bench/peers)`);
+  const r = run('npm', args, { cwd: PEERS_DIR, stdio: ['ignore', 2, 2] });
+  return r.status === 0 ? null : `npm ${args.join(' ')} failed in bench/peers`;
+}
+
+function runOrt(args, layers) {
+  const err = ensureOrt();
+  if (err) return { missing: err };
+  const out = path.join(os.tmpdir(), `qnnc_ort_${process.pid}.json`);
+  const r = run('node', [path.join(PEERS_DIR, 'ort_suite.js'), `--runs=${args.ortRuns}`,
+    `--warmup=${args.ortWarmup}`, `--layers=${layers.map((l) => l.name).join(',')}`,
+    `--out=${out}`, '--threads=1,2'], { stdio: ['ignore', 2, 2] });
+  if (r.status !== 0 || !fs.existsSync(out)) return { missing: `ort_suite.js failed (exit ${r.status})` };
+  const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+  fs.unlinkSync(out);
+  return report;
+}
+
+// ---- table ----------------------------------------------------------------
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const fmtMs = (ms) => (ms == null ? 'n/a' : ms < 1 ? ms.toFixed(3) : ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
+const fmtRatio = (a, b) => (a == null || b == null ? 'n/a' : (a / b).toFixed(2));
+
+function loadavg() { return os.loadavg().map((x) => x.toFixed(2)).join(' '); }
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const layers = args.layers ? LAYERS.filter((l) => args.layers.includes(l.name)) : LAYERS;
+  if (args.layers && layers.length !== args.layers.length) {
+    process.stderr.write(`unknown layer in --layers; the suite: ${LAYERS.map((l) => l.name).join(', ')}\n`);
+    process.exit(2);
+  }
+  const notes = [];
+  const loadBefore = loadavg();
+
+  // Build first (bazel may wait for other builds), then measure back to back.
+  let built = BINARIES.map((b) => buildBinary(b, args));
+  let binDir = null;
+  try { binDir = optBinDir(); } catch (e) { notes.push(e.message.split('\n')[0]); }
+  built = built.map((r, i) => (r.missing ? r : binDir ? binaryPath(BINARIES[i], binDir) :
+    { missing: 'no bazel-bin for -c opt' }));
+
+  const measured = {};
+  const ort = runOrt(args, layers);
+  if (ort.missing) notes.push(`ONNX Runtime: ${ort.missing}`);
+  BINARIES.forEach((b, i) => {
+    const res = built[i].missing ? built[i] : runBinary(b, built[i].path, args, layers);
+    if (res.missing) {
+      const msg = `${b.target}: MISSING — ${res.missing}; its columns show n/a`;
+      log(msg);
+      notes.push(msg);
+    }
+    measured[b.key] = res;
+  });
+
+  // cell[layer][threads] = { qnnc: {ms, impl}, xnnpack, ort }
+  const data = {};
+  for (const l of layers) {
+    data[l.name] = {};
+    for (const t of THREADS) {
+      const cands = [];
+      for (const b of BINARIES) {
+        for (const row of measured[b.key].rows || []) {
+          if (row.layer !== l.name || row.threads !== t || row.ms == null) continue;
+          if (row.sweep && !args.sweep) continue;
+          cands.push({ ms: row.ms, impl: b.prefix + row.impl + (row.sweep ? `/${row.sweep}` : '') });
+        }
+      }
+      cands.sort((a, b) => a.ms - b.ms);
+      const xnn = (measured.xnnpack.rows || [])
+          .find((r) => r.layer === l.name && r.threads === t && r.impl === 'qs8' && !r.sweep);
+      const o = (ort.results || []).find((r) => r.layer === l.name && r.threads === t);
+      data[l.name][t] = {
+        qnnc: cands[0] || null,
+        candidates: cands,
+        xnnpack: xnn ? (xnn.error ? { error: xnn.error } : { ms: xnn.ms }) : null,
+        ort: o ? { ms: o.conv_ms, nodes_ms: o.nodes_ms, wall_ms: o.wall_ms } : null,
+      };
+    }
+  }
+
+  const gops = (l, ms) => (ms == null ? null : l.ops / (ms * 1e6));
+  const lines = [];
+  lines.push(`qnnc vs XNNPACK (qs8 NHWC) vs ONNX Runtime ${ort.version || ''} (QLinearConv s8w), ` +
+      `median ms; ${os.cpus()[0].model}, ${os.cpus().length} CPUs; ${new Date().toISOString()}`);
+  lines.push('');
+  lines.push('| layer | qnnc 1t ms (impl) | XNNPACK 1t | ORT 1t | qnnc/ORT 1t | qnnc 2t ms (impl) | ' +
+      'XNNPACK 2t | ORT 2t | qnnc/ORT 2t | qnnc GOPS 1t (% peak) | qnnc GOPS 2t (% peak) |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const l of layers) {
+    const c = (t) => data[l.name][t];
+    const cell = (t) => [
+      c(t).qnnc ? `${fmtMs(c(t).qnnc.ms)} (${c(t).qnnc.impl})` : 'n/a',
+      c(t).xnnpack ? (c(t).xnnpack.error ? 'err' : fmtMs(c(t).xnnpack.ms)) : 'n/a',
+      fmtMs(c(t).ort && c(t).ort.ms),
+      fmtRatio(c(t).qnnc && c(t).qnnc.ms, c(t).ort && c(t).ort.ms),
+    ];
+    const perf = (t) => {
+      const g = gops(l, c(t).qnnc && c(t).qnnc.ms);
+      return g == null ? 'n/a' : `${g.toFixed(0)} (${(100 * g / (PEAK_GOPS_PER_CORE * t)).toFixed(0)}%)`;
+    };
+    lines.push(`| ${l.name} | ${cell(1).join(' | ')} | ${cell(2).join(' | ')} | ${perf(1)} | ${perf(2)} |`);
+  }
+  lines.push('');
+  lines.push('qnnc/ORT is a time ratio: below 1 qnnc is faster. qnnc = the fastest of ' +
+      `${args.sweep ? 'every implementation and tuning config' : 'every implementation (default configs)'}` +
+      ' of //bench:spatial_pack_benchmark and //bench:xnnpack_conv_benchmark; XNNPACK = the latter\'s qs8. ' +
+      `% peak = of ${PEAK_GOPS_PER_CORE} GOPS per core (VNNI) times the threads. ` +
+      `ORT = QLinearConv kernel time from its profiler (the Transposes ORT puts around its NHWC kernel excluded). ` +
+      `Google Benchmark: median of ${args.reps} repetitions; ORT: median of ${args.ortRuns} runs.`);
+  lines.push(`Load average before ${loadBefore}, after ${loadavg()}` +
+      (Number(loadBefore.split(' ')[0]) > 0.5 ? ' — the machine was busy: numbers are noisy.' : '.'));
+  for (const n of notes) lines.push(`NOTE: ${n}`);
+  process.stdout.write(lines.join('\n') + '\n');
+
+  if (args.json) {
+    fs.writeFileSync(args.json, JSON.stringify({ args, notes, data, ort, measured }, null, 1) + '\n');
+    log(`wrote ${args.json}`);
+  }
+}
+
+main();

@@ -1,0 +1,114 @@
+// The performance-anchors layer suite through the XNNPACK convolution
+// operators (qs8 and qu8, 1 and 2 threads). Reports wall time per run and
+// GOPS = 2 * N * K * (C / groups) * R * S * OH * OW / time.
+// Run: bazel run -c opt //bench:xnnpack_conv_benchmark
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "kernels/xnnpack/conv2d.h"
+#include "pthreadpool.h"
+#include "tensor/tensor.h"
+
+namespace qnnc {
+namespace {
+
+using kernels::xnnpack::Conv2D;
+using kernels::xnnpack::ConvParams;
+using kernels::xnnpack::Variant;
+using tensor::DType;
+using tensor::Tensor;
+
+struct Layer {
+  const char* name;
+  int64_t c, h, w, k, kernel, stride, pad, groups;
+};
+
+constexpr Layer kLayers[] = {
+    {"r50_c2_3x3", 64, 56, 56, 64, 3, 1, 1, 1},
+    {"r50_c2_1x1", 256, 56, 56, 64, 1, 1, 0, 1},
+    {"r50_c3_3x3", 128, 28, 28, 128, 3, 1, 1, 1},
+    {"r50_c5_3x3", 512, 7, 7, 512, 3, 1, 1, 1},
+    {"r50_stem_7x7", 3, 224, 224, 64, 7, 2, 3, 1},
+    {"mbv2_pw_112", 16, 112, 112, 96, 1, 1, 0, 1},
+    {"mbv2_dw_112", 32, 112, 112, 32, 3, 1, 1, 32},
+    {"mbv2_dw_s2", 96, 112, 112, 96, 3, 2, 1, 96},
+};
+
+Tensor Random(DType dtype, tensor::Shape shape, std::mt19937& rng) {
+  Tensor t = Tensor::Zeros(dtype, std::move(shape));
+  std::uniform_int_distribution<int> dist(0, 255);
+  uint8_t* p = static_cast<uint8_t*>(t.raw_data());
+  for (size_t i = 0; i < t.byte_size(); ++i) p[i] = static_cast<uint8_t>(dist(rng));
+  return t;
+}
+
+void BM_Conv(benchmark::State& state, Layer l, Variant variant, int threads) {
+  const bool u8 = variant == Variant::kQu8;
+  const DType dtype = u8 ? DType::kU8 : DType::kI8;
+  ConvParams p;
+  p.kernel_h = p.kernel_w = l.kernel;
+  p.strides = {l.stride, l.stride};
+  p.pads = {l.pad, l.pad, l.pad, l.pad};
+  p.groups = l.groups;
+  p.group_input_channels = l.c / l.groups;
+  p.group_output_channels = l.k / l.groups;
+  p.input_zero_point = u8 ? 128 : 0;
+  p.kernel_zero_point = u8 ? 128 : 0;
+  p.output_zero_point = u8 ? 128 : 0;
+  p.input_scale = 0.02f;
+  p.kernel_scale = {0.005f};
+  p.output_scale = 0.5f;
+  std::mt19937 rng(7);
+  Tensor weight = Random(dtype, {l.k, l.c / l.groups, l.kernel, l.kernel}, rng);
+  Tensor bias = Tensor::Zeros(DType::kI32, {l.k});
+  Tensor input = Random(dtype, {1, l.h, l.w, l.c}, rng);
+  auto conv = Conv2D::Create(variant, p, weight, bias);
+  if (!conv.ok()) {
+    state.SkipWithError(conv.status().ToString().c_str());
+    return;
+  }
+  pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
+  Tensor out;
+  if (absl::Status s = (*conv)->Run(input, &out, pool); !s.ok()) {
+    state.SkipWithError(s.ToString().c_str());
+  } else {
+    for (auto _ : state) {
+      (void)(*conv)->Run(input, &out, pool);
+      benchmark::ClobberMemory();
+    }
+    const double ops = 2.0 * l.k * (l.c / l.groups) * l.kernel * l.kernel * out.dim(1) * out.dim(2);
+    state.counters["GOPS"] =
+        benchmark::Counter(ops * 1e-9 * state.iterations(), benchmark::Counter::kIsRate);
+  }
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
+void RegisterAll() {
+  for (const Layer& l : kLayers) {
+    for (Variant v : {Variant::kQs8, Variant::kQu8}) {
+      for (int threads : {1, 2}) {
+        const std::string name = std::string(l.name) + "/" +
+                                 (v == Variant::kQs8 ? "qs8" : "qu8") + "/threads:" +
+                                 std::to_string(threads);
+        benchmark::RegisterBenchmark(name.c_str(), BM_Conv, l, v, threads)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace qnnc
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  qnnc::RegisterAll();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,763 @@
+#include "kernels/spatial_pack/conv2d.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "cpuinfo.h"
+#include "kernels/spatial_pack/internal/int16.h"
+#include "kernels/spatial_pack/internal/microkernels.h"
+#include "util/status_macros.h"
+
+namespace qnnc::kernels::spatial_pack {
+namespace {
+
+using internal::DenseGeom;
+using internal::DenseTile;
+using internal::DenseTileFn;
+using internal::DwGeom;
+using internal::DwRow;
+using internal::DwRowFn;
+using internal::Epilogue;
+using tensor::DType;
+using tensor::Shape;
+using tensor::Tensor;
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+template <typename... Args>
+absl::Status Invalid(const Args&... args) {
+  return absl::InvalidArgumentError(absl::StrCat("spatial_pack conv2d: ", args...));
+}
+
+// A per-thread, 64-byte aligned scratch buffer (slot 0: padded input, slot 1:
+// expanded depthwise input). Reused across runs: no allocation per call.
+uint8_t* Scratch(int slot, size_t bytes) {
+  thread_local std::vector<uint8_t> buffers[2];
+  std::vector<uint8_t>& b = buffers[slot];
+  if (b.size() < bytes + 64) b.resize(bytes + 64);
+  const uintptr_t p = reinterpret_cast<uintptr_t>(b.data());
+  return b.data() + ((64 - (p & 63)) & 63);
+}
+
+bool IsDepthwise(const QuantizedConvParams& p) {
+  return p.groups > 1 && p.groups == p.in_channels && p.out_channels % p.groups == 0;
+}
+
+absl::Status ValidateParams(const QuantizedConvParams& p, const tensor::Tensor& weight,
+                            DType weight_dtype) {
+  if (p.in_channels <= 0 || p.out_channels <= 0 || p.groups <= 0) {
+    return Invalid("channels and groups must be positive, got in_channels=", p.in_channels,
+                   " out_channels=", p.out_channels, " groups=", p.groups);
+  }
+  if (p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0) {
+    return Invalid("groups=", p.groups, " must divide in_channels=", p.in_channels,
+                   " and out_channels=", p.out_channels);
+  }
+  if (p.kernel_h <= 0 || p.kernel_w <= 0) {
+    return Invalid("kernel must be positive, got ", p.kernel_h, "x", p.kernel_w);
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (p.strides[i] <= 0 || p.dilation[i] <= 0) {
+      return Invalid("strides and dilation must be positive, got strides=", p.strides[0], ",",
+                     p.strides[1], " dilation=", p.dilation[0], ",", p.dilation[1]);
+    }
+  }
+  for (int64_t pad : p.pads) {
+    if (pad < 0) return Invalid("pads must be non-negative, got ", pad);
+  }
+  if (!weight.defined() || weight.dtype() != weight_dtype) {
+    return Invalid("weight must be ", tensor::DTypeName(weight_dtype), ", got ",
+                   weight.defined() ? tensor::DTypeName(weight.dtype()) : "undefined");
+  }
+  const Shape want = {p.out_channels, p.in_channels / p.groups, p.kernel_h, p.kernel_w};
+  if (weight.shape() != want) {
+    return Invalid("weight shape ", tensor::ShapeToString(weight.shape()), " should be ",
+                   tensor::ShapeToString(want));
+  }
+  if (!p.bias.empty() && static_cast<int64_t>(p.bias.size()) != p.out_channels) {
+    return Invalid("bias has ", p.bias.size(), " values for ", p.out_channels, " output channels");
+  }
+  const int64_t nm = static_cast<int64_t>(p.requant_multiplier.size());
+  if (nm != 1 && nm != p.out_channels) {
+    return Invalid("requant_multiplier has ", nm, " values; want 1 or ", p.out_channels);
+  }
+  if (p.out_dtype != DType::kU8 && p.out_dtype != DType::kI8) {
+    return Invalid("out_dtype must be u8 or i8, got ", tensor::DTypeName(p.out_dtype));
+  }
+  const int64_t lo = std::max<int64_t>(p.clamp_min, tensor::DTypeMin(p.out_dtype));
+  const int64_t hi = std::min<int64_t>(p.clamp_max, tensor::DTypeMax(p.out_dtype));
+  if (lo > hi) return Invalid("empty clamp range [", lo, ", ", hi, "]");
+  return absl::OkStatus();
+}
+
+Epilogue MakeEpilogue(const QuantizedConvParams& p) {
+  Epilogue e;
+  const int64_t lo = std::max<int64_t>(p.clamp_min, tensor::DTypeMin(p.out_dtype));
+  const int64_t hi = std::min<int64_t>(p.clamp_max, tensor::DTypeMax(p.out_dtype));
+  // Clamp bounds relative to the zero point; beyond +-2^24 they only matter
+  // as "larger than any in-range result", so saturate them there.
+  auto rel = [](int64_t v) {
+    return static_cast<float>(std::clamp<int64_t>(v, -(int64_t{1} << 40), int64_t{1} << 40));
+  };
+  e.lo = rel(lo - p.output_zero_point);
+  e.hi = rel(hi - p.output_zero_point);
+  e.zp = p.output_zero_point;
+  for (float m : p.requant_multiplier) e.nan_check |= !std::isfinite(m);
+  e.packed16 = p.output_zero_point >= -255 && p.output_zero_point <= 255;
+  for (float m : p.requant_multiplier) e.packed16 &= std::isfinite(m) && std::fabs(m) < 0.5f;
+  e.out_signed = p.out_dtype == DType::kI8;
+  e.clamp16 = lo != tensor::DTypeMin(p.out_dtype) || hi != tensor::DTypeMax(p.out_dtype);
+  e.lo_abs = static_cast<int16_t>(lo);
+  e.hi_abs = static_cast<int16_t>(hi);
+  return e;
+}
+
+// Bias and multipliers padded to `channels` (extra channels: 0 and 1).
+std::vector<int32_t> PaddedBias(const QuantizedConvParams& p, int64_t channels) {
+  std::vector<int32_t> b(channels, 0);
+  for (size_t i = 0; i < p.bias.size(); ++i) b[i] = p.bias[i];
+  return b;
+}
+std::vector<float> PaddedMultipliers(const QuantizedConvParams& p, int64_t channels) {
+  std::vector<float> m(channels, 1.0f);
+  for (int64_t i = 0; i < p.out_channels; ++i) {
+    m[i] = p.requant_multiplier.size() == 1 ? p.requant_multiplier[0] : p.requant_multiplier[i];
+  }
+  return m;
+}
+
+// Resolves tile_co/tile_ow from `config` (defaults for missing knobs).
+absl::StatusOr<std::pair<int64_t, int64_t>> ResolveTiles(const KnobMap& config,
+                                                         const KnobSpace& space,
+                                                         const KnobMap& defaults) {
+  for (const auto& [name, value] : config) {
+    auto it = space.find(name);
+    if (it == space.end()) {
+      return Invalid("unknown knob '", name, "' (knobs: tile_co, tile_ow)");
+    }
+    if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) {
+      std::string allowed;
+      for (int64_t v : it->second) absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", v);
+      return Invalid("knob ", name, "=", value, " is not in the space {", allowed, "}");
+    }
+  }
+  auto get = [&](const std::string& k) {
+    auto it = config.find(k);
+    return it != config.end() ? it->second : defaults.at(k);
+  };
+  return std::make_pair(get("tile_co"), get("tile_ow"));
+}
+
+struct OutGeom {
+  int64_t n, h, w, oh, ow;
+};
+
+absl::StatusOr<OutGeom> Geometry(const QuantizedConvParams& p, const Shape& in, int64_t block,
+                                 DType want_dtype, DType got_dtype) {
+  const int64_t want_rank = block ? 5 : 4;
+  if (got_dtype != want_dtype || static_cast<int64_t>(in.size()) != want_rank) {
+    return Invalid("input must be ", tensor::DTypeName(want_dtype), " of rank ", want_rank,
+                   ", got ", tensor::DTypeName(got_dtype), " ", tensor::ShapeToString(in));
+  }
+  const int64_t c_dim = block ? CeilDiv(p.in_channels, block) : p.in_channels;
+  if (in[1] != c_dim || (block && in[4] != block)) {
+    return Invalid("input shape ", tensor::ShapeToString(in), " does not hold ", p.in_channels,
+                   " channels in layout ", block ? absl::StrCat("NCHW", block, "c") : "NCHW");
+  }
+  OutGeom g;
+  g.n = in[0];
+  g.h = in[2];
+  g.w = in[3];
+  const int64_t eh = g.h + p.pads[0] + p.pads[2] - p.dilation[0] * (p.kernel_h - 1) - 1;
+  const int64_t ew = g.w + p.pads[1] + p.pads[3] - p.dilation[1] * (p.kernel_w - 1) - 1;
+  if (g.n <= 0 || eh < 0 || ew < 0) {
+    return Invalid("input ", tensor::ShapeToString(in), " gives an empty output");
+  }
+  g.oh = eh / p.strides[0] + 1;
+  g.ow = ew / p.strides[1] + 1;
+  return g;
+}
+
+absl::Status PrepareOutput(Tensor* output, DType dtype, const Shape& shape) {
+  if (output == nullptr) return Invalid("output is null");
+  if (output->defined() && output->dtype() == dtype && output->shape() == shape) {
+    return absl::OkStatus();
+  }
+  ASSIGN_OR_RETURN(*output, Tensor::Create(dtype, shape));
+  return absl::OkStatus();
+}
+
+// Copies rows of `planes` planes [h][w][elem] into [hp][wp][elem] planes with
+// a border of `top`/`left` filled with the byte `fill` (elem bytes per pixel;
+// fill is repeated bytewise, enough for u8 values and i16 zeros).
+struct PadCopy {
+  const uint8_t* src;
+  uint8_t* dst;
+  int64_t h, w, hp, wp, top, left, elem;
+  uint8_t fill;
+  static void Row(void* ctx, size_t plane, size_t y) {
+    const PadCopy& c = *static_cast<const PadCopy*>(ctx);
+    uint8_t* d = c.dst + (plane * c.hp + y) * c.wp * c.elem;
+    const int64_t iy = static_cast<int64_t>(y) - c.top;
+    if (iy < 0 || iy >= c.h) {
+      std::memset(d, c.fill, c.wp * c.elem);
+      return;
+    }
+    const uint8_t* s = c.src + (plane * c.h + iy) * c.w * c.elem;
+    std::memset(d, c.fill, c.left * c.elem);
+    std::memcpy(d + c.left * c.elem, s, c.w * c.elem);
+    std::memset(d + (c.left + c.w) * c.elem, c.fill, (c.wp - c.left - c.w) * c.elem);
+  }
+};
+
+void Parallel2D(pthreadpool_t pool, pthreadpool_task_2d_t fn, void* ctx, size_t i, size_t j) {
+  pthreadpool_parallelize_2d(pool, fn, ctx, i, j, 0);
+}
+
+// ---------------------------------------------------------------- u8s8 dense
+
+class U8S8Dense final : public Conv2DKernel {
+ public:
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
+                                                            const QuantizedConvParams& p,
+                                                            int64_t tile_co, int64_t tile_ow,
+                                                            Isa isa) {
+    std::unique_ptr<U8S8Dense> k(new U8S8Dense());
+    k->params_ = p;
+    k->isa_ = isa;
+    k->in_block_ = p.in_channels <= 4 ? 4 : 16;
+    k->out_block_ = 16;
+    k->input_layout_ = absl::StrCat("NCHW", k->in_block_, "c");
+    k->output_layout_ = "NCHW16c";
+    k->nco_ = tile_co / 16;
+    k->tile_ow_ = tile_ow;
+    k->ocb_ = CeilDiv(p.out_channels, 16);
+    k->icb_total_ = CeilDiv(p.in_channels, k->in_block_);
+    k->ep_ = MakeEpilogue(p);
+    k->bias_ = PaddedBias(p, k->ocb_ * 16);
+    k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
+    const int8_t* w = weight.data<int8_t>();
+    if (isa == Isa::kAvx2) {
+      for (int64_t i = 0; i < weight.num_elements(); ++i) k->split_ |= w[i] < -64 || w[i] > 64;
+    }
+    k->Pack(w);
+    // Register-tile functions for every (nco, npix) the run can need.
+    const int max_pix = static_cast<int>(tile_ow);
+    k->fns_.assign((k->nco_ + 1) * (max_pix + 1), nullptr);
+    for (int nco = 1; nco <= k->nco_; ++nco) {
+      for (int np = 1; np <= max_pix; ++np) {
+        DenseTileFn fn = &internal::DenseTileScalar;
+        if (isa == Isa::kAvx512Vnni) {
+          fn = internal::GetDenseTileAvx512Vnni(nco, np, k->in_block_, p.strides[1]);
+        }
+        if (isa == Isa::kAvx2) fn = internal::GetDenseTileAvx2(nco, np, k->in_block_, k->split_);
+        if (fn == nullptr) return absl::InternalError("missing microkernel");
+        k->fns_[nco * (max_pix + 1) + np] = fn;
+      }
+    }
+    k->description_ = absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co,
+                                   " tile_ow=", tile_ow, k->split_ ? " split" : "");
+    return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override;
+
+ private:
+  struct OcTile {
+    int64_t ocb0, nco, icb_lo, icb_count, w_offset;
+  };
+
+  void Pack(const int8_t* w) {
+    const QuantizedConvParams& p = params_;
+    const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
+    const int64_t kk = p.kernel_h * p.kernel_w;
+    const int64_t ib = in_block_;
+    const int64_t j_bytes = split_ ? 128 : 64;
+    for (int64_t ocb0 = 0; ocb0 < ocb_; ocb0 += nco_) {
+      OcTile t;
+      t.ocb0 = ocb0;
+      t.nco = std::min<int64_t>(nco_, ocb_ - ocb0);
+      const int64_t oc_lo = ocb0 * 16;
+      const int64_t oc_hi = std::min<int64_t>(p.out_channels, (ocb0 + t.nco) * 16);
+      const int64_t ic_lo = (oc_lo / og) * cg, ic_hi = ((oc_hi - 1) / og + 1) * cg;
+      t.icb_lo = ic_lo / ib;
+      t.icb_count = CeilDiv(ic_hi, ib) - t.icb_lo;
+      t.w_offset = static_cast<int64_t>(packed_.size());
+      const int64_t q4 = ib / 4;
+      packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
+      int8_t* dst = packed_.data() + t.w_offset;
+      for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+        for (int64_t k = 0; k < kk; ++k) {
+          for (int64_t q = 0; q < q4; ++q) {
+            for (int64_t j = 0; j < t.nco; ++j, dst += j_bytes) {
+              for (int64_t l = 0; l < 16; ++l) {
+                const int64_t oc = oc_lo + j * 16 + l;
+                if (oc >= p.out_channels) continue;
+                const int64_t g = oc / og;
+                for (int64_t i = 0; i < 4; ++i) {
+                  const int64_t ic = (t.icb_lo + icb) * ib + q * 4 + i;
+                  if (ic < g * cg || ic >= (g + 1) * cg) continue;
+                  const int8_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
+                  if (split_) {
+                    const int8_t lo = static_cast<int8_t>(v >> 1);
+                    dst[l * 4 + i] = lo;
+                    dst[64 + l * 4 + i] = static_cast<int8_t>(v - lo);
+                  } else {
+                    dst[l * 4 + i] = v;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+      tiles_.push_back(t);
+    }
+  }
+
+  struct RunCtx {
+    const U8S8Dense* k;
+    DenseGeom geom;
+    const uint8_t* in;   // image 0 at (icb 0, row 0, col 0) of the (padded) input
+    int64_t in_image;    // bytes per image
+    int64_t in_row;      // bytes per input row
+    uint8_t* out;
+    int64_t out_image, out_row;
+    int64_t oh, ow, sh;
+    int64_t chunk_pix, chunks_per_row, tiles_per_chunk;
+    int64_t n;
+  };
+
+  static void Work(void* vctx, size_t oc_chunk, size_t item) {
+    const RunCtx& c = *static_cast<const RunCtx*>(vctx);
+    const U8S8Dense& k = *c.k;
+    const int64_t n = item / (c.oh * c.chunks_per_row);
+    const int64_t rem = item % (c.oh * c.chunks_per_row);
+    const int64_t oy = rem / c.chunks_per_row;
+    const int64_t ox0 = (rem % c.chunks_per_row) * c.chunk_pix;
+    const int64_t ox1 = std::min(c.ow, ox0 + c.chunk_pix);
+    const int64_t t0 = oc_chunk * c.tiles_per_chunk;
+    const int64_t t1 = std::min<int64_t>(t0 + c.tiles_per_chunk, k.tiles_.size());
+    const int stride = static_cast<int>(k.tile_ow_) + 1;
+    for (int64_t ti = t0; ti < t1; ++ti) {
+      const OcTile& t = k.tiles_[ti];
+      DenseTile call;
+      call.w = k.packed_.data() + t.w_offset;
+      call.icb_count = t.icb_count;
+      call.bias = k.bias_.data() + t.ocb0 * 16;
+      call.mult = k.mult_.data() + t.ocb0 * 16;
+      call.nco = static_cast<int>(t.nco);
+      const uint8_t* in_row = c.in + n * c.in_image + t.icb_lo * c.geom.in_cstride +
+                              oy * c.sh * c.in_row;
+      uint8_t* out_row = c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row;
+      for (int64_t ox = ox0; ox < ox1; ox += k.tile_ow_) {
+        call.npix = static_cast<int>(std::min(k.tile_ow_, ox1 - ox));
+        call.in = in_row + ox * c.geom.pix_bytes;
+        call.out = out_row + ox * 16;
+        k.fns_[call.nco * stride + call.npix](c.geom, call);
+      }
+    }
+  }
+
+  Isa isa_ = Isa::kScalar;
+  int64_t nco_ = 1, tile_ow_ = 1, ocb_ = 0, icb_total_ = 0;
+  bool split_ = false;
+  Epilogue ep_;
+  std::vector<int32_t> bias_;
+  std::vector<float> mult_;
+  std::vector<int8_t> packed_;
+  std::vector<OcTile> tiles_;
+  std::vector<DenseTileFn> fns_;
+};
+
+absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const {
+  const QuantizedConvParams& p = params_;
+  ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), in_block_, DType::kU8, input.dtype()));
+  RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
+  const int64_t ib = in_block_;
+  const bool padded = p.pads[0] || p.pads[1] || p.pads[2] || p.pads[3];
+  // A 1x1 stride-1 convolution without padding sees its planes as one row.
+  const bool flat = !padded && p.kernel_h == 1 && p.kernel_w == 1 && p.strides[0] == 1 &&
+                    p.strides[1] == 1;
+  int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3];
+  const uint8_t* in = input.data<uint8_t>();
+  if (padded) {
+    uint8_t* buf = Scratch(0, g.n * icb_total_ * hp * wp * ib);
+    PadCopy pc{in, buf, g.h, g.w, hp, wp, p.pads[0], p.pads[1], ib,
+               static_cast<uint8_t>(p.input_zero_point)};
+    Parallel2D(pool, &PadCopy::Row, &pc, g.n * icb_total_, hp);
+    in = buf;
+  }
+  RunCtx c;
+  c.k = this;
+  c.geom.icblk = ib;
+  c.geom.kh = p.kernel_h;
+  c.geom.kw = p.kernel_w;
+  c.geom.in_cstride = hp * wp * ib;
+  c.geom.dil_h_bytes = p.dilation[0] * wp * ib;
+  c.geom.dil_w_bytes = p.dilation[1] * ib;
+  c.geom.pix_bytes = p.strides[1] * ib;
+  c.geom.out_cstride = g.oh * g.ow * 16;
+  c.geom.ep = ep_;
+  c.in = in;
+  c.in_image = icb_total_ * hp * wp * ib;
+  c.in_row = wp * ib;
+  c.out = output->data<uint8_t>();
+  c.out_image = ocb_ * g.oh * g.ow * 16;
+  c.out_row = g.ow * 16;
+  c.oh = flat ? 1 : g.oh;
+  c.ow = flat ? g.oh * g.ow : g.ow;
+  c.sh = p.strides[0];
+  c.n = g.n;
+  // Spatial chunks of about 128 pixels (whole tiles); output-channel chunks
+  // whose packed weights stay within about 128 KB (L2).
+  const int64_t tiles_in_row = CeilDiv(c.ow, tile_ow_);
+  const int64_t chunk_tiles = std::min(tiles_in_row, std::max<int64_t>(1, 128 / tile_ow_));
+  c.chunk_pix = chunk_tiles * tile_ow_;
+  c.chunks_per_row = CeilDiv(c.ow, c.chunk_pix);
+  const int64_t tile_bytes =
+      std::max<int64_t>(1, static_cast<int64_t>(packed_.size()) / static_cast<int64_t>(tiles_.size()));
+  c.tiles_per_chunk = std::clamp<int64_t>((128 << 10) / tile_bytes, 1, tiles_.size());
+  const int64_t oc_chunks = CeilDiv(tiles_.size(), c.tiles_per_chunk);
+  Parallel2D(pool, &U8S8Dense::Work, &c, oc_chunks, g.n * c.oh * c.chunks_per_row);
+  return absl::OkStatus();
+}
+
+// ------------------------------------------------------------ u8s8 depthwise
+
+class U8S8Depthwise final : public Conv2DKernel {
+ public:
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
+                                                            const QuantizedConvParams& p,
+                                                            Isa isa) {
+    std::unique_ptr<U8S8Depthwise> k(new U8S8Depthwise());
+    k->params_ = p;
+    k->in_block_ = 16;
+    k->out_block_ = 16;
+    k->input_layout_ = k->output_layout_ = "NCHW16c";
+    k->mult_ch_ = p.out_channels / p.groups;
+    k->ocb_ = CeilDiv(p.out_channels, 16);
+    k->ep_ = MakeEpilogue(p);
+    k->bias_ = PaddedBias(p, k->ocb_ * 16);
+    k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
+    const int64_t kk = p.kernel_h * p.kernel_w;
+    k->w_.assign(k->ocb_ * kk * 16, 0);
+    const int8_t* w = weight.data<int8_t>();
+    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+      for (int64_t i = 0; i < kk; ++i) k->w_[((oc / 16) * kk + i) * 16 + oc % 16] = w[oc * kk + i];
+    }
+    k->fn_ = &internal::DwRowScalar;
+    if (isa == Isa::kAvx512Vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
+    if (isa == Isa::kAvx2) k->fn_ = internal::GetDwRowAvx2();
+    if (k->fn_ == nullptr) return absl::InternalError("missing depthwise microkernel");
+    k->description_ = absl::StrCat("u8s8.", IsaName(isa), ".depthwise");
+    return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override {
+    const QuantizedConvParams& p = params_;
+    ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 16, DType::kU8, input.dtype()));
+    RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
+    const int64_t icb = CeilDiv(p.in_channels, 16);
+    const uint8_t* in = input.data<uint8_t>();
+    if (mult_ch_ > 1) {
+      // Channel multiplier m: output channel oc reads input channel oc / m;
+      // expand the input to the output's channels once.
+      uint8_t* buf = Scratch(1, g.n * ocb_ * g.h * g.w * 16);
+      const int64_t plane = g.h * g.w;
+      for (int64_t n = 0; n < g.n; ++n) {
+        for (int64_t oc = 0; oc < ocb_ * 16; ++oc) {
+          const int64_t c = std::min(oc / mult_ch_, p.in_channels - 1);
+          const uint8_t* s = in + ((n * icb + c / 16) * plane) * 16 + c % 16;
+          uint8_t* d = buf + ((n * ocb_ + oc / 16) * plane) * 16 + oc % 16;
+          for (int64_t i = 0; i < plane; ++i) d[i * 16] = s[i * 16];
+        }
+      }
+      in = buf;
+    }
+    Ctx c;
+    c.k = this;
+    c.in = in;
+    c.out = output->data<uint8_t>();
+    c.n = g.n;
+    c.oh = g.oh;
+    c.plane_in = g.h * g.w * 16;
+    c.plane_out = g.oh * g.ow * 16;
+    DwGeom& d = c.geom;
+    d.h = g.h;
+    d.w = g.w;
+    d.ow = g.ow;
+    d.kh = p.kernel_h;
+    d.kw = p.kernel_w;
+    d.sh = p.strides[0];
+    d.sw = p.strides[1];
+    d.dh = p.dilation[0];
+    d.dw = p.dilation[1];
+    d.pad_t = p.pads[0];
+    d.pad_l = p.pads[1];
+    d.zx = static_cast<uint8_t>(p.input_zero_point);
+    d.ep = ep_;
+    // Columns whose taps are all inside: ox*sw - pl >= 0 and
+    // ox*sw - pl + (kw-1)*dw <= w-1.
+    d.ow_lo = std::min(g.ow, CeilDiv(p.pads[1], p.strides[1]));
+    const int64_t last = g.w - 1 + p.pads[1] - (p.kernel_w - 1) * p.dilation[1];
+    d.ow_hi = last < 0 ? d.ow_lo : std::clamp(last / p.strides[1] + 1, d.ow_lo, g.ow);
+    Parallel2D(pool, &Work, &c, g.n * ocb_, g.oh);
+    return absl::OkStatus();
+  }
+
+ private:
+  struct Ctx {
+    const U8S8Depthwise* k;
+    DwGeom geom;
+    const uint8_t* in;
+    uint8_t* out;
+    int64_t n, oh, plane_in, plane_out;
+  };
+  static void Work(void* vctx, size_t nb, size_t oy) {
+    const Ctx& c = *static_cast<const Ctx*>(vctx);
+    const U8S8Depthwise& k = *c.k;
+    const int64_t b = nb % k.ocb_;
+    const int64_t kk = k.params_.kernel_h * k.params_.kernel_w;
+    DwRow r;
+    r.in = c.in + nb * c.plane_in;
+    r.w = k.w_.data() + b * kk * 16;
+    r.bias = k.bias_.data() + b * 16;
+    r.mult = k.mult_.data() + b * 16;
+    r.out = c.out + nb * c.plane_out + oy * c.geom.ow * 16;
+    r.oh = oy;
+    k.fn_(c.geom, r);
+  }
+
+  int64_t mult_ch_ = 1, ocb_ = 0;
+  Epilogue ep_;
+  std::vector<int32_t> bias_, w_;
+  std::vector<float> mult_;
+  DwRowFn fn_ = nullptr;
+};
+
+// ----------------------------------------------------------------- int16
+
+class Int16Kernel final : public Conv2DKernel {
+ public:
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
+                                                            const QuantizedConvParams& p,
+                                                            int64_t tile_co, int64_t tile_ow,
+                                                            bool depthwise) {
+    std::unique_ptr<Int16Kernel> k(new Int16Kernel());
+    k->params_ = p;
+    k->input_layout_ = k->output_layout_ = "NCHW";
+    k->depthwise_ = depthwise;
+    internal::Int16Setup& s = k->setup_;
+    s.ep = MakeEpilogue(p);
+    s.tile_co = depthwise ? 1 : tile_co;
+    s.tile_ow = tile_ow;
+    const int64_t oc_pad = CeilDiv(p.out_channels, s.tile_co) * s.tile_co;
+    s.bias = PaddedBias(p, oc_pad);
+    s.mult = PaddedMultipliers(p, oc_pad);
+    internal::PackInt16(weight.data<int16_t>(), p.in_channels, p.out_channels, p.groups,
+                        p.kernel_h, p.kernel_w, depthwise, &s);
+    k->description_ = depthwise ? std::string("int16.portable.depthwise")
+                                : absl::StrCat("int16.portable.dense tile_co=", tile_co,
+                                               " tile_ow=", tile_ow);
+    return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override {
+    const QuantizedConvParams& p = params_;
+    ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 0, DType::kI16, input.dtype()));
+    RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, p.out_channels, g.oh, g.ow}));
+    internal::Int16Run r;
+    r.n = g.n;
+    r.c = p.in_channels;
+    r.hp = g.h + p.pads[0] + p.pads[2];
+    r.wp = g.w + p.pads[1] + p.pads[3];
+    r.oh = g.oh;
+    r.ow = g.ow;
+    r.oc = p.out_channels;
+    r.groups = p.groups;
+    r.kh = p.kernel_h;
+    r.kw = p.kernel_w;
+    r.sh = p.strides[0];
+    r.sw = p.strides[1];
+    r.dh = p.dilation[0];
+    r.dw = p.dilation[1];
+    // Padded copy with slack: full register tiles may read past a row end.
+    const int64_t slack = (setup_.tile_ow * r.sw + r.kw * r.dw + 64) * 2;
+    uint8_t* buf = Scratch(0, (g.n * r.c * r.hp * r.wp) * 2 + slack);
+    PadCopy pc{input.data<uint8_t>(), buf, g.h, g.w, r.hp, r.wp, p.pads[0], p.pads[1], 2, 0};
+    Parallel2D(pool, &PadCopy::Row, &pc, g.n * r.c, r.hp);
+    std::memset(buf + g.n * r.c * r.hp * r.wp * 2, 0, slack);
+    r.in = reinterpret_cast<const int16_t*>(buf);
+    r.out = output->data<uint8_t>();
+    internal::RunInt16(setup_, r, depthwise_, pool);
+    return absl::OkStatus();
+  }
+
+ private:
+  bool depthwise_ = false;
+  internal::Int16Setup setup_;
+};
+
+}  // namespace
+
+const char* IsaName(Isa isa) {
+  switch (isa) {
+    case Isa::kScalar:
+      return "scalar";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kAvx512Vnni:
+      return "avx512vnni";
+  }
+  return "?";
+}
+
+bool IsaSupported(Isa isa) {
+  static const bool vnni = [] {
+    return cpuinfo_initialize() && cpuinfo_has_x86_avx512f() && cpuinfo_has_x86_avx512bw() &&
+           cpuinfo_has_x86_avx512vl() && cpuinfo_has_x86_avx512vnni() &&
+           internal::GetDenseTileAvx512Vnni(1, 1, 16, 1) != nullptr;
+  }();
+  static const bool avx2 = [] {
+    return cpuinfo_initialize() && cpuinfo_has_x86_avx2() &&
+           internal::GetDenseTileAvx2(1, 1, 16, false) != nullptr;
+  }();
+  switch (isa) {
+    case Isa::kScalar:
+      return true;
+    case Isa::kAvx2:
+      return avx2;
+    case Isa::kAvx512Vnni:
+      return vnni;
+  }
+  return false;
+}
+
+Isa DetectIsa() {
+  static const Isa isa = IsaSupported(Isa::kAvx512Vnni) ? Isa::kAvx512Vnni
+                         : IsaSupported(Isa::kAvx2)     ? Isa::kAvx2
+                                                        : Isa::kScalar;
+  return isa;
+}
+
+KnobSpace ConfigSpaceU8S8(Isa isa) {
+  if (isa == Isa::kAvx2) return {{"tile_co", {16}}, {"tile_ow", {2, 4, 6}}};
+  return {{"tile_co", {16, 32}}, {"tile_ow", {4, 7, 8, 14}}};
+}
+
+KnobSpace ConfigSpaceInt16() { return {{"tile_co", {4, 8, 16}}, {"tile_ow", {4, 8}}}; }
+
+KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_width) {
+  const bool flat = p.kernel_h == 1 && p.kernel_w == 1 && p.strides[0] == 1 &&
+                    p.strides[1] == 1 && p.pads == std::array<int64_t, 4>{0, 0, 0, 0};
+  if (isa == Isa::kAvx2) {
+    return {{"tile_co", 16}, {"tile_ow", (out_width > 0 && out_width < 6 && !flat) ? 4 : 6}};
+  }
+  // With NCHW4c inputs (in_channels <= 4) the 2x14 tile spills a register:
+  // at most 8 pixels there.
+  const bool small_c = p.in_channels <= 4;
+  int64_t ow = small_c ? 8 : 14;
+  if (!flat && out_width > 0) {
+    // The candidate leaving the fewest idle pixel slots, the larger on ties.
+    int64_t best_waste = -1;
+    for (int64_t c : {14, 8, 7, 4}) {
+      if (small_c && c == 14) continue;
+      const int64_t waste = CeilDiv(out_width, c) * c - out_width;
+      if (best_waste < 0 || waste < best_waste) best_waste = waste, ow = c;
+    }
+  }
+  return {{"tile_co", p.out_channels > 16 ? 32 : 16}, {"tile_ow", ow}};
+}
+
+KnobMap DefaultConfigInt16(const QuantizedConvParams& p, int64_t out_width) {
+  const int64_t co = p.out_channels / p.groups >= 16 ? 16 : p.out_channels / p.groups >= 8 ? 8 : 4;
+  return {{"tile_co", co}, {"tile_ow", out_width > 0 && out_width < 8 ? 4 : 8}};
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateU8S8(
+    const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config, Isa isa) {
+  RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI8));
+  if (params.input_zero_point < 0 || params.input_zero_point > 255) {
+    return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
+  }
+  if (!IsaSupported(isa)) {
+    return Invalid("instruction set ", IsaName(isa), " is not available on this build/CPU");
+  }
+  ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa),
+                                            DefaultConfigU8S8(params, isa)));
+  if (IsDepthwise(params)) return U8S8Depthwise::Make(weight, params, isa);
+  return U8S8Dense::Make(weight, params, tiles.first, tiles.second, isa);
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(
+    const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config) {
+  RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI16));
+  if (params.input_zero_point != 0) {
+    return Invalid("int16 input_zero_point must be 0 (already subtracted), got ",
+                   params.input_zero_point);
+  }
+  ASSIGN_OR_RETURN(auto tiles,
+                   ResolveTiles(config, ConfigSpaceInt16(), DefaultConfigInt16(params)));
+  return Int16Kernel::Make(weight, params, tiles.first, tiles.second, IsDepthwise(params));
+}
+
+absl::StatusOr<Shape> Conv2DKernel::OutputShape(const Shape& input_shape) const {
+  const DType in_dtype = in_block_ ? DType::kU8 : DType::kI16;
+  ASSIGN_OR_RETURN(OutGeom g, Geometry(params_, input_shape, in_block_, in_dtype, in_dtype));
+  if (out_block_) return Shape{g.n, CeilDiv(params_.out_channels, out_block_), g.oh, g.ow, out_block_};
+  return Shape{g.n, params_.out_channels, g.oh, g.ow};
+}
+
+absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_value) {
+  if (nchw.rank() != 4 || block <= 0) {
+    return Invalid("ToBlocked needs a rank-4 tensor and a positive block, got ",
+                   tensor::ShapeToString(nchw.shape()), " block ", block);
+  }
+  const int64_t n = nchw.dim(0), c = nchw.dim(1), plane = nchw.dim(2) * nchw.dim(3);
+  const int64_t cb = CeilDiv(c, block);
+  ASSIGN_OR_RETURN(Tensor out, Tensor::Create(nchw.dtype(), {n, cb, nchw.dim(2), nchw.dim(3), block}));
+  const size_t es = tensor::DTypeSize(nchw.dtype());
+  // The pad value in the element type (integer dtypes).
+  std::vector<uint8_t> pad(es, 0);
+  std::memcpy(pad.data(), &pad_value, std::min(es, sizeof(pad_value)));
+  const uint8_t* s = static_cast<const uint8_t*>(nchw.raw_data());
+  uint8_t* d = static_cast<uint8_t*>(out.raw_data());
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t ch = 0; ch < cb * block; ++ch) {
+      uint8_t* dp = d + (((i * cb + ch / block) * plane) * block + ch % block) * es;
+      for (int64_t x = 0; x < plane; ++x) {
+        const uint8_t* sp = ch < c ? s + ((i * c + ch) * plane + x) * es : pad.data();
+        std::memcpy(dp + x * block * es, sp, es);
+      }
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels) {
+  if (blocked.rank() != 5 || channels <= 0 || channels > blocked.dim(1) * blocked.dim(4)) {
+    return Invalid("FromBlocked needs a rank-5 tensor holding ", channels, " channels, got ",
+                   tensor::ShapeToString(blocked.shape()));
+  }
+  const int64_t n = blocked.dim(0), cb = blocked.dim(1), block = blocked.dim(4);
+  const int64_t plane = blocked.dim(2) * blocked.dim(3);
+  ASSIGN_OR_RETURN(Tensor out,
+                   Tensor::Create(blocked.dtype(), {n, channels, blocked.dim(2), blocked.dim(3)}));
+  const size_t es = tensor::DTypeSize(blocked.dtype());
+  const uint8_t* s = static_cast<const uint8_t*>(blocked.raw_data());
+  uint8_t* d = static_cast<uint8_t*>(out.raw_data());
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t ch = 0; ch < channels; ++ch) {
+      const uint8_t* sp = s + (((i * cb + ch / block) * plane) * block + ch % block) * es;
+      uint8_t* dp = d + ((i * channels + ch) * plane) * es;
+      for (int64_t x = 0; x < plane; ++x) std::memcpy(dp + x * es, sp + x * block * es, es);
+    }
+  }
+  return out;
+}
+
+}  // namespace qnnc::kernels::spatial_pack

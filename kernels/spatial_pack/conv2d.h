@@ -1,0 +1,159 @@
+// Native quantized 2-D convolution kernels ("spatial pack"): one fused
+// convolution + bias + requantize + clamp, bit-exact with
+//   reference::QnnConv2D (+ bias) -> reference::Requantize (float mode).
+//
+// A kernel is created ONCE from the constant weights (they are packed then:
+// this is compile time) and run many times. Two paths:
+//
+//  u8s8 (CreateU8S8; x86 VNNI vpdpbusd, AVX2 vpmaddubsw, portable scalar):
+//    data x: u8, weights w' = w - zw: s8 (OIHW), padding stands for
+//    input_zero_point (zx), so
+//      acc[oc] = sum x * w' + bias[oc]
+//    where `bias` already holds -zx * sum(w'[oc]) plus the model bias (so the
+//    accumulator equals the reference's sum (x - zx)(w - zw) + model bias).
+//    Activations are channel-blocked (see Layouts below).
+//
+//  int16 (CreateInt16; portable C++, auto-vectorizable, the Arm default):
+//    data x16 = x - zx and weights w16 = w - zw, both i16 (zero points
+//    already subtracted by the caller), padding is 0:
+//      acc[oc] = sum x16 * w16 + bias[oc]
+//    Activations are plain NCHW.
+//
+// Both then requantize exactly like reference::Requantize in float mode:
+//   v = float(acc) * requant_multiplier[oc]      (float32; NaN -> 0)
+//   q = nearbyint(v) (ties to even) + output_zero_point
+//   out = clamp(q, max(clamp_min, min(out_dtype)), min(clamp_max, max(out_dtype)))
+//
+// Depthwise convolutions (groups == in_channels, out_channels = groups * m,
+// m >= 1) get their own kernel on both paths; other group counts run on the
+// dense kernel (each output-channel tile only visits the input channels of
+// its groups).
+//
+// Layouts (Conv2DKernel::input_layout() / output_layout()):
+//  - "NCHW16c": [N, ceil(C/16), H, W, 16], channel c at block c/16, lane c%16.
+//    Lanes past C are padding: the kernels never let them influence a real
+//    output (their weights are zero); the output's padding lanes are written
+//    with clamp(output_zero_point).
+//  - "NCHW4c": [N, ceil(C/4), H, W, 4], the same with blocks of 4. Only the
+//    input of a dense u8s8 kernel with in_channels <= 4 (the image stem).
+//  - "NCHW": the int16 path, input and output.
+// u8s8 dense and depthwise kernels produce NCHW16c; they consume NCHW16c
+// (NCHW4c when in_channels <= 4). ToBlocked/FromBlocked convert.
+//
+// Threads: Run splits the work over `pool` (pthreadpool; nullptr = serial).
+// Run is const and thread-safe (scratch buffers are per calling thread).
+#ifndef QNNC_KERNELS_SPATIAL_PACK_CONV2D_H_
+#define QNNC_KERNELS_SPATIAL_PACK_CONV2D_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "pthreadpool.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::kernels::spatial_pack {
+
+// One fused conv + bias + requantize + clamp.
+struct QuantizedConvParams {
+  int64_t in_channels = 0;
+  int64_t out_channels = 0;
+  int64_t groups = 1;
+  int64_t kernel_h = 1, kernel_w = 1;
+  std::array<int64_t, 2> strides{1, 1};    // h, w
+  std::array<int64_t, 2> dilation{1, 1};   // h, w
+  std::array<int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
+  // The value padding stands for (u8s8: in [0, 255]; int16: must be 0, the
+  // zero point is already subtracted).
+  int32_t input_zero_point = 0;
+  // Per output channel, added to the accumulator; empty = all zero.
+  std::vector<int32_t> bias;
+  // Per output channel or one value (float32, ORT/MLAS float mode).
+  std::vector<float> requant_multiplier{1.0f};
+  int32_t output_zero_point = 0;
+  int32_t clamp_min = -2147483647 - 1;  // intersected with the out_dtype range
+  int32_t clamp_max = 2147483647;
+  tensor::DType out_dtype = tensor::DType::kU8;  // kU8 or kI8
+};
+
+enum class Isa { kScalar, kAvx2, kAvx512Vnni };
+const char* IsaName(Isa isa);
+// The best instruction set of this CPU (cpuinfo; computed once).
+Isa DetectIsa();
+// Whether kernels for `isa` were compiled in and this CPU runs them.
+bool IsaSupported(Isa isa);
+
+// Knob name -> value. Knobs (missing ones take DefaultConfig's value):
+//   tile_co  output channels per register tile
+//   tile_ow  output pixels (along a row) per register tile
+using KnobMap = std::map<std::string, int64_t>;
+using KnobSpace = std::map<std::string, std::vector<int64_t>>;
+
+// The config spaces; every point of the product is valid for every workload.
+//   u8s8, kAvx512Vnni and kScalar: tile_co {16, 32} x tile_ow {4, 7, 8, 14}
+//   u8s8, kAvx2:                   tile_co {16}     x tile_ow {2, 4, 6}
+//   int16 (portable):              tile_co {4, 8, 16} x tile_ow {4, 8}
+// Depthwise kernels accept (and validate) the same knobs and ignore them.
+KnobSpace ConfigSpaceU8S8(Isa isa);
+KnobSpace ConfigSpaceInt16();
+// A good config without tuning. `out_width` (0 = unknown) refines tile_ow.
+KnobMap DefaultConfigU8S8(const QuantizedConvParams& params, Isa isa, int64_t out_width = 0);
+KnobMap DefaultConfigInt16(const QuantizedConvParams& params, int64_t out_width = 0);
+
+class Conv2DKernel {
+ public:
+  virtual ~Conv2DKernel() = default;
+
+  // weight_s8_OIHW: i8 [out_channels, in_channels / groups, kernel_h, kernel_w]
+  // holding w - zw. Fails with InvalidArgument on inconsistent params, an
+  // unknown knob or knob value, or an `isa` this build/CPU cannot run.
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateU8S8(
+      const tensor::Tensor& weight_s8_OIHW, const QuantizedConvParams& params,
+      const KnobMap& config, Isa isa);
+  // weight_i16_OIHW: i16 [out_channels, in_channels / groups, kernel_h,
+  // kernel_w] holding w - zw; params.input_zero_point must be 0.
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateInt16(
+      const tensor::Tensor& weight_i16_OIHW, const QuantizedConvParams& params,
+      const KnobMap& config);
+
+  // input: input_layout() of dtype u8 (u8s8) or i16 (int16), batch N,
+  // in_channels, any H, W with an output of at least 1x1.
+  // output: if it is defined with output dtype and OutputShape(input) it is
+  // written in place (preallocated); otherwise it is replaced by a new tensor.
+  virtual absl::Status Run(const tensor::Tensor& input, tensor::Tensor* output,
+                           pthreadpool_t pool) const = 0;
+
+  // The shape Run produces for `input_shape` (in input_layout()).
+  absl::StatusOr<tensor::Shape> OutputShape(const tensor::Shape& input_shape) const;
+
+  // The activation layout produced (== the consumed one except "NCHW4c"
+  // inputs of the stem): "NCHW16c" (u8s8) or "NCHW" (int16).
+  const std::string& layout() const { return output_layout_; }
+  const std::string& input_layout() const { return input_layout_; }
+  const std::string& output_layout() const { return output_layout_; }
+  // E.g. "u8s8.avx512vnni.dense tile_co=32 tile_ow=14".
+  const std::string& description() const { return description_; }
+  const QuantizedConvParams& params() const { return params_; }
+
+ protected:
+  Conv2DKernel() = default;
+  QuantizedConvParams params_;
+  std::string input_layout_, output_layout_, description_;
+  int64_t in_block_ = 0;   // channel block of the input (0 = NCHW)
+  int64_t out_block_ = 0;  // channel block of the output (0 = NCHW)
+};
+
+// Layout conversions for tests, benchmarks and runtimes: NCHW <-> NCHW{block}c
+// (any dtype; padding lanes of ToBlocked are filled with `pad_value`).
+absl::StatusOr<tensor::Tensor> ToBlocked(const tensor::Tensor& nchw, int64_t block,
+                                         int64_t pad_value = 0);
+absl::StatusOr<tensor::Tensor> FromBlocked(const tensor::Tensor& blocked, int64_t channels);
+
+}  // namespace qnnc::kernels::spatial_pack
+
+#endif  // QNNC_KERNELS_SPATIAL_PACK_CONV2D_H_

@@ -1,0 +1,371 @@
+#include "kernels/spatial_pack/conv2d.h"
+
+#include <climits>
+#include <cmath>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/reference/conv2d.h"
+#include "kernels/reference/requantize.h"
+
+namespace qnnc::kernels::spatial_pack {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+struct Case {
+  std::string name;
+  int64_t n, c, h, w, oc, kh, kw;
+  std::array<int64_t, 2> s{1, 1};
+  std::array<int64_t, 4> pads{0, 0, 0, 0};
+  int64_t groups = 1;
+  std::array<int64_t, 2> d{1, 1};
+  int32_t zx = 113;
+  DType out = DType::kU8;
+  int32_t out_zp = 121;
+  int32_t cmin = INT_MIN, cmax = INT_MAX;
+  bool per_channel = true;
+  int wmin = -128, wmax = 127;  // u8s8 weights w - zw
+};
+
+// The layer suite (full size) and edge cases.
+std::vector<Case> Cases() {
+  std::vector<Case> v;
+  auto add = [&](Case c) { v.push_back(c); };
+  add({"r50_c2_3x3", 1, 64, 56, 56, 64, 3, 3, {1, 1}, {1, 1, 1, 1}});
+  add({"r50_c2_1x1", 1, 256, 56, 56, 64, 1, 1});
+  add({"r50_c3_3x3", 1, 128, 28, 28, 128, 3, 3, {1, 1}, {1, 1, 1, 1}});
+  add({"r50_c5_3x3", 1, 512, 7, 7, 512, 3, 3, {1, 1}, {1, 1, 1, 1}});
+  add({"r50_stem_7x7", 1, 3, 224, 224, 64, 7, 7, {2, 2}, {3, 3, 3, 3}});
+  add({"mbv2_pw_112", 1, 16, 112, 112, 96, 1, 1});
+  add({"mbv2_dw_112", 1, 32, 112, 112, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32});
+  add({"mbv2_dw_s2", 1, 96, 112, 112, 96, 3, 3, {2, 2}, {1, 1, 1, 1}, 96});
+  add({"pw_5_to_17", 1, 5, 7, 9, 17, 1, 1});
+  add({"c7x7_s2_17_to_33", 1, 17, 19, 21, 33, 7, 7, {2, 2}, {3, 3, 3, 3}});
+  add({"asymmetric_pads", 1, 20, 11, 13, 24, 3, 3, {1, 1}, {0, 2, 1, 3}});
+  add({"dilation2", 1, 33, 12, 10, 16, 3, 3, {1, 1}, {2, 2, 2, 2}, 1, {2, 2}});
+  add({"groups2", 1, 16, 9, 9, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 2});
+  add({"groups4_aligned", 1, 64, 8, 8, 64, 3, 3, {1, 1}, {1, 1, 1, 1}, 4});
+  add({"groups4_unaligned", 1, 12, 8, 9, 20, 3, 3, {2, 1}, {1, 0, 1, 2}, 4});
+  add({"depthwise_mult2", 1, 17, 10, 11, 34, 3, 3, {1, 1}, {1, 1, 1, 1}, 17});
+  add({"depthwise_mult3_5x5_s2", 1, 24, 13, 12, 72, 5, 5, {2, 2}, {2, 1, 2, 3}, 24});
+  add({"depthwise_3ch_dilated", 1, 3, 9, 9, 3, 3, 3, {1, 1}, {2, 2, 2, 2}, 3, {2, 2}});
+  add({"input_1x1_padded", 1, 33, 1, 1, 17, 3, 3, {1, 1}, {1, 1, 1, 1}});
+  add({"input_3x3_valid", 1, 17, 3, 3, 33, 3, 3});
+  add({"batch2", 2, 20, 9, 8, 40, 3, 3, {1, 1}, {1, 1, 1, 1}});
+  add({"batch2_depthwise", 2, 16, 9, 8, 16, 3, 3, {1, 1}, {1, 1, 1, 1}, 16});
+  add({"channels_1", 1, 1, 10, 10, 5, 3, 3, {1, 1}, {1, 1, 1, 1}});
+  add({"channels_4_1x1", 1, 4, 6, 7, 3, 1, 1});
+  add({"stride2_1x1", 1, 40, 9, 11, 24, 1, 1, {2, 2}});
+  add({"wide_row_1x1_padded", 1, 32, 2, 61, 48, 1, 1, {1, 1}, {0, 1, 0, 2}});
+  // Zero points and clamps at the limits; per-tensor multiplier.
+  Case c = {"zx0_u8zp0", 1, 24, 9, 9, 20, 3, 3, {1, 1}, {1, 1, 1, 1}};
+  c.zx = 0, c.out_zp = 0;
+  add(c);
+  c.name = "zx255_u8zp255", c.zx = 255, c.out_zp = 255;
+  add(c);
+  c.name = "i8_zp_min", c.zx = 7, c.out = DType::kI8, c.out_zp = -128;
+  add(c);
+  c.name = "i8_zp_max_per_tensor", c.out_zp = 127, c.per_channel = false;
+  add(c);
+  c.name = "clamp_relu6", c.out = DType::kU8, c.out_zp = 10, c.cmin = 10, c.cmax = 60;
+  c.per_channel = true;
+  add(c);
+  c.name = "weights_within_64", c.wmin = -64, c.wmax = 64, c.cmin = INT_MIN, c.cmax = INT_MAX;
+  add(c);
+  c.name = "weights_extremes", c.wmin = -128, c.wmax = -127, c.zx = 128;
+  add(c);
+  Case dw = {"depthwise_i8_clamp", 1, 32, 7, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32};
+  dw.zx = 255, dw.out = DType::kI8, dw.out_zp = -5, dw.cmin = -20, dw.cmax = 90;
+  add(dw);
+  return v;
+}
+
+struct Problem {
+  Tensor x;       // u8 NCHW
+  Tensor w;       // i8 (u8s8) or i16 (int16) OIHW, zero point already subtracted
+  QuantizedConvParams params;
+  Tensor expected;  // NCHW
+};
+
+// int16: weights w - zw in [-255, 255] and bias without compensation.
+// small_m: every multiplier below 0.5 (the kernels' packed 16-bit epilogue);
+// otherwise one channel in 7 has 1.75.
+Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t seed = 1) {
+  std::mt19937 rng(seed);
+  Problem p;
+  const int64_t cg = k.c / k.groups;
+  std::vector<uint8_t> xv(k.n * k.c * k.h * k.w);
+  for (auto& e : xv) e = static_cast<uint8_t>(rng() & 255);
+  p.x = Tensor::FromVector<uint8_t>({k.n, k.c, k.h, k.w}, xv);
+  const int64_t wn = k.oc * cg * k.kh * k.kw;
+  std::vector<int64_t> wv(wn);
+  const int lo = int16 ? -255 : k.wmin, hi = int16 ? 255 : k.wmax;
+  for (auto& e : wv) e = lo + static_cast<int>(rng() % (hi - lo + 1));
+  tensor::Shape wshape = {k.oc, cg, k.kh, k.kw};
+  if (int16) {
+    p.w = Tensor::FromVector<int16_t>(wshape, std::vector<int16_t>(wv.begin(), wv.end()));
+  } else {
+    p.w = Tensor::FromVector<int8_t>(wshape, std::vector<int8_t>(wv.begin(), wv.end()));
+  }
+  reference::Conv2DParams rp;
+  rp.strides = k.s;
+  rp.pads = k.pads;
+  rp.dilation = k.d;
+  rp.groups = k.groups;
+  rp.out_dtype = DType::kI32;
+  auto acc = reference::QnnConv2D(p.x, p.w, Tensor::Scalar<int32_t>(k.zx),
+                                  Tensor::Scalar<int32_t>(0), rp);
+  EXPECT_TRUE(acc.ok()) << acc.status();
+  // Model bias, then per-channel multipliers: a spread around the scale that
+  // keeps results in range, exact ties (0.5, 0.25) and one > 1.
+  std::vector<int32_t> bias(k.oc);
+  for (auto& b : bias) b = static_cast<int32_t>(rng() % 20001) - 10000;
+  const double base = 100.0 / (std::sqrt(static_cast<double>(cg * k.kh * k.kw)) * 80.0 * 70.0);
+  std::vector<float> mult(k.oc);
+  for (int64_t o = 0; o < k.oc; ++o) {
+    switch (o % 7) {
+      case 3: mult[o] = small_m ? 0.125f : 0.5f; break;
+      case 5: mult[o] = small_m ? 0.375f : 1.75f; break;
+      case 6: mult[o] = 0.25f; break;
+      default: mult[o] = static_cast<float>(base * (0.3 + (rng() % 1000) / 500.0));
+    }
+  }
+  if (!k.per_channel) mult.assign(1, static_cast<float>(base));
+  const int64_t plane = acc->dim(2) * acc->dim(3);
+  int32_t* a = acc->data<int32_t>();
+  for (int64_t i = 0; i < acc->num_elements(); ++i) a[i] += bias[(i / plane) % k.oc];
+  auto expected = reference::Requantize(
+      *acc, Tensor::FromVector<float>({static_cast<int64_t>(mult.size())}, mult),
+      Tensor::Scalar<int32_t>(0), Tensor::Scalar<float>(1.0f), Tensor::Scalar<int32_t>(k.out_zp),
+      1, k.out, k.cmin == INT_MIN ? std::nullopt : std::optional<int64_t>(k.cmin),
+      k.cmax == INT_MAX ? std::nullopt : std::optional<int64_t>(k.cmax));
+  EXPECT_TRUE(expected.ok()) << expected.status();
+  p.expected = *expected;
+  // The case must exercise the requantization, not saturate everywhere.
+  std::set<int64_t> distinct;
+  for (int64_t i = 0; i < p.expected.num_elements(); ++i) distinct.insert(p.expected.GetAsInt(i));
+  EXPECT_GE(distinct.size(), std::min<size_t>(8, p.expected.num_elements() / 4)) << k.name;
+
+  QuantizedConvParams& q = p.params;
+  q.in_channels = k.c;
+  q.out_channels = k.oc;
+  q.groups = k.groups;
+  q.kernel_h = k.kh;
+  q.kernel_w = k.kw;
+  q.strides = k.s;
+  q.dilation = k.d;
+  q.pads = k.pads;
+  q.input_zero_point = int16 ? 0 : k.zx;
+  q.bias = bias;
+  if (!int16) {  // fold the zero-point compensation -zx * sum(w') into the bias
+    const int64_t per_oc = cg * k.kh * k.kw;
+    for (int64_t o = 0; o < k.oc; ++o) {
+      int64_t sum = 0;
+      for (int64_t i = 0; i < per_oc; ++i) sum += wv[o * per_oc + i];
+      q.bias[o] -= static_cast<int32_t>(k.zx * sum);
+    }
+  }
+  q.requant_multiplier = mult;
+  q.output_zero_point = k.out_zp;
+  q.clamp_min = k.cmin;
+  q.clamp_max = k.cmax;
+  q.out_dtype = k.out;
+  return p;
+}
+
+class Pool {
+ public:
+  Pool() : pool_(pthreadpool_create(2)) {}
+  ~Pool() { pthreadpool_destroy(pool_); }
+  pthreadpool_t get() const { return pool_; }
+
+ private:
+  pthreadpool_t pool_;
+};
+
+// Runs a u8s8 kernel on the problem and compares with the reference.
+void CheckU8S8(const Problem& p, Isa isa, const KnobMap& config, pthreadpool_t pool,
+               const std::string& what) {
+  auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, config, isa);
+  ASSERT_TRUE(kernel.ok()) << what << ": " << kernel.status();
+  const int64_t block = (*kernel)->input_layout() == "NCHW4c" ? 4 : 16;
+  auto x = ToBlocked(p.x, block, /*pad_value=*/77);  // padding lanes must not matter
+  ASSERT_TRUE(x.ok()) << x.status();
+  Tensor y;
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the output
+    ASSERT_TRUE((*kernel)->Run(*x, &y, pool).ok()) << what;
+    auto shape = (*kernel)->OutputShape(x->shape());
+    ASSERT_TRUE(shape.ok());
+    ASSERT_EQ(y.shape(), *shape);
+    auto got = FromBlocked(y, p.params.out_channels);
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_TRUE(got->BitwiseEquals(p.expected))
+        << what << " " << (*kernel)->description() << ": first mismatch at " << [&] {
+             for (int64_t i = 0; i < got->num_elements(); ++i) {
+               if (got->GetAsInt(i) != p.expected.GetAsInt(i)) {
+                 return std::to_string(i) + " got " + std::to_string(got->GetAsInt(i)) +
+                        " want " + std::to_string(p.expected.GetAsInt(i));
+               }
+             }
+             return std::string("?");
+           }();
+  }
+}
+
+void CheckInt16(const Problem& p, const KnobMap& config, pthreadpool_t pool,
+                const std::string& what, int32_t zx) {
+  auto kernel = Conv2DKernel::CreateInt16(p.w, p.params, config);
+  ASSERT_TRUE(kernel.ok()) << what << ": " << kernel.status();
+  EXPECT_EQ((*kernel)->layout(), "NCHW");
+  std::vector<int16_t> x16(p.x.num_elements());
+  for (int64_t i = 0; i < p.x.num_elements(); ++i) x16[i] = p.x.data<uint8_t>()[i] - zx;
+  Tensor x = Tensor::FromVector<int16_t>(p.x.shape(), x16);
+  Tensor y;
+  ASSERT_TRUE((*kernel)->Run(x, &y, pool).ok()) << what;
+  ASSERT_TRUE(y.BitwiseEquals(p.expected)) << what << " " << (*kernel)->description();
+}
+
+std::vector<Isa> AvailableIsas() {
+  std::vector<Isa> v;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512Vnni}) {
+    if (IsaSupported(isa)) v.push_back(isa);
+  }
+  return v;
+}
+
+class SuiteTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SuiteTest, U8S8MatchesReference) {
+  const Case& k = GetParam();
+  Pool pool;
+  for (bool small_m : {false, true}) {
+    const Problem p = MakeProblem(k, /*int16=*/false, small_m);
+    const std::string m = small_m ? " multipliers<0.5" : " one multiplier>1";
+    for (Isa isa : AvailableIsas()) {
+      CheckU8S8(p, isa, {}, pool.get(), std::string(IsaName(isa)) + " 2 threads" + m);
+      if (isa == DetectIsa()) {
+        CheckU8S8(p, isa, {}, nullptr, std::string(IsaName(isa)) + " serial" + m);
+      }
+    }
+  }
+}
+
+TEST_P(SuiteTest, Int16MatchesReference) {
+  const Case& k = GetParam();
+  const Problem p = MakeProblem(k, /*int16=*/true);
+  Pool pool;
+  CheckInt16(p, {}, pool.get(), "int16", k.zx);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, SuiteTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+// Every config of every space on small dense, grouped and depthwise cases.
+TEST(ConfigSpaceTest, EveryConfigIsCorrect) {
+  const std::vector<Case> cases = {
+      {"dense", 1, 20, 9, 23, 40, 3, 3, {1, 1}, {1, 1, 1, 1}},
+      {"grouped_s2", 2, 12, 10, 17, 20, 3, 3, {2, 2}, {1, 0, 1, 2}, 4},
+      {"stem_like", 1, 3, 17, 19, 33, 7, 7, {2, 2}, {3, 3, 3, 3}},
+      {"depthwise", 1, 16, 9, 9, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 16},
+  };
+  Pool pool;
+  for (const Case& k : cases) {
+    const Problem p8 = MakeProblem(k, false), p8s = MakeProblem(k, false, true);
+    const Problem p16 = MakeProblem(k, true);
+    for (Isa isa : AvailableIsas()) {
+      const KnobSpace space = ConfigSpaceU8S8(isa);
+      for (int64_t co : space.at("tile_co")) {
+        for (int64_t ow : space.at("tile_ow")) {
+          CheckU8S8(p8, isa, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(),
+                    k.name + " " + IsaName(isa));
+          CheckU8S8(p8s, isa, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(),
+                    k.name + " small multipliers " + IsaName(isa));
+        }
+      }
+    }
+    const KnobSpace space = ConfigSpaceInt16();
+    for (int64_t co : space.at("tile_co")) {
+      for (int64_t ow : space.at("tile_ow")) {
+        CheckInt16(p16, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(), k.name + " int16", k.zx);
+      }
+    }
+  }
+}
+
+TEST(ConfigSpaceTest, DefaultsAreInTheSpace) {
+  QuantizedConvParams p;
+  p.in_channels = 64;
+  p.out_channels = 64;
+  p.kernel_h = p.kernel_w = 3;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512Vnni}) {
+    const KnobSpace space = ConfigSpaceU8S8(isa);
+    for (int64_t width : {0, 1, 7, 28, 56, 112}) {
+      for (const auto& [knob, value] : DefaultConfigU8S8(p, isa, width)) {
+        const auto& values = space.at(knob);
+        EXPECT_NE(std::find(values.begin(), values.end(), value), values.end())
+            << IsaName(isa) << " width " << width << " " << knob << "=" << value;
+      }
+    }
+  }
+  const KnobSpace space16 = ConfigSpaceInt16();
+  for (const auto& [knob, value] : DefaultConfigInt16(p, 3)) {
+    const auto& values = space16.at(knob);
+    EXPECT_NE(std::find(values.begin(), values.end(), value), values.end()) << knob;
+  }
+}
+
+TEST(ErrorTest, BadKnobsAndParams) {
+  const Problem p = MakeProblem({"small", 1, 8, 5, 5, 8, 3, 3, {1, 1}, {1, 1, 1, 1}}, false);
+  auto k = Conv2DKernel::CreateU8S8(p.w, p.params, {{"tile_co", 48}}, Isa::kScalar);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.status().message().find("tile_co=48"), std::string::npos) << k.status();
+  k = Conv2DKernel::CreateU8S8(p.w, p.params, {{"unroll", 2}}, Isa::kScalar);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.status().message().find("unknown knob 'unroll'"), std::string::npos);
+  QuantizedConvParams bad = p.params;
+  bad.in_channels = 9;
+  EXPECT_FALSE(Conv2DKernel::CreateU8S8(p.w, bad, {}, Isa::kScalar).ok());
+  bad = p.params;
+  bad.requant_multiplier = {1.0f, 2.0f};
+  EXPECT_FALSE(Conv2DKernel::CreateU8S8(p.w, bad, {}, Isa::kScalar).ok());
+  bad = p.params;
+  bad.clamp_min = 300;
+  EXPECT_FALSE(Conv2DKernel::CreateU8S8(p.w, bad, {}, Isa::kScalar).ok());
+  // int16 wants i16 weights and no zero point.
+  EXPECT_FALSE(Conv2DKernel::CreateInt16(p.w, p.params, {}).ok());
+  // Wrong input layout at run time.
+  auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, {}, Isa::kScalar);
+  ASSERT_TRUE(kernel.ok());
+  Tensor y;
+  EXPECT_FALSE((*kernel)->Run(p.x, &y, nullptr).ok());
+  EXPECT_EQ((*kernel)->layout(), "NCHW16c");
+}
+
+TEST(IsaTest, DetectIsaIsSupported) {
+  EXPECT_TRUE(IsaSupported(DetectIsa()));
+  if (!IsaSupported(Isa::kAvx512Vnni)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  EXPECT_EQ(DetectIsa(), Isa::kAvx512Vnni);
+}
+
+// The output's padding lanes hold clamp(output zero point).
+TEST(LayoutTest, OutputPaddingLanes) {
+  const Problem p = MakeProblem({"pad", 1, 5, 4, 4, 17, 1, 1}, false);
+  auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, {}, DetectIsa());
+  ASSERT_TRUE(kernel.ok());
+  auto x = ToBlocked(p.x, (*kernel)->input_layout() == "NCHW4c" ? 4 : 16);
+  Tensor y;
+  ASSERT_TRUE((*kernel)->Run(*x, &y, nullptr).ok());
+  for (int64_t i = 0; i < 16; ++i) {
+    for (int64_t lane = 1; lane < 16; ++lane) {
+      EXPECT_EQ(y.data<uint8_t>()[(16 + i) * 16 + lane], p.params.output_zero_point);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace qnnc::kernels::spatial_pack

@@ -1,0 +1,158 @@
+// AVX2 microkernels: vpmaddubsw (u8 x s8 pairs -> s16, saturating) then
+// vpmaddwd by ones (-> s32). Exact when every pair sum fits s16, which holds
+// for weights in [-64, 64] (255 * 64 * 2 < 32768); otherwise the weights are
+// packed as two halves in [-64, 64] ("split") and both are accumulated.
+// Compiled with -mavx2 -mfma; stubs otherwise.
+#include "kernels/spatial_pack/internal/microkernels.h"
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+
+#include <cstring>
+#include <utility>
+
+namespace qnnc::kernels::spatial_pack::internal {
+namespace {
+
+inline int32_t LoadWord(const uint8_t* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+inline __m256i Requantize8(__m256i acc, __m256 m, __m256 lo, __m256 hi, __m256i zp, bool nan) {
+  __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), m);
+  if (nan) v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+  v = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
+  return _mm256_add_epi32(_mm256_cvtps_epi32(v), zp);
+}
+
+// 16 int32 (values fitting a byte, signed or not) -> their 16 low bytes.
+inline void Store16(uint8_t* out, __m256i a, __m256i b) {
+  const __m256i mask = _mm256_set1_epi32(0xFF);
+  const __m256i w = _mm256_packus_epi32(_mm256_and_si256(a, mask), _mm256_and_si256(b, mask));
+  const __m256i o = _mm256_permute4x64_epi64(w, 0xD8);
+  const __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), bytes);
+}
+
+template <int NPIX, int Q, bool SPLIT>
+void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
+  __m256i acc[2][NPIX];
+  for (int h = 0; h < 2; ++h) {
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * h));
+    for (int p = 0; p < NPIX; ++p) acc[h][p] = b;
+  }
+  const __m256i ones = _mm256_set1_epi16(1);
+  constexpr int kStep = SPLIT ? 128 : 64;
+  const int8_t* w = t.w;
+  const int64_t pix = g.pix_bytes;
+  for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+    const uint8_t* src_b = t.in + icb * g.in_cstride;
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const uint8_t* src = src_y + kx * g.dil_w_bytes;
+        for (int q = 0; q < Q; ++q) {
+          const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+          const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
+          __m256i w2, w3;
+          if (SPLIT) {
+            w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 64));
+            w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 96));
+          }
+          w += kStep;
+          for (int p = 0; p < NPIX; ++p) {
+            const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix + 4 * q));
+            acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w0), ones));
+            acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
+            if (SPLIT) {
+              acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w2), ones));
+              acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w3), ones));
+            }
+          }
+        }
+      }
+    }
+  }
+  const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
+  const __m256i zp = _mm256_set1_epi32(g.ep.zp);
+  const __m256 m0 = _mm256_loadu_ps(t.mult), m1 = _mm256_loadu_ps(t.mult + 8);
+  const bool nan = g.ep.nan_check;
+  for (int p = 0; p < NPIX; ++p) {
+    Store16(t.out + p * 16, Requantize8(acc[0][p], m0, lo, hi, zp, nan),
+            Requantize8(acc[1][p], m1, lo, hi, zp, nan));
+  }
+}
+
+template <int Q, bool SPLIT, size_t... P>
+const DenseTileFn* MakeTable(std::index_sequence<P...>) {
+  static constexpr DenseTileFn table[] = {&DenseTileImpl<static_cast<int>(P) + 1, Q, SPLIT>...};
+  return table;
+}
+
+inline __m256i LoadPix8(const uint8_t* p) {
+  return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+}
+
+// Depthwise: lanes (x, 0) x (w, 0) by vpmaddwd, two halves of 8 channels.
+void DwRowImpl(const DwGeom& g, const DwRow& r) {
+  const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
+  const __m256i zp = _mm256_set1_epi32(g.ep.zp);
+  const __m256i zxv = _mm256_set1_epi32(g.zx);
+  const __m256 m0 = _mm256_loadu_ps(r.mult), m1 = _mm256_loadu_ps(r.mult + 8);
+  const bool nan = g.ep.nan_check;
+  const int64_t ih0 = r.oh * g.sh - g.pad_t;
+  for (int64_t ox = 0; ox < g.ow; ++ox) {
+    const int64_t iw0 = ox * g.sw - g.pad_l;
+    const bool interior = ox >= g.ow_lo && ox < g.ow_hi;
+    __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias));
+    __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias + 8));
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const int64_t ih = ih0 + ky * g.dh;
+      const bool row_in = ih >= 0 && ih < g.h;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int64_t iw = iw0 + kx * g.dw;
+        const int32_t* w = r.w + (ky * g.kw + kx) * 16;
+        __m256i x0 = zxv, x1 = zxv;
+        if (row_in && (interior || (iw >= 0 && iw < g.w))) {
+          const uint8_t* s = r.in + (ih * g.w + iw) * 16;
+          x0 = LoadPix8(s);
+          x1 = LoadPix8(s + 8);
+        }
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(x0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
+        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(x1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 8))));
+      }
+    }
+    Store16(r.out + ox * 16, Requantize8(a0, m0, lo, hi, zp, nan), Requantize8(a1, m1, lo, hi, zp, nan));
+  }
+}
+
+}  // namespace
+
+DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk, bool split) {
+  if (nco != 1 || npix < 1 || npix > kMaxPixAvx2) return nullptr;
+  using Seq = std::make_index_sequence<kMaxPixAvx2>;
+  const DenseTileFn* table;
+  if (icblk == 16) {
+    table = split ? MakeTable<4, true>(Seq{}) : MakeTable<4, false>(Seq{});
+  } else if (icblk == 4) {
+    table = split ? MakeTable<1, true>(Seq{}) : MakeTable<1, false>(Seq{});
+  } else {
+    return nullptr;
+  }
+  return table[npix - 1];
+}
+
+DwRowFn GetDwRowAvx2() { return &DwRowImpl; }
+
+}  // namespace qnnc::kernels::spatial_pack::internal
+
+#else  // no AVX2 in this build
+
+namespace qnnc::kernels::spatial_pack::internal {
+DenseTileFn GetDenseTileAvx2(int, int, int64_t, bool) { return nullptr; }
+DwRowFn GetDwRowAvx2() { return nullptr; }
+}  // namespace qnnc::kernels::spatial_pack::internal
+
+#endif

@@ -1,0 +1,212 @@
+// AVX-512 VNNI microkernels: vpdpbusd (u8 x s8, 4 pairs per 32-bit lane).
+// Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni; stubs otherwise.
+#include "kernels/spatial_pack/internal/microkernels.h"
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VNNI__)
+#include <immintrin.h>
+
+#include <cstring>
+#include <utility>
+
+namespace qnnc::kernels::spatial_pack::internal {
+namespace {
+
+inline int32_t LoadWord(const uint8_t* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+inline __m512i Requantize16(__m512i acc, __m512 m, __m512 lo, __m512 hi, __m512i zp, bool nan) {
+  __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), m);
+  if (nan) v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);
+  v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+  return _mm512_add_epi32(_mm512_cvtps_epi32(v), zp);
+}
+
+// S > 0: the pixel stride (stride_w) known at compile time.
+template <int NCO, int NPIX, int Q, int S>
+void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
+  __m512i acc[NCO][NPIX];
+  for (int j = 0; j < NCO; ++j) {
+    const __m512i b = _mm512_loadu_si512(t.bias + 16 * j);
+    for (int p = 0; p < NPIX; ++p) acc[j][p] = b;
+  }
+  const int8_t* w = t.w;
+  const int64_t pix = S > 0 ? 4 * Q * S : g.pix_bytes;
+  for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+    const uint8_t* src_b = t.in + icb * g.in_cstride;
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const uint8_t* src = src_y + kx * g.dil_w_bytes;
+        for (int q = 0; q < Q; ++q) {
+          __m512i wv[NCO];
+          for (int j = 0; j < NCO; ++j) wv[j] = _mm512_loadu_si512(w + 64 * j);
+          w += 64 * NCO;
+          for (int p = 0; p < NPIX; ++p) {
+            const __m512i x = _mm512_set1_epi32(LoadWord(src + p * pix + 4 * q));
+            for (int j = 0; j < NCO; ++j) acc[j][p] = _mm512_dpbusd_epi32(acc[j][p], x, wv[j]);
+          }
+        }
+      }
+    }
+  }
+  const __m512 lo = _mm512_set1_ps(g.ep.lo), hi = _mm512_set1_ps(g.ep.hi);
+  const __m512i zp = _mm512_set1_epi32(g.ep.zp);
+  const bool nan = g.ep.nan_check;
+  for (int j = 0; j < NCO; ++j) {
+    const __m512 m = _mm512_loadu_ps(t.mult + 16 * j);
+    uint8_t* o = t.out + j * g.out_cstride;
+    int p = 0;
+    if (g.ep.packed16) {
+      // 4 pixels (64 output bytes) at a time through 16-bit lanes.
+      const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+      const __m512i zp16 = _mm512_set1_epi16(g.ep.zp);
+      const __m512i lo16 = _mm512_set1_epi16(g.ep.lo_abs), hi16 = _mm512_set1_epi16(g.ep.hi_abs);
+      for (; p + 4 <= NPIX; p += 4) {
+        __m512i r[4];
+        for (int i = 0; i < 4; ++i) {
+          r[i] = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(acc[j][p + i]), m));
+        }
+        __m512i ab = _mm512_adds_epi16(_mm512_packs_epi32(r[0], r[1]), zp16);
+        __m512i cd = _mm512_adds_epi16(_mm512_packs_epi32(r[2], r[3]), zp16);
+        if (g.ep.clamp16) {
+          ab = _mm512_min_epi16(_mm512_max_epi16(ab, lo16), hi16);
+          cd = _mm512_min_epi16(_mm512_max_epi16(cd, lo16), hi16);
+        }
+        const __m512i bytes =
+            g.ep.out_signed ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
+        _mm512_storeu_si512(o + p * 16, _mm512_permutexvar_epi32(perm, bytes));
+      }
+    }
+    for (; p < NPIX; ++p) {
+      const __m512i q = Requantize16(acc[j][p], m, lo, hi, zp, nan);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + p * 16), _mm512_cvtepi32_epi8(q));
+    }
+  }
+}
+
+template <int NCO, int Q, int S, size_t... P>
+const DenseTileFn* MakeTable(std::index_sequence<P...>) {
+  static constexpr DenseTileFn table[] = {&DenseTileImpl<NCO, static_cast<int>(P) + 1, Q, S>...};
+  return table;
+}
+
+template <int Q, int S>
+const DenseTileFn* Table(int nco) {
+  using Seq = std::make_index_sequence<kMaxPixVnni>;
+  return nco == 1 ? MakeTable<1, Q, S>(Seq{}) : MakeTable<2, Q, S>(Seq{});
+}
+
+// Depthwise: the 16 channels of a pixel widened to 32-bit lanes (x, 0) and
+// multiplied with (w, 0) by vpdpwssd (exact: |x * w| < 2^16).
+inline __m512i LoadPix(const uint8_t* p) {
+  return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+void DwRowImpl(const DwGeom& g, const DwRow& r) {
+  const __m512 lo = _mm512_set1_ps(g.ep.lo), hi = _mm512_set1_ps(g.ep.hi);
+  const __m512i zp = _mm512_set1_epi32(g.ep.zp);
+  const __m512i zxv = _mm512_set1_epi32(g.zx);
+  const __m512i bias = _mm512_loadu_si512(r.bias);
+  const __m512 m = _mm512_loadu_ps(r.mult);
+  const bool nan = g.ep.nan_check;
+  const int64_t ih0 = r.oh * g.sh - g.pad_t;
+  int64_t ky_lo = 0, ky_hi = g.kh;  // rows inside: ky in [ky_lo, ky_hi)
+  while (ky_lo < g.kh && ih0 + ky_lo * g.dh < 0) ++ky_lo;
+  while (ky_hi > ky_lo && ih0 + (ky_hi - 1) * g.dh >= g.h) --ky_hi;
+  // Contribution of the padding rows (independent of the column).
+  __m512i row_pad = bias;
+  for (int64_t ky = 0; ky < g.kh; ++ky) {
+    if (ky >= ky_lo && ky < ky_hi) continue;
+    for (int64_t kx = 0; kx < g.kw; ++kx) {
+      row_pad = _mm512_dpwssd_epi32(row_pad, zxv, _mm512_loadu_si512(r.w + (ky * g.kw + kx) * 16));
+    }
+  }
+  auto border = [&](int64_t ox) {
+    const int64_t iw0 = ox * g.sw - g.pad_l;
+    __m512i acc = row_pad;
+    for (int64_t ky = ky_lo; ky < ky_hi; ++ky) {
+      const uint8_t* row = r.in + (ih0 + ky * g.dh) * g.w * 16;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int64_t iw = iw0 + kx * g.dw;
+        const __m512i x = (iw >= 0 && iw < g.w) ? LoadPix(row + iw * 16) : zxv;
+        acc = _mm512_dpwssd_epi32(acc, x, _mm512_loadu_si512(r.w + (ky * g.kw + kx) * 16));
+      }
+    }
+    const __m512i q = Requantize16(acc, m, lo, hi, zp, nan);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + ox * 16), _mm512_cvtepi32_epi8(q));
+  };
+  const int64_t ow_lo = g.ow_lo < g.ow ? g.ow_lo : g.ow;
+  const int64_t ow_hi = g.ow_hi > ow_lo ? g.ow_hi : ow_lo;
+  for (int64_t ox = 0; ox < ow_lo; ++ox) border(ox);
+  if (g.kh == 3 && g.kw == 3 && ky_lo == 0 && ky_hi == 3) {
+    // The common case: all 9 weights in registers, two pixels at a time.
+    __m512i w[9];
+    for (int i = 0; i < 9; ++i) w[i] = _mm512_loadu_si512(r.w + i * 16);
+    const uint8_t* rows[3];
+    for (int ky = 0; ky < 3; ++ky) rows[ky] = r.in + (ih0 + ky * g.dh) * g.w * 16;
+    const int64_t dx = g.dw * 16, sx = g.sw * 16;
+    int64_t ox = ow_lo;
+    for (; ox + 2 <= ow_hi; ox += 2) {
+      const int64_t base = (ox * g.sw - g.pad_l) * 16;
+      __m512i a0 = bias, a1 = bias;
+      for (int ky = 0; ky < 3; ++ky) {
+        const uint8_t* s = rows[ky] + base;
+        for (int kx = 0; kx < 3; ++kx) {
+          a0 = _mm512_dpwssd_epi32(a0, LoadPix(s + kx * dx), w[ky * 3 + kx]);
+          a1 = _mm512_dpwssd_epi32(a1, LoadPix(s + sx + kx * dx), w[ky * 3 + kx]);
+        }
+      }
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + ox * 16),
+                       _mm512_cvtepi32_epi8(Requantize16(a0, m, lo, hi, zp, nan)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + (ox + 1) * 16),
+                       _mm512_cvtepi32_epi8(Requantize16(a1, m, lo, hi, zp, nan)));
+    }
+    for (; ox < ow_hi; ++ox) border(ox);
+  } else {
+    for (int64_t ox = ow_lo; ox < ow_hi; ++ox) {
+      const int64_t iw0 = ox * g.sw - g.pad_l;
+      __m512i acc = row_pad;
+      for (int64_t ky = ky_lo; ky < ky_hi; ++ky) {
+        const uint8_t* s = r.in + ((ih0 + ky * g.dh) * g.w + iw0) * 16;
+        for (int64_t kx = 0; kx < g.kw; ++kx) {
+          acc = _mm512_dpwssd_epi32(acc, LoadPix(s + kx * g.dw * 16),
+                                    _mm512_loadu_si512(r.w + (ky * g.kw + kx) * 16));
+        }
+      }
+      const __m512i q = Requantize16(acc, m, lo, hi, zp, nan);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + ox * 16), _mm512_cvtepi32_epi8(q));
+    }
+  }
+  for (int64_t ox = ow_hi; ox < g.ow; ++ox) border(ox);
+}
+
+}  // namespace
+
+DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t stride_w) {
+  if (npix < 1 || npix > kMaxPixVnni || nco < 1 || nco > kMaxNcoVnni) return nullptr;
+  const DenseTileFn* table;
+  if (icblk == 16) {
+    table = stride_w == 1 ? Table<4, 1>(nco) : stride_w == 2 ? Table<4, 2>(nco) : Table<4, 0>(nco);
+  } else if (icblk == 4) {
+    table = stride_w == 1 ? Table<1, 1>(nco) : stride_w == 2 ? Table<1, 2>(nco) : Table<1, 0>(nco);
+  } else {
+    return nullptr;
+  }
+  return table[npix - 1];
+}
+
+DwRowFn GetDwRowAvx512Vnni() { return &DwRowImpl; }
+
+}  // namespace qnnc::kernels::spatial_pack::internal
+
+#else  // no AVX-512 VNNI in this build
+
+namespace qnnc::kernels::spatial_pack::internal {
+DenseTileFn GetDenseTileAvx512Vnni(int, int, int64_t, int64_t) { return nullptr; }
+DwRowFn GetDwRowAvx512Vnni() { return nullptr; }
+}  // namespace qnnc::kernels::spatial_pack::internal
+
+#endif

@@ -1,0 +1,110 @@
+// The interface between the generic driver (conv2d.cc) and the per-ISA
+// microkernels (scalar.cc, avx2.cc, avx512vnni.cc). Not a public API.
+//
+// Dense u8s8 register tile: `nco` groups of 16 output channels x `npix`
+// output pixels of one row. Packed weights of a tile, for its input-channel
+// blocks [icb_lo, icb_hi) (the blocks its groups read):
+//   [icb][ky][kx][q = icblk/4][j < nco][16 oc][4 ic]   (s8)
+// so one step (q, ky, kx) reads nco*64 consecutive bytes, and the 4 input
+// channels 4q..4q+3 of a pixel are one 32-bit word of the blocked input.
+// AVX2 with weights outside [-64, 64] uses the same order with the 64 bytes
+// of each j replaced by 128: the halves lo = w >> 1 (floor) and hi = w - lo,
+// both in [-64, 64].
+#ifndef QNNC_KERNELS_SPATIAL_PACK_INTERNAL_MICROKERNELS_H_
+#define QNNC_KERNELS_SPATIAL_PACK_INTERNAL_MICROKERNELS_H_
+
+#include <cmath>
+#include <cstdint>
+
+namespace qnnc::kernels::spatial_pack::internal {
+
+// Requantization epilogue constants (exact rewrite of reference::Requantize):
+// clamping v in float to [lo - zp, hi - zp] (integers) before rounding equals
+// clamping after it, and keeps the float->int conversion in range.
+struct Epilogue {
+  float lo = 0, hi = 0;  // clamp bounds minus the output zero point
+  int32_t zp = 0;
+  bool nan_check = false;  // a multiplier is not finite: NaN must map to 0
+  // Packed 16-bit epilogue (SIMD kernels may use it when set): every
+  // multiplier is finite with |m| < 0.5, so |float(acc) * m| <= 2^30 converts
+  // to int32 without overflow, and |zp| <= 255. Then round, saturate to int16
+  // (values past +-32767 stay past any clamp bound), add zp (saturating),
+  // clamp to [lo_abs, hi_abs] (only if `clamp16`: narrower than the dtype) and
+  // saturate to the dtype, which equals the float-clamp formula above.
+  bool packed16 = false;
+  bool clamp16 = false;
+  bool out_signed = false;  // i8 output
+  int16_t lo_abs = 0, hi_abs = 0;
+};
+
+inline int32_t RequantizeScalar(int32_t acc, float m, const Epilogue& e) {
+  float v = static_cast<float>(acc) * m;
+  if (std::isnan(v)) v = 0.0f;
+  v = v < e.lo ? e.lo : v;
+  v = v > e.hi ? e.hi : v;
+  return static_cast<int32_t>(std::nearbyint(v)) + e.zp;
+}
+
+struct DenseGeom {
+  int64_t icblk = 16;        // input channel block: 16 or 4
+  int64_t kh = 1, kw = 1;
+  int64_t in_cstride = 0;    // bytes between input channel blocks
+  int64_t dil_h_bytes = 0;   // offset of the next ky
+  int64_t dil_w_bytes = 0;   // offset of the next kx
+  int64_t pix_bytes = 0;     // offset of the next output pixel (stride_w * icblk)
+  int64_t out_cstride = 0;   // bytes between output channel blocks
+  Epilogue ep;
+};
+
+struct DenseTile {
+  const uint8_t* in = nullptr;  // input at (icb_lo, ih0, iw0)
+  const int8_t* w = nullptr;    // the tile's packed weights
+  int64_t icb_count = 0;
+  const int32_t* bias = nullptr;  // 16 * nco
+  const float* mult = nullptr;    // 16 * nco
+  uint8_t* out = nullptr;         // output at (first oc block, oh, ow0), 16 lanes
+  int nco = 1, npix = 1;
+};
+
+using DenseTileFn = void (*)(const DenseGeom&, const DenseTile&);
+
+// Depthwise (NCHW16c, channel multiplier 1; the driver expands the input for
+// larger multipliers): one output row of one 16-channel block.
+struct DwGeom {
+  int64_t h = 0, w = 0, ow = 0;  // input height/width, output width
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1, pad_t = 0, pad_l = 0;
+  int64_t ow_lo = 0, ow_hi = 0;  // output columns whose taps are all inside
+  uint8_t zx = 0;                // padding value
+  Epilogue ep;
+};
+
+struct DwRow {
+  const uint8_t* in = nullptr;   // the block's plane [H][W][16]
+  const int32_t* w = nullptr;    // [kh * kw][16], int32
+  const int32_t* bias = nullptr;  // 16
+  const float* mult = nullptr;    // 16
+  uint8_t* out = nullptr;         // output row [OW][16]
+  int64_t oh = 0;
+};
+
+using DwRowFn = void (*)(const DwGeom&, const DwRow&);
+
+// Max register tile of each ISA (nco groups of 16 channels, npix pixels).
+constexpr int kMaxNcoVnni = 2, kMaxPixVnni = 14;
+constexpr int kMaxNcoAvx2 = 1, kMaxPixAvx2 = 6;
+
+// Scalar (portable): any nco/npix.
+void DenseTileScalar(const DenseGeom& g, const DenseTile& t);
+void DwRowScalar(const DwGeom& g, const DwRow& r);
+
+// Each returns nullptr when the ISA was not compiled in.
+// stride_w 1 and 2 get kernels with the pixel stride known at compile time.
+DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t stride_w);
+DwRowFn GetDwRowAvx512Vnni();
+// `split`: weights packed as two halves (see above).
+DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk, bool split);
+DwRowFn GetDwRowAvx2();
+
+}  // namespace qnnc::kernels::spatial_pack::internal
+
+#endif  // QNNC_KERNELS_SPATIAL_PACK_INTERNAL_MICROKERNELS_H_

@@ -1,0 +1,24 @@
+// FuseOps: conv + bias + requantize + clamp become one qnn.conv2d_requantize
+// when the conv's implementation applies the requantization in its kernel
+// epilogue (Implementation::fuses_requantize). The pattern is
+//   [nn.pad] -> (nn.conv2d | qnn.conv2d) -> nn.bias_add* -> qnn.requantize
+// with constant biases, a float-mode (TONEAREST_EVEN) requantize with a zero
+// input zero point, and every intermediate used once. A leading nn.pad (the
+// u8 x s8 legalization pads with the data zero point) becomes the fused op's
+// padding and pad_value. The decision attributes move to the fused op.
+#ifndef QNNC_PASSES_FUSE_OPS_H_
+#define QNNC_PASSES_FUSE_OPS_H_
+
+#include "passes/pass.h"
+
+namespace qnnc::passes {
+
+class FuseOpsPass : public Pass {
+ public:
+  std::string name() const override { return "FuseOps"; }
+  absl::Status Run(ir::Graph& graph, PassContext& context) override;
+};
+
+}  // namespace qnnc::passes
+
+#endif  // QNNC_PASSES_FUSE_OPS_H_

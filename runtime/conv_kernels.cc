@@ -1,0 +1,233 @@
+// Kernels of qnn.conv2d_requantize (built by FuseOps) for the implementations
+// that have one: the native spatial-pack kernels and XNNPACK. Weights are
+// packed when the plan is loaded. The activations arrive and leave in NCHW;
+// each kernel converts to the layout it consumes (NCHW16c, NHWC) around its
+// run (a later layout pass can keep them converted between ops).
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/reference/layout.h"
+#include "kernels/requantize/requantize.h"
+#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/xnnpack/conv2d.h"
+#include "nlohmann/json.hpp"
+#include "runtime/kernel_registry.h"
+#include "util/status_macros.h"
+
+namespace qnnc::runtime {
+namespace {
+
+namespace sp = ::qnnc::kernels::spatial_pack;
+namespace xnn = ::qnnc::kernels::xnnpack;
+using tensor::DType;
+using tensor::Tensor;
+
+constexpr char kOp[] = "qnn.conv2d_requantize";
+
+// Input indices of qnn.conv2d_requantize.
+enum Input { kData, kWeight, kBias, kInZp, kKernelZp, kInScale, kKernelScale, kRequantScale, kOutScale, kOutZp };
+
+absl::Status NeedConstant(const ir::Node& n, int i, const char* what) {
+  if (!n.input(i)->is_constant()) {
+    return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": ", what, " must be a constant"));
+  }
+  return absl::OkStatus();
+}
+
+struct CommonParams {
+  std::array<int64_t, 2> strides, dilation;
+  std::array<int64_t, 4> pads;
+  int64_t groups;
+  DType out_dtype;
+  int32_t clamp_min, clamp_max;
+};
+
+template <size_t N>
+absl::StatusOr<std::array<int64_t, N>> Array(const ir::Node& n, const char* name,
+                                             std::vector<int64_t> dflt) {
+  ASSIGN_OR_RETURN(auto v, n.attrs().GetInts(name, dflt));
+  if (v.size() != N) return absl::InvalidArgumentError(absl::StrCat(name, " needs ", N, " values"));
+  std::array<int64_t, N> a;
+  std::copy(v.begin(), v.end(), a.begin());
+  return a;
+}
+
+absl::StatusOr<CommonParams> Common(const ir::Node& n) {
+  CommonParams p;
+  ASSIGN_OR_RETURN(p.strides, Array<2>(n, "strides", {1, 1}));
+  ASSIGN_OR_RETURN(p.dilation, Array<2>(n, "dilation", {1, 1}));
+  ASSIGN_OR_RETURN(p.pads, Array<4>(n, "padding", {0, 0, 0, 0}));
+  ASSIGN_OR_RETURN(p.groups, n.attrs().GetInt("groups", 1));
+  ASSIGN_OR_RETURN(std::string dt, n.attrs().GetString("out_dtype", "u8"));
+  ASSIGN_OR_RETURN(p.out_dtype, tensor::ParseDType(dt));
+  ASSIGN_OR_RETURN(int64_t lo, n.attrs().GetInt("clamp_min", tensor::DTypeMin(p.out_dtype)));
+  ASSIGN_OR_RETURN(int64_t hi, n.attrs().GetInt("clamp_max", tensor::DTypeMax(p.out_dtype)));
+  p.clamp_min = static_cast<int32_t>(std::max<int64_t>(lo, INT32_MIN));
+  p.clamp_max = static_cast<int32_t>(std::min<int64_t>(hi, INT32_MAX));
+  return p;
+}
+
+absl::StatusOr<sp::KnobMap> Knobs(const ir::Node& n) {
+  ASSIGN_OR_RETURN(std::string text, n.attrs().GetString("config", "{}"));
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": bad config '", text, "'"));
+  }
+  sp::KnobMap knobs;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it.value().is_number_integer()) {
+      return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": knob '", it.key(), "' must be an integer"));
+    }
+    knobs[it.key()] = it.value().get<int64_t>();
+  }
+  return knobs;
+}
+
+class SpatialPackKernel : public PreparedKernel {
+ public:
+  SpatialPackKernel(std::unique_ptr<sp::Conv2DKernel> kernel, int64_t out_channels, int32_t pad_value)
+      : kernel_(std::move(kernel)), out_channels_(out_channels), pad_value_(pad_value) {}
+
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
+                                          pthreadpool_t pool) const override {
+    Tensor input = in[kData];
+    const std::string& layout = kernel_->input_layout();
+    if (layout == "NCHW16c" || layout == "NCHW4c") {
+      ASSIGN_OR_RETURN(input, sp::ToBlocked(in[kData], layout == "NCHW16c" ? 16 : 4, pad_value_));
+    }
+    Tensor out;
+    RETURN_IF_ERROR(kernel_->Run(input, &out, pool));
+    if (kernel_->output_layout() != "NCHW") {
+      ASSIGN_OR_RETURN(out, sp::FromBlocked(out, out_channels_));
+    }
+    return std::vector<Tensor>{out};
+  }
+  std::string description() const override { return "spatial_pack " + kernel_->description(); }
+
+ private:
+  std::unique_ptr<sp::Conv2DKernel> kernel_;
+  int64_t out_channels_;
+  int32_t pad_value_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node& n, bool int16,
+                                                                  sp::Isa isa) {
+  for (int i : {kWeight, kBias, kRequantScale, kOutScale, kOutZp}) {
+    RETURN_IF_ERROR(NeedConstant(n, i, "weight, bias and requantization"));
+  }
+  ASSIGN_OR_RETURN(CommonParams c, Common(n));
+  const Tensor& w = n.input(kWeight)->data();
+  sp::QuantizedConvParams p;
+  p.out_channels = w.dim(0);
+  p.in_channels = w.dim(1) * c.groups;
+  p.groups = c.groups;
+  p.kernel_h = w.dim(2);
+  p.kernel_w = w.dim(3);
+  p.strides = c.strides;
+  p.dilation = c.dilation;
+  p.pads = c.pads;
+  ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", 0.0));
+  p.input_zero_point = static_cast<int32_t>(pad_value);
+  const Tensor& bias = n.input(kBias)->data();
+  for (int64_t i = 0; i < bias.num_elements(); ++i) p.bias.push_back(bias.data<int32_t>()[i]);
+  ASSIGN_OR_RETURN(p.requant_multiplier,
+                   kernels::requantize::ComputeFloatMultipliers(
+                       n.input(kRequantScale)->data(), n.input(kOutScale)->data(), p.out_channels));
+  p.output_zero_point = static_cast<int32_t>(n.input(kOutZp)->data().GetAsInt(0));
+  p.clamp_min = c.clamp_min;
+  p.clamp_max = c.clamp_max;
+  p.out_dtype = c.out_dtype;
+  ASSIGN_OR_RETURN(sp::KnobMap knobs, Knobs(n));
+  auto kernel = int16 ? sp::Conv2DKernel::CreateInt16(w, p, knobs)
+                      : sp::Conv2DKernel::CreateU8S8(w, p, knobs, isa);
+  if (!kernel.ok()) {
+    return absl::Status(kernel.status().code(), absl::StrCat(n.Describe(), ": ", kernel.status().message()));
+  }
+  return std::unique_ptr<PreparedKernel>(
+      new SpatialPackKernel(*std::move(kernel), p.out_channels, p.input_zero_point));
+}
+
+class XnnpackKernel : public PreparedKernel {
+ public:
+  XnnpackKernel(std::unique_ptr<xnn::Conv2D> conv, std::string name)
+      : conv_(std::move(conv)), name_(std::move(name)) {}
+
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
+                                          pthreadpool_t pool) const override {
+    ASSIGN_OR_RETURN(Tensor nhwc, kernels::reference::Transpose(in[kData], {0, 2, 3, 1}));
+    Tensor out;
+    RETURN_IF_ERROR(conv_->Run(nhwc, &out, pool));
+    ASSIGN_OR_RETURN(Tensor nchw, kernels::reference::Transpose(out, {0, 3, 1, 2}));
+    return std::vector<Tensor>{nchw};
+  }
+  std::string description() const override { return name_; }
+
+ private:
+  std::unique_ptr<xnn::Conv2D> conv_;
+  std::string name_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n, xnn::Variant variant) {
+  for (int i = kWeight; i <= kOutZp; ++i) RETURN_IF_ERROR(NeedConstant(n, i, "weights and quantization parameters"));
+  ASSIGN_OR_RETURN(CommonParams c, Common(n));
+  const Tensor& w = n.input(kWeight)->data();
+  xnn::ConvParams p;
+  p.kernel_h = w.dim(2);
+  p.kernel_w = w.dim(3);
+  p.strides = c.strides;
+  p.dilation = c.dilation;
+  p.pads = c.pads;
+  p.groups = c.groups;
+  p.group_input_channels = w.dim(1);
+  p.group_output_channels = w.dim(0) / c.groups;
+  p.input_zero_point = static_cast<int32_t>(n.input(kInZp)->data().GetAsInt(0));
+  p.input_scale = static_cast<float>(n.input(kInScale)->data().GetAsDouble(0));
+  p.kernel_zero_point = static_cast<int32_t>(n.input(kKernelZp)->data().GetAsInt(0));
+  const Tensor& ks = n.input(kKernelScale)->data();
+  p.kernel_scale.clear();
+  for (int64_t i = 0; i < ks.num_elements(); ++i) p.kernel_scale.push_back(ks.data<float>()[i]);
+  // XNNPACK derives the requantization from the three scales: it must be the
+  // one the graph asks for.
+  const Tensor& rs = n.input(kRequantScale)->data();
+  for (int64_t i = 0; i < rs.num_elements(); ++i) {
+    float k = p.kernel_scale[p.kernel_scale.size() == 1 ? 0 : i];
+    if (rs.data<float>()[i] != p.input_scale * k) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          n.Describe(), ": XNNPACK requantizes by input_scale * kernel_scale, the graph by ",
+          rs.data<float>()[i]));
+    }
+  }
+  p.output_zero_point = static_cast<int32_t>(n.input(kOutZp)->data().GetAsInt(0));
+  p.output_scale = static_cast<float>(n.input(kOutScale)->data().GetAsDouble(0));
+  p.output_min = c.clamp_min;
+  p.output_max = c.clamp_max;
+  ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", p.input_zero_point));
+  if (static_cast<int32_t>(pad_value) != p.input_zero_point) {
+    return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": XNNPACK pads with the input zero point"));
+  }
+  auto conv = xnn::Conv2D::Create(variant, p, w, n.input(kBias)->data());
+  if (!conv.ok()) {
+    return absl::Status(conv.status().code(), absl::StrCat(n.Describe(), ": ", conv.status().message()));
+  }
+  return std::unique_ptr<PreparedKernel>(
+      new XnnpackKernel(*std::move(conv), absl::StrCat("xnnpack ", xnn::VariantName(variant))));
+}
+
+}  // namespace
+
+void RegisterConvKernels(KernelRegistry& r) {
+  r.Register(kOp, "x86.spatial_pack.u8s8.vnni", [](const ir::Node& n) {
+    return CreateSpatialPack(n, false, sp::Isa::kAvx512Vnni);
+  });
+  r.Register(kOp, "x86.spatial_pack.u8s8.avx2", [](const ir::Node& n) {
+    return CreateSpatialPack(n, false, sp::Isa::kAvx2);
+  });
+  for (const char* impl : {"generic.spatial_pack.int16", "arm.spatial_pack.int16"}) {
+    r.Register(kOp, impl, [](const ir::Node& n) { return CreateSpatialPack(n, true, sp::Isa::kScalar); });
+  }
+  r.Register(kOp, "xnnpack.qu8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQu8); });
+  r.Register(kOp, "xnnpack.qs8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQs8); });
+  r.Register(kOp, "xnnpack.qc8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQc8); });
+}
+
+}  // namespace qnnc::runtime

@@ -1,0 +1,54 @@
+// Kernels bound to ops once, when a plan is loaded. A factory, keyed by the
+// op and the implementation its decision names (the `impl` attribute),
+// prepares a kernel from the node (constant inputs such as weights are read
+// and packed then); the executor runs it on every run. Ops without a
+// registered factory run on the reference kernels (node_evaluator.h).
+#ifndef QNNC_RUNTIME_KERNEL_REGISTRY_H_
+#define QNNC_RUNTIME_KERNEL_REGISTRY_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/graph.h"
+#include "pthreadpool.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::runtime {
+
+class PreparedKernel {
+ public:
+  virtual ~PreparedKernel() = default;
+  // Inputs in the node's order (constants included); results in its order.
+  virtual absl::StatusOr<std::vector<tensor::Tensor>> Run(const std::vector<tensor::Tensor>& inputs,
+                                                          pthreadpool_t pool) const = 0;
+  // What runs, e.g. "spatial_pack u8s8.avx512vnni.dense tile_co=32 tile_ow=14".
+  virtual std::string description() const = 0;
+};
+
+using KernelFactory =
+    std::function<absl::StatusOr<std::unique_ptr<PreparedKernel>>(const ir::Node& node)>;
+
+class KernelRegistry {
+ public:
+  // The registry with qnnc's native and XNNPACK kernels.
+  static const KernelRegistry& Global();
+
+  void Register(const std::string& op, const std::string& implementation, KernelFactory factory);
+  // The factory for the node's op and `impl` attribute, or nullptr.
+  const KernelFactory* Find(const ir::Node& node) const;
+
+ private:
+  std::map<std::pair<std::string, std::string>, KernelFactory> factories_;
+};
+
+// Registers the fused-convolution kernels (kernels/spatial_pack, kernels/xnnpack).
+void RegisterConvKernels(KernelRegistry& registry);
+
+}  // namespace qnnc::runtime
+
+#endif  // QNNC_RUNTIME_KERNEL_REGISTRY_H_
