@@ -6,10 +6,20 @@
 
 namespace qnnc::ir::internal {
 
+// The block of "NCHW{k}c" (e.g. 16 for NCHW16c), 0 for any other layout.
+int64_t BlockOf(const std::string& layout) {
+  if (layout.size() < 6 || layout.compare(0, 4, "NCHW") != 0 || layout.back() != 'c') return 0;
+  int64_t k = 0;
+  for (size_t i = 4; i + 1 < layout.size(); ++i) {
+    if (layout[i] < '0' || layout[i] > '9' || k > 4096) return 0;
+    k = k * 10 + (layout[i] - '0');
+  }
+  return k;
+}
+
 absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data,
                                         const TensorType& weight) {
   const Attrs& a = node.attrs();
-  RETURN_IF_ERROR(ExpectRank(data, 4, "data"));
   RETURN_IF_ERROR(ExpectRank(weight, 4, "weight"));
   ASSIGN_OR_RETURN(auto strides, a.GetInts("strides", {1, 1}));
   ASSIGN_OR_RETURN(auto padding, a.GetInts("padding", {0, 0, 0, 0}));
@@ -20,8 +30,24 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
   if (strides.size() != 2 || padding.size() != 4 || dilation.size() != 2) {
     return absl::InvalidArgumentError("strides and dilation need 2 values, padding 4");
   }
+  ASSIGN_OR_RETURN(std::string out_layout, a.GetString("out_layout", data_layout));
   int64_t n, c, h, w;
-  if (data_layout == "NCHW") {
+  int64_t in_block = BlockOf(data_layout), out_block = BlockOf(out_layout);
+  if (in_block > 0) {
+    // NCHW{k}c: [N, ceil(C/k), H, W, k]; C comes from the weight.
+    if (data.rank() != 5 || data.shape[4] != in_block) {
+      return absl::InvalidArgumentError(absl::StrCat("data ", data.ToString(), " is not ", data_layout));
+    }
+    n = data.shape[0], h = data.shape[2], w = data.shape[3];
+    int64_t groups_attr = a.GetInt("groups", 1).value_or(1);
+    c = weight.shape[1] * groups_attr;
+    if ((c + in_block - 1) / in_block != data.shape[1]) {
+      return absl::InvalidArgumentError(absl::StrCat("data ", data.ToString(), " does not hold ", c,
+                                                     " channels in ", data_layout));
+    }
+  } else if (data.rank() != 4) {
+    return absl::InvalidArgumentError(absl::StrCat("data must have rank 4, got ", data.ToString()));
+  } else if (data_layout == "NCHW") {
     n = data.shape[0], c = data.shape[1], h = data.shape[2], w = data.shape[3];
   } else if (data_layout == "NHWC") {
     n = data.shape[0], h = data.shape[1], w = data.shape[2], c = data.shape[3];
@@ -53,7 +79,8 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
                                                 dilation[0], false));
   ASSIGN_OR_RETURN(int64_t ow, WindowOutputSize(w, kw, strides[1], padding[1], padding[3],
                                                 dilation[1], false));
-  if (data_layout == "NHWC") return Shape{n, oh, ow, o};
+  if (out_block > 0) return Shape{n, (o + out_block - 1) / out_block, oh, ow, out_block};
+  if (out_layout == "NHWC") return Shape{n, oh, ow, o};
   return Shape{n, o, oh, ow};
 }
 

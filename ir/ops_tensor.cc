@@ -117,6 +117,16 @@ absl::StatusOr<std::vector<TensorType>> LayoutTransformRel(const TypeRelationInp
   ASSIGN_OR_RETURN(std::string src, in.node.attrs().GetString("src_layout"));
   ASSIGN_OR_RETURN(std::string dst, in.node.attrs().GetString("dst_layout"));
   ASSIGN_OR_RETURN(Shape out, TransformLayoutShape(in.inputs[0].shape, src, dst));
+  // Leaving a blocked layout, `channels` drops the padding of the last block.
+  if (in.node.attrs().Has("channels")) {
+    ASSIGN_OR_RETURN(int64_t channels, in.node.attrs().GetInt("channels"));
+    if (dst != "NCHW" || out.size() != 4 || channels <= 0 || channels > out[1] ||
+        out[1] - channels >= 64) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "channels ", channels, " only trims the block padding of an NCHW result"));
+    }
+    out[1] = channels;
+  }
   return One({in.inputs[0].dtype, out});
 }
 
@@ -182,7 +192,8 @@ void RegisterTensorOps(OpRegistry& r) {
   RegisterOrDie(r, {"flatten", 1, 1, 1, FlattenRel, "(data) {axis=1} -> 2-D"});
   RegisterOrDie(r, {"transpose", 1, 1, 1, TransposeRel, "(data) {axes}"});
   RegisterOrDie(r, {"layout_transform", 1, 1, 1, LayoutTransformRel,
-                    "(data) {src_layout, dst_layout} e.g. NCHW -> NHWC or NCHW16c"});
+                    "(data) {src_layout, dst_layout, channels} e.g. NCHW -> NHWC or NCHW16c; "
+                    "channels trims the block padding going back to NCHW"});
   RegisterOrDie(r, {"resize", 1, 1, 1, ResizeRel,
                     "(data NCHW) {size [h,w], method nearest|linear, "
                     "coordinate_transformation_mode, nearest_mode}"});

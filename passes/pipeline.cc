@@ -1,5 +1,6 @@
 #include "passes/pipeline.h"
 
+#include "passes/alter_op_layout.h"
 #include "passes/dead_code_elimination.h"
 #include "passes/fold_constant.h"
 #include "passes/fuse_ops.h"
@@ -22,12 +23,15 @@ absl::Status RegisterBuiltinPasses(PassRegistry& r) {
   RETURN_IF_ERROR(r.Register("QnnLegalize", Factory<QnnLegalizePass>()));
   RETURN_IF_ERROR(r.Register("QnnCanonicalize", Factory<QnnCanonicalizePass>()));
   RETURN_IF_ERROR(r.Register("FuseOps", Factory<FuseOpsPass>()));
+  RETURN_IF_ERROR(r.Register("AlterOpLayout", Factory<AlterOpLayoutPass>()));
+  RETURN_IF_ERROR(r.Register("SimplifyLayout", Factory<SimplifyLayoutPass>()));
   return absl::OkStatus();
 }
 
 std::vector<std::string> DefaultPipeline() {
-  return {"InferTypes",   "FoldConstant", "QnnLegalize",        "QnnCanonicalize",
-          "FoldConstant", "FuseOps",      "DeadCodeElimination"};
+  return {"InferTypes",    "FoldConstant",   "QnnLegalize",        "QnnCanonicalize",
+          "FoldConstant",  "FuseOps",        "AlterOpLayout",      "SimplifyLayout",
+          "DeadCodeElimination"};
 }
 
 }  // namespace qnnc::passes

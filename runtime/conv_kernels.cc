@@ -85,19 +85,25 @@ absl::StatusOr<sp::KnobMap> Knobs(const ir::Node& n) {
 
 class SpatialPackKernel : public PreparedKernel {
  public:
-  SpatialPackKernel(std::unique_ptr<sp::Conv2DKernel> kernel, int64_t out_channels, int32_t pad_value)
-      : kernel_(std::move(kernel)), out_channels_(out_channels), pad_value_(pad_value) {}
+  // `blocked_io`: the graph already hands over and takes back the kernel's
+  // layouts (AlterOpLayout); otherwise this converts from and to NCHW.
+  SpatialPackKernel(std::unique_ptr<sp::Conv2DKernel> kernel, int64_t out_channels,
+                    int32_t pad_value, bool blocked_io)
+      : kernel_(std::move(kernel)),
+        out_channels_(out_channels),
+        pad_value_(pad_value),
+        blocked_io_(blocked_io) {}
 
   absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
                                           pthreadpool_t pool) const override {
     Tensor input = in[kData];
     const std::string& layout = kernel_->input_layout();
-    if (layout == "NCHW16c" || layout == "NCHW4c") {
+    if (!blocked_io_ && (layout == "NCHW16c" || layout == "NCHW4c")) {
       ASSIGN_OR_RETURN(input, sp::ToBlocked(in[kData], layout == "NCHW16c" ? 16 : 4, pad_value_));
     }
     Tensor out;
     RETURN_IF_ERROR(kernel_->Run(input, &out, pool));
-    if (kernel_->output_layout() != "NCHW") {
+    if (!blocked_io_ && kernel_->output_layout() != "NCHW") {
       ASSIGN_OR_RETURN(out, sp::FromBlocked(out, out_channels_));
     }
     return std::vector<Tensor>{out};
@@ -108,6 +114,7 @@ class SpatialPackKernel : public PreparedKernel {
   std::unique_ptr<sp::Conv2DKernel> kernel_;
   int64_t out_channels_;
   int32_t pad_value_;
+  bool blocked_io_;
 };
 
 absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node& n, bool int16,
@@ -143,8 +150,16 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node
   if (!kernel.ok()) {
     return absl::Status(kernel.status().code(), absl::StrCat(n.Describe(), ": ", kernel.status().message()));
   }
+  ASSIGN_OR_RETURN(std::string data_layout, n.attrs().GetString("data_layout", "NCHW"));
+  bool blocked_io = data_layout != "NCHW";
+  if (blocked_io && (data_layout != (*kernel)->input_layout() ||
+                     n.attrs().GetString("out_layout", "").value_or("") != (*kernel)->output_layout())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        n.Describe(), ": the graph gives ", data_layout, " but the kernel reads ",
+        (*kernel)->input_layout(), " and writes ", (*kernel)->output_layout()));
+  }
   return std::unique_ptr<PreparedKernel>(
-      new SpatialPackKernel(*std::move(kernel), p.out_channels, p.input_zero_point));
+      new SpatialPackKernel(*std::move(kernel), p.out_channels, p.input_zero_point, blocked_io));
 }
 
 class XnnpackKernel : public PreparedKernel {

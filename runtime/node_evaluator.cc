@@ -1,5 +1,6 @@
 #include "runtime/node_evaluator.h"
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -293,6 +294,20 @@ const std::map<std::string, Kernel>& Kernels() {
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(std::string src, n.attrs().GetString("src_layout"));
          ASSIGN_OR_RETURN(std::string dst, n.attrs().GetString("dst_layout"));
+         if (n.attrs().Has("channels")) {
+           // Leaving a blocked layout, with the block padding trimmed.
+           ASSIGN_OR_RETURN(int64_t channels, n.attrs().GetInt("channels"));
+           ASSIGN_OR_RETURN(Tensor nchw, ref::LayoutTransform(in[0], src, dst));
+           if (nchw.dim(1) == channels) return Tensors{nchw};
+           ASSIGN_OR_RETURN(Tensor trimmed, Tensor::Create(nchw.dtype(), {nchw.dim(0), channels, nchw.dim(2), nchw.dim(3)}));
+           int64_t plane = nchw.dim(2) * nchw.dim(3) * tensor::DTypeSize(nchw.dtype());
+           for (int64_t b = 0; b < nchw.dim(0); ++b) {
+             std::memcpy(static_cast<char*>(trimmed.raw_data()) + b * channels * plane,
+                         static_cast<const char*>(nchw.raw_data()) + b * nchw.dim(1) * plane,
+                         channels * plane);
+           }
+           return Tensors{trimmed};
+         }
          return Single(ref::LayoutTransform(in[0], src, dst));
        }},
       {"resize",

@@ -1,0 +1,97 @@
+#include "passes/alter_op_layout.h"
+
+#include "absl/strings/str_cat.h"
+#include "ir/builder.h"
+#include "ir/op_registry.h"
+#include "target/decision_attrs.h"
+#include "util/status_macros.h"
+
+namespace qnnc::passes {
+namespace {
+
+using ir::Attrs;
+using ir::Node;
+using ir::Value;
+
+Attrs Transform(const std::string& src, const std::string& dst, int64_t channels = 0) {
+  Attrs a;
+  a.Set("src_layout", src);
+  a.Set("dst_layout", dst);
+  if (channels > 0) a.Set("channels", channels);
+  return a;
+}
+
+// The blocked layout a fused conv runs in, or "" to leave it in NCHW. Only
+// implementations with a kernel that consumes it (the x86 u8 x s8 spatial
+// pack) are altered; the others keep the layout their legalization gave.
+std::string BlockedLayout(const Node& n) {
+  if (n.op() != "qnn.conv2d_requantize") return "";
+  auto d = target::GetDecision(n);
+  if (!d || d->layout != "NCHW16c" || d->implementation.rfind("x86.spatial_pack.u8s8", 0) != 0) {
+    return "";
+  }
+  return d->layout;
+}
+
+// Adds a node and types its result at once (later nodes of this pass read it).
+absl::StatusOr<Node*> AddTyped(ir::Graph& graph, const std::string& op, std::vector<Value*> inputs,
+                               Attrs attrs, const std::string& name = "") {
+  Node* node = graph.AddNode(op, std::move(inputs), std::move(attrs), 1, name);
+  std::vector<ir::TensorType> types;
+  for (const Value* v : node->inputs()) types.push_back(*v->type());
+  ASSIGN_OR_RETURN(auto out, ir::OpRegistry::Global().InferNode(*node, types));
+  node->output()->set_type(out[0]);
+  return node;
+}
+
+}  // namespace
+
+absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
+  for (Node* n : graph.nodes()) {
+    std::string layout = BlockedLayout(*n);
+    if (layout.empty() || n->attrs().GetString("data_layout", "NCHW").value_or("") != "NCHW") continue;
+    const ir::TensorType& in = *n->input(0)->type();
+    int64_t in_channels = in.shape[1], out_channels = n->output()->type()->shape[1];
+    // The dense kernel reads an image of at most 4 channels (the stem) as
+    // NCHW4c; the depthwise kernel always reads NCHW16c.
+    int64_t groups = n->attrs().GetInt("groups", 1).value_or(1);
+    bool depthwise = groups > 1 && groups == in_channels;
+    std::string in_layout = in_channels <= 4 && !depthwise ? "NCHW4c" : layout;
+    ASSIGN_OR_RETURN(Node* to_blocked,
+                     AddTyped(graph, "layout_transform", {n->input(0)}, Transform("NCHW", in_layout)));
+    Value* blocked = to_blocked->output();
+    Attrs attrs = n->attrs();
+    attrs.Set("data_layout", in_layout);
+    attrs.Set("out_layout", layout);
+    std::vector<Value*> inputs = n->inputs();
+    inputs[0] = blocked;
+    ASSIGN_OR_RETURN(Node* altered, AddTyped(graph, n->op(), inputs, attrs, n->name()));
+    ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {altered->output()},
+                                          Transform(layout, "NCHW", out_channels)));
+    graph.ReplaceAllUsesWith(n->output(), back->output());
+  }
+  RETURN_IF_ERROR(graph.TopologicalSort());
+  graph.RemoveDeadCode();
+  return absl::OkStatus();
+}
+
+absl::Status SimplifyLayoutPass::Run(ir::Graph& graph, PassContext&) {
+  // layout_transform(B -> A) of layout_transform(A -> B) of x is x, for the
+  // blocked layouts the kernels use: their padding lanes are ignored by the
+  // next kernel, so the round trip through NCHW is the identity.
+  for (Node* n : graph.nodes()) {
+    if (n->op() != "layout_transform") continue;
+    const Node* p = n->input(0)->producer();
+    if (p == nullptr || p->op() != "layout_transform") continue;
+    auto src = n->attrs().GetString("src_layout"), dst = n->attrs().GetString("dst_layout");
+    auto psrc = p->attrs().GetString("src_layout"), pdst = p->attrs().GetString("dst_layout");
+    if (!src.ok() || !dst.ok() || !psrc.ok() || !pdst.ok()) continue;
+    if (*src == *pdst && *dst == *psrc && *n->output()->type() == *p->input(0)->type()) {
+      graph.ReplaceAllUsesWith(n->output(), p->input(0));
+    }
+  }
+  graph.RemoveDeadCode();
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::passes
