@@ -18,8 +18,12 @@ namespace {
 
 std::vector<std::string> TestdataFiles() {
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator("testdata/ir")) {
-    if (entry.path().extension() == ".qnnir") files.push_back(entry.path().string());
+  // Every graph of the project's testdata: the IR cases and the golden
+  // pass tests (inputs and expected outputs).
+  for (const char* dir : {"testdata/ir", "testdata/passes"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+      if (entry.path().extension() == ".qnnir") files.push_back(entry.path().string());
+    }
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -44,7 +48,7 @@ std::unique_ptr<Graph> ExpectRoundTrip(const Graph& g, const PrintOptions& optio
 
 TEST(TextRoundTrip, TestdataFiles) {
   std::vector<std::string> files = TestdataFiles();
-  ASSERT_GE(files.size(), 6u) << "testdata/ir has too few .qnnir files";
+  ASSERT_GE(files.size(), 30u) << "testdata/ir and testdata/passes have too few .qnnir files";
   for (const std::string& file : files) {
     SCOPED_TRACE(file);
     auto g = ParseGraph(ReadFile(file), file);
