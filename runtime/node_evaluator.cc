@@ -1,6 +1,5 @@
 #include "runtime/node_evaluator.h"
 
-#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -20,6 +19,7 @@
 #include "kernels/reference/resize.h"
 #include "kernels/reference/unary.h"
 #include "kernels/requantize/fixed_point_multiply.h"
+#include "kernels/spatial_pack/conv2d.h"
 #include "kernels/requantize/requantize.h"
 #include "util/status_macros.h"
 
@@ -35,6 +35,17 @@ using Kernel = std::function<absl::StatusOr<Tensors>(const ir::Node&, const Tens
 absl::StatusOr<Tensors> Single(absl::StatusOr<Tensor> t) {
   if (!t.ok()) return t.status();
   return Tensors{*std::move(t)};
+}
+
+// The block of "NCHW{k}c" (16 for NCHW16c), 0 for any other layout.
+int64_t BlockOf(const std::string& layout) {
+  if (layout.size() < 6 || layout.compare(0, 4, "NCHW") != 0 || layout.back() != 'c') return 0;
+  int64_t k = 0;
+  for (size_t i = 4; i + 1 < layout.size(); ++i) {
+    if (layout[i] < '0' || layout[i] > '9' || k > 4096) return 0;
+    k = k * 10 + (layout[i] - '0');
+  }
+  return k;
 }
 
 absl::StatusOr<DType> DTypeAttr(const ir::Node& n, const char* name, DType dflt) {
@@ -214,9 +225,9 @@ const std::map<std::string, Kernel>& Kernels() {
       {"nn.dense",
        [](const ir::Node&, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
          if (tensor::IsFloat(in[0].dtype())) return Single(ref::DenseF32(in[0], in[1], pool));
-         // Integer dense: a matmul against the transposed weight.
-         ASSIGN_OR_RETURN(Tensor wt, ref::Transpose(in[1], {1, 0}));
-         return Single(ref::MatMul(in[0], wt, pool));
+         // Integer dense: the quantized dense with zero points of 0.
+         return Single(ref::QnnDense(in[0], in[1], Tensor::Scalar<int32_t>(0),
+                                     Tensor::Scalar<int32_t>(0), pool));
        }},
       {"nn.matmul",
        [](const ir::Node&, const Tensors& in, pthreadpool_t pool) {
@@ -294,19 +305,15 @@ const std::map<std::string, Kernel>& Kernels() {
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(std::string src, n.attrs().GetString("src_layout"));
          ASSIGN_OR_RETURN(std::string dst, n.attrs().GetString("dst_layout"));
-         if (n.attrs().Has("channels")) {
-           // Leaving a blocked layout, with the block padding trimmed.
-           ASSIGN_OR_RETURN(int64_t channels, n.attrs().GetInt("channels"));
-           ASSIGN_OR_RETURN(Tensor nchw, ref::LayoutTransform(in[0], src, dst));
-           if (nchw.dim(1) == channels) return Tensors{nchw};
-           ASSIGN_OR_RETURN(Tensor trimmed, Tensor::Create(nchw.dtype(), {nchw.dim(0), channels, nchw.dim(2), nchw.dim(3)}));
-           int64_t plane = nchw.dim(2) * nchw.dim(3) * tensor::DTypeSize(nchw.dtype());
-           for (int64_t b = 0; b < nchw.dim(0); ++b) {
-             std::memcpy(static_cast<char*>(trimmed.raw_data()) + b * channels * plane,
-                         static_cast<const char*>(nchw.raw_data()) + b * nchw.dim(1) * plane,
-                         channels * plane);
+         // NCHW <-> NCHW{k}c, the kernels' layouts: the spatial-pack packers.
+         int64_t to_block = BlockOf(dst), from_block = BlockOf(src);
+         if (src == "NCHW" && to_block > 0) return Single(kernels::spatial_pack::ToBlocked(in[0], to_block));
+         if (dst == "NCHW" && from_block > 0) {
+           int64_t channels = in[0].dim(1) * from_block;
+           if (n.attrs().Has("channels")) {
+             ASSIGN_OR_RETURN(channels, n.attrs().GetInt("channels"));
            }
-           return Tensors{trimmed};
+           return Single(kernels::spatial_pack::FromBlocked(in[0], channels));
          }
          return Single(ref::LayoutTransform(in[0], src, dst));
        }},
