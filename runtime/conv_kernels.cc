@@ -47,7 +47,7 @@ absl::StatusOr<std::array<int64_t, N>> Array(const ir::Node& n, const char* name
                                              std::vector<int64_t> dflt) {
   ASSIGN_OR_RETURN(auto v, n.attrs().GetInts(name, dflt));
   if (v.size() != N) return absl::InvalidArgumentError(absl::StrCat(name, " needs ", N, " values"));
-  std::array<int64_t, N> a;
+  std::array<int64_t, N> a{};
   std::copy(v.begin(), v.end(), a.begin());
   return a;
 }

@@ -60,7 +60,7 @@ absl::StatusOr<std::array<int64_t, N>> ArrayAttr(const ir::Node& n, const char* 
   if (v.size() != N) {
     return absl::InvalidArgumentError(absl::StrCat("attribute '", name, "' needs ", N, " values"));
   }
-  std::array<int64_t, N> out;
+  std::array<int64_t, N> out{};
   std::copy(v.begin(), v.end(), out.begin());
   return out;
 }
