@@ -90,7 +90,6 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
   }
   const ir::Value* data_zp = node.input(2);
   const ir::Value* kernel_zp = node.input(3);
-  const ir::Value* data_scale = node.input(4);
   const ir::Value* kernel_scale = node.input(5);
   w.per_channel_scale = PerChannel(kernel_scale);
   w.per_channel_kernel_zero_point = PerChannel(kernel_zp);

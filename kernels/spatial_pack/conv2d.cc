@@ -670,7 +670,12 @@ KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_wid
       if (best_waste < 0 || waste < best_waste) best_waste = waste, ow = c;
     }
   }
-  return {{"tile_co", p.out_channels > 16 ? 32 : 16}, {"tile_ow", ow}};
+  // One block of 5..16 input channels (e.g. MobileNetV2's 16 -> 96 1x1): each
+  // accumulator gets only 4 vpdpbusd, and single-block tiles run faster
+  // (mbv2_pw_112: 0.114 ms with 16/14 against 0.131 ms with 32/14; wider
+  // tiles than 14 pixels spill registers).
+  const bool one_block = p.in_channels > 4 && p.in_channels <= 16 && p.groups == 1;
+  return {{"tile_co", p.out_channels > 16 && !one_block ? 32 : 16}, {"tile_ow", ow}};
 }
 
 KnobMap DefaultConfigInt16(const QuantizedConvParams& p, int64_t out_width) {

@@ -58,31 +58,44 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
   for (int j = 0; j < NCO; ++j) {
     const __m512 m = _mm512_loadu_ps(t.mult + 16 * j);
     uint8_t* o = t.out + j * g.out_cstride;
-    int p = 0;
     if (g.ep.packed16) {
-      // 4 pixels (64 output bytes) at a time through 16-bit lanes.
+      // 4 pixels (64 output bytes) at a time through 16-bit lanes; a last
+      // group of 1-3 pixels is packed with zeros and stored under a mask.
       const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
       const __m512i zp16 = _mm512_set1_epi16(g.ep.zp);
-      const __m512i lo16 = _mm512_set1_epi16(g.ep.lo_abs), hi16 = _mm512_set1_epi16(g.ep.hi_abs);
-      for (; p + 4 <= NPIX; p += 4) {
+      // Clamping the saturated bytes equals clamping the 16-bit values first:
+      // [lo_abs, hi_abs] lies inside the dtype's range.
+      const __m512i lo8 = _mm512_set1_epi8(static_cast<char>(g.ep.lo_abs));
+      const __m512i hi8 = _mm512_set1_epi8(static_cast<char>(g.ep.hi_abs));
+      for (int p = 0; p < NPIX; p += 4) {
+        const int n = NPIX - p < 4 ? NPIX - p : 4;
         __m512i r[4];
         for (int i = 0; i < 4; ++i) {
-          r[i] = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(acc[j][p + i]), m));
+          r[i] = i < n ? _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(acc[j][p + i]), m))
+                       : _mm512_setzero_si512();
         }
-        __m512i ab = _mm512_adds_epi16(_mm512_packs_epi32(r[0], r[1]), zp16);
-        __m512i cd = _mm512_adds_epi16(_mm512_packs_epi32(r[2], r[3]), zp16);
-        if (g.ep.clamp16) {
-          ab = _mm512_min_epi16(_mm512_max_epi16(ab, lo16), hi16);
-          cd = _mm512_min_epi16(_mm512_max_epi16(cd, lo16), hi16);
+        const __m512i ab = _mm512_adds_epi16(_mm512_packs_epi32(r[0], r[1]), zp16);
+        const __m512i cd = _mm512_adds_epi16(_mm512_packs_epi32(r[2], r[3]), zp16);
+        __m512i bytes;
+        if (g.ep.out_signed) {
+          bytes = _mm512_packs_epi16(ab, cd);
+          if (g.ep.clamp16) bytes = _mm512_min_epi8(_mm512_max_epi8(bytes, lo8), hi8);
+        } else {
+          bytes = _mm512_packus_epi16(ab, cd);
+          if (g.ep.clamp16) bytes = _mm512_min_epu8(_mm512_max_epu8(bytes, lo8), hi8);
         }
-        const __m512i bytes =
-            g.ep.out_signed ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
-        _mm512_storeu_si512(o + p * 16, _mm512_permutexvar_epi32(perm, bytes));
+        bytes = _mm512_permutexvar_epi32(perm, bytes);
+        if (n == 4) {
+          _mm512_storeu_si512(o + p * 16, bytes);
+        } else {
+          _mm512_mask_storeu_epi8(o + p * 16, (__mmask64{1} << (16 * n)) - 1, bytes);
+        }
       }
-    }
-    for (; p < NPIX; ++p) {
-      const __m512i q = Requantize16(acc[j][p], m, lo, hi, zp, nan);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + p * 16), _mm512_cvtepi32_epi8(q));
+    } else {
+      for (int p = 0; p < NPIX; ++p) {
+        const __m512i q = Requantize16(acc[j][p], m, lo, hi, zp, nan);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o + p * 16), _mm512_cvtepi32_epi8(q));
+      }
     }
   }
 }

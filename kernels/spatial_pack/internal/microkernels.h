@@ -29,8 +29,9 @@ struct Epilogue {
   // multiplier is finite with |m| < 0.5, so |float(acc) * m| <= 2^30 converts
   // to int32 without overflow, and |zp| <= 255. Then round, saturate to int16
   // (values past +-32767 stay past any clamp bound), add zp (saturating),
-  // clamp to [lo_abs, hi_abs] (only if `clamp16`: narrower than the dtype) and
-  // saturate to the dtype, which equals the float-clamp formula above.
+  // saturate to the dtype and clamp to [lo_abs, hi_abs] (only if `clamp16`:
+  // narrower than the dtype; the two commute since the bounds lie inside the
+  // dtype), which equals the float-clamp formula above.
   bool packed16 = false;
   bool clamp16 = false;
   bool out_signed = false;  // i8 output
