@@ -90,3 +90,45 @@ TEST(Executor, RefusesAGraphOverTheMemoryLimitBeforeAllocating) {
 
 }  // namespace
 }  // namespace qnnc::runtime
+
+namespace qnnc::runtime {
+namespace {
+
+// qnn.add of two u8 inputs of `b_shape` and [2, 3] with constant per-tensor
+// parameters.
+std::unique_ptr<ir::Graph> QuantizedAdd(const tensor::Shape& b_shape) {
+  ir::Builder b;
+  ir::Value* x = b.Input("x", {tensor::DType::kU8, {2, 3}});
+  ir::Value* y = b.Input("y", {tensor::DType::kU8, b_shape});
+  b.Output(b.Op("qnn.add",
+                {x, y, b.Scalar<float>(0.5f), b.Scalar<uint8_t>(3), b.Scalar<float>(0.25f),
+                 b.Scalar<uint8_t>(200), b.Scalar<float>(0.75f), b.Scalar<uint8_t>(20)},
+                {}, "add"));
+  return *b.Finish();
+}
+
+// Same-shape adds are bound to the fast kernel at load; broadcasting ones run
+// on the reference kernel; both give the reference's values.
+TEST(Executor, BindsSameShapeAddsToTheElementwiseKernel) {
+  tensor::Tensor x = tensor::Tensor::FromVector<uint8_t>({2, 3}, {0, 3, 9, 100, 254, 255});
+  tensor::Tensor y = tensor::Tensor::FromVector<uint8_t>({2, 3}, {0, 200, 203, 7, 255, 250});
+  auto same = *Executor::Create(QuantizedAdd({2, 3}), {1});
+  auto out = same->Run({x, y});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(same->last_timings()[0].kernel, "elementwise qnn_add");
+  // (0.5 (x - 3) + 0.25 (y - 200)) / 0.75 + 20, rounded, saturated:
+  // x=0,y=0: -68.67 -> -49 -> 0; x=3,y=200: 20; x=9,y=203: 25; x=100,y=7:
+  // 20 + (48.5 - 48.25) / 0.75 = 20.33 -> 20; x=254,y=255: 20 + 185.67 ->
+  // 206; x=255,y=250: 20 + 184.67 -> 205.
+  const std::vector<uint8_t> want = {0, 20, 25, 20, 206, 205};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ((*out)[0].data<uint8_t>()[i], want[i]) << i;
+
+  auto broadcast = *Executor::Create(QuantizedAdd({3}), {1});
+  auto out2 = broadcast->Run({x, tensor::Tensor::FromVector<uint8_t>({3}, {0, 200, 203})});
+  ASSERT_TRUE(out2.ok()) << out2.status();
+  EXPECT_EQ(broadcast->last_timings()[0].kernel, "reference");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ((*out2)[0].data<uint8_t>()[i], want[i]) << i;
+}
+
+}  // namespace
+}  // namespace qnnc::runtime

@@ -6,6 +6,7 @@ const KernelRegistry& KernelRegistry::Global() {
   static const KernelRegistry* registry = [] {
     auto* r = new KernelRegistry();
     RegisterConvKernels(*r);
+    RegisterElementwiseKernels(*r);
     return r;
   }();
   return *registry;
@@ -16,9 +17,17 @@ void KernelRegistry::Register(const std::string& op, const std::string& implemen
   factories_[{op, implementation}] = std::move(factory);
 }
 
+void KernelRegistry::RegisterForOp(const std::string& op, KernelFactory factory) {
+  op_factories_[op] = std::move(factory);
+}
+
 const KernelFactory* KernelRegistry::Find(const ir::Node& node) const {
   auto impl = node.attrs().GetString("impl", "");
-  if (!impl.ok() || impl->empty()) return nullptr;
+  if (!impl.ok()) return nullptr;
+  if (impl->empty()) {
+    auto it = op_factories_.find(node.op());
+    return it == op_factories_.end() ? nullptr : &it->second;
+  }
   auto it = factories_.find({node.op(), *impl});
   return it == factories_.end() ? nullptr : &it->second;
 }

@@ -39,15 +39,23 @@ class KernelRegistry {
   static const KernelRegistry& Global();
 
   void Register(const std::string& op, const std::string& implementation, KernelFactory factory);
-  // The factory for the node's op and `impl` attribute, or nullptr.
+  // A kernel for nodes of `op` that carry no decision (no `impl`), such as
+  // elementwise ops. Its factory returns nullptr for a node outside its
+  // case, which then runs on the reference kernel.
+  void RegisterForOp(const std::string& op, KernelFactory factory);
+  // The factory for the node's op and `impl` attribute (or, without `impl`,
+  // the op's), or nullptr.
   const KernelFactory* Find(const ir::Node& node) const;
 
  private:
   std::map<std::pair<std::string, std::string>, KernelFactory> factories_;
+  std::map<std::string, KernelFactory> op_factories_;
 };
 
 // Registers the fused-convolution kernels (kernels/spatial_pack, kernels/xnnpack).
 void RegisterConvKernels(KernelRegistry& registry);
+// Registers the fast elementwise kernels (kernels/elementwise).
+void RegisterElementwiseKernels(KernelRegistry& registry);
 
 }  // namespace qnnc::runtime
 

@@ -1,0 +1,88 @@
+// Fast elementwise kernels bound at plan load to nodes without a decision.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/elementwise/qnn_add.h"
+#include "runtime/kernel_registry.h"
+#include "util/status_macros.h"
+
+namespace qnnc::runtime {
+namespace {
+
+using kernels::elementwise::QnnAddParams;
+using tensor::DType;
+using tensor::Tensor;
+
+// qnn.add inputs: a, b, a_scale, a_zero_point, b_scale, b_zero_point,
+// output_scale, output_zero_point.
+class QnnAddKernel : public PreparedKernel {
+ public:
+  QnnAddKernel(const QnnAddParams& p, DType out_dtype) : p_(p), out_dtype_(out_dtype) {}
+
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
+                                          pthreadpool_t pool) const override {
+    std::vector<Tensor> out(1);
+    RETURN_IF_ERROR(
+        kernels::elementwise::QnnAddSameShape(in[0], in[1], p_, out_dtype_, &out[0], pool));
+    return out;
+  }
+  std::string description() const override { return "elementwise qnn_add"; }
+
+ private:
+  QnnAddParams p_;
+  DType out_dtype_;
+};
+
+// One value of a constant one-element input, or false.
+bool ConstantScalar(const ir::Node& n, int i, double* v) {
+  const ir::Value* x = n.input(i);
+  if (!x->is_constant() || x->data().num_elements() != 1) return false;
+  *v = x->data().GetAsDouble(0);
+  return true;
+}
+
+// Same-shape 8-bit adds with constant per-tensor parameters; nullptr (the
+// reference kernel) for anything else: broadcasting, wider types, run-time
+// parameters.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnAdd(const ir::Node& n) {
+  if (n.inputs().size() != 8 || !n.input(0)->type() || !n.input(1)->type() || !n.output()->type()) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  double v[6];
+  for (int i = 0; i < 6; ++i) {
+    if (!ConstantScalar(n, i + 2, &v[i])) return std::unique_ptr<PreparedKernel>();
+  }
+  // Zero points (odd entries) must fit int32 before the cast; the support
+  // check then holds them to their dtypes.
+  for (int i : {1, 3, 5}) {
+    if (!(v[i] >= -2147483648.0 && v[i] <= 2147483647.0)) return std::unique_ptr<PreparedKernel>();
+  }
+  QnnAddParams p;
+  p.a_scale = static_cast<float>(v[0]);
+  p.a_zero_point = static_cast<int32_t>(v[1]);
+  p.b_scale = static_cast<float>(v[2]);
+  p.b_zero_point = static_cast<int32_t>(v[3]);
+  p.out_scale = static_cast<float>(v[4]);
+  p.out_zero_point = static_cast<int32_t>(v[5]);
+  const ir::TensorType& a = *n.input(0)->type();
+  const ir::TensorType& b = *n.input(1)->type();
+  const DType out_dtype = n.output()->type()->dtype;
+  // Scales must be f32 as in the reference (a double scale would round).
+  for (int i : {2, 4, 6}) {
+    if (n.input(i)->data().dtype() != DType::kF32) return std::unique_ptr<PreparedKernel>();
+  }
+  if (!kernels::elementwise::QnnAddSupported(a.dtype, a.shape, b.dtype, b.shape, p, out_dtype)) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  return std::unique_ptr<PreparedKernel>(new QnnAddKernel(p, out_dtype));
+}
+
+}  // namespace
+
+void RegisterElementwiseKernels(KernelRegistry& registry) {
+  registry.RegisterForOp("qnn.add", &MakeQnnAdd);
+}
+
+}  // namespace qnnc::runtime
