@@ -44,6 +44,55 @@ absl::StatusOr<Node*> AddTyped(ir::Graph& graph, const std::string& op, std::vec
   return node;
 }
 
+// The blocked layout `v` comes back from (v = layout_transform(x: NCHW{k}c ->
+// NCHW)), or "".
+std::string BlockedSource(const Value* v) {
+  const Node* t = v->producer();
+  if (t == nullptr || t->op() != "layout_transform") return "";
+  auto src = t->attrs().GetString("src_layout"), dst = t->attrs().GetString("dst_layout");
+  if (!src.ok() || !dst.ok() || *dst != "NCHW" || src->size() < 6 || src->compare(0, 4, "NCHW") != 0 ||
+      src->back() != 'c') {
+    return "";
+  }
+  return *src;
+}
+
+bool OneElement(const Value* v) {
+  int64_t n = 1;
+  for (int64_t d : v->type()->shape) n *= d;
+  return n == 1;
+}
+
+// qnn.add of two NCHW tensors that both come back from one blocked layout
+// with the same blocked type: the add runs in that layout instead, with one
+// transform after it. Exact: the add is elementwise with per-tensor
+// parameters, so each real lane gets the same value; padding lanes get
+// values no kernel reads (their weights are zero, and the transform back to
+// NCHW drops them). Leaves any other node alone.
+absl::Status BlockAdd(ir::Graph& graph, Node* n) {
+  if (n->op() != "qnn.add" || n->inputs().size() != 8) return absl::OkStatus();
+  const std::string layout = BlockedSource(n->input(0));
+  if (layout.empty() || layout != BlockedSource(n->input(1))) return absl::OkStatus();
+  Value* a = n->input(0)->producer()->input(0);
+  Value* b = n->input(1)->producer()->input(0);
+  if (*a->type() != *b->type() || *n->input(0)->type() != *n->input(1)->type() ||
+      n->input(0)->type()->rank() != 4) {
+    return absl::OkStatus();
+  }
+  for (size_t i = 2; i < 8; ++i) {
+    if (!OneElement(n->input(i))) return absl::OkStatus();
+  }
+  std::vector<Value*> inputs = n->inputs();
+  inputs[0] = a;
+  inputs[1] = b;
+  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, "qnn.add", inputs, n->attrs(), n->name()));
+  const int64_t channels = n->input(0)->type()->shape[1];
+  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
+                                        Transform(layout, "NCHW", channels)));
+  graph.ReplaceAllUsesWith(n->output(), back->output());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
@@ -70,6 +119,10 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
                                           Transform(layout, "NCHW", out_channels)));
     graph.ReplaceAllUsesWith(n->output(), back->output());
   }
+  // Then residual adds between blocked convolutions, in graph order, so an
+  // add of an add's result sees the first one's transform.
+  RETURN_IF_ERROR(graph.TopologicalSort());
+  for (Node* n : graph.nodes()) RETURN_IF_ERROR(BlockAdd(graph, n));
   RETURN_IF_ERROR(graph.TopologicalSort());
   graph.RemoveDeadCode();
   return absl::OkStatus();

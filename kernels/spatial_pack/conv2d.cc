@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -717,6 +718,78 @@ absl::StatusOr<Shape> Conv2DKernel::OutputShape(const Shape& input_shape) const 
   return Shape{g.n, params_.out_channels, g.oh, g.ow};
 }
 
+namespace {
+
+// Pixels per tile of the layout loops: a tile of one channel block
+// (kTilePix * block elements) stays in L1 while its channels are gathered or
+// scattered one plane at a time.
+constexpr int64_t kTilePix = 64;
+
+template <typename T>
+void ToBlockedT(const T* s, T* d, int64_t n, int64_t c, int64_t plane, int64_t block, T pad) {
+  const int64_t cb = CeilDiv(c, block);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t b = 0; b < cb; ++b) {
+      T* dst = d + (i * cb + b) * plane * block;
+      for (int64_t x0 = 0; x0 < plane; x0 += kTilePix) {
+        const int64_t x1 = std::min(plane, x0 + kTilePix);
+        for (int64_t l = 0; l < block; ++l) {
+          const int64_t ch = b * block + l;
+          T* dp = dst + l;
+          if (ch < c) {
+            const T* sp = s + (i * c + ch) * plane;
+            for (int64_t x = x0; x < x1; ++x) dp[x * block] = sp[x];
+          } else {
+            for (int64_t x = x0; x < x1; ++x) dp[x * block] = pad;
+          }
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void FromBlockedT(const T* s, T* d, int64_t n, int64_t c, int64_t cb, int64_t plane,
+                  int64_t block) {
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t b = 0; b < cb && b * block < c; ++b) {
+      const T* src = s + (i * cb + b) * plane * block;
+      const int64_t lanes = std::min(block, c - b * block);
+      for (int64_t x0 = 0; x0 < plane; x0 += kTilePix) {
+        const int64_t x1 = std::min(plane, x0 + kTilePix);
+        for (int64_t l = 0; l < lanes; ++l) {
+          T* dp = d + (i * c + b * block + l) * plane;
+          const T* sp = src + l;
+          for (int64_t x = x0; x < x1; ++x) dp[x] = sp[x * block];
+        }
+      }
+    }
+  }
+}
+
+// Calls f with a typed null pointer of the unsigned type of `size` bytes
+// (1, 2, 4 or 8): the loops only move bits.
+template <typename F>
+bool WithElementType(size_t size, F&& f) {
+  switch (size) {
+    case 1:
+      f(static_cast<uint8_t*>(nullptr));
+      return true;
+    case 2:
+      f(static_cast<uint16_t*>(nullptr));
+      return true;
+    case 4:
+      f(static_cast<uint32_t*>(nullptr));
+      return true;
+    case 8:
+      f(static_cast<uint64_t*>(nullptr));
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_value) {
   if (nchw.rank() != 4 || block <= 0) {
     return Invalid("ToBlocked needs a rank-4 tensor and a positive block, got ",
@@ -726,20 +799,15 @@ absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_
   const int64_t cb = CeilDiv(c, block);
   ASSIGN_OR_RETURN(Tensor out, Tensor::Create(nchw.dtype(), {n, cb, nchw.dim(2), nchw.dim(3), block}));
   const size_t es = tensor::DTypeSize(nchw.dtype());
-  // The pad value in the element type (integer dtypes).
-  std::vector<uint8_t> pad(es, 0);
-  std::memcpy(pad.data(), &pad_value, std::min(es, sizeof(pad_value)));
-  const uint8_t* s = static_cast<const uint8_t*>(nchw.raw_data());
-  uint8_t* d = static_cast<uint8_t*>(out.raw_data());
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t ch = 0; ch < cb * block; ++ch) {
-      uint8_t* dp = d + (((i * cb + ch / block) * plane) * block + ch % block) * es;
-      for (int64_t x = 0; x < plane; ++x) {
-        const uint8_t* sp = ch < c ? s + ((i * c + ch) * plane + x) * es : pad.data();
-        std::memcpy(dp + x * block * es, sp, es);
-      }
-    }
-  }
+  const bool ok = WithElementType(es, [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    // The pad value in the element type (its low bytes: integer dtypes).
+    T pad{};
+    std::memcpy(&pad, &pad_value, std::min(sizeof(T), sizeof(pad_value)));
+    ToBlockedT(static_cast<const T*>(nchw.raw_data()), static_cast<T*>(out.raw_data()), n, c,
+               plane, block, pad);
+  });
+  if (!ok) return Invalid("ToBlocked: unsupported element size ", es);
   return out;
 }
 
@@ -753,15 +821,12 @@ absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels) {
   ASSIGN_OR_RETURN(Tensor out,
                    Tensor::Create(blocked.dtype(), {n, channels, blocked.dim(2), blocked.dim(3)}));
   const size_t es = tensor::DTypeSize(blocked.dtype());
-  const uint8_t* s = static_cast<const uint8_t*>(blocked.raw_data());
-  uint8_t* d = static_cast<uint8_t*>(out.raw_data());
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t ch = 0; ch < channels; ++ch) {
-      const uint8_t* sp = s + (((i * cb + ch / block) * plane) * block + ch % block) * es;
-      uint8_t* dp = d + ((i * channels + ch) * plane) * es;
-      for (int64_t x = 0; x < plane; ++x) std::memcpy(dp + x * es, sp + x * block * es, es);
-    }
-  }
+  const bool ok = WithElementType(es, [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    FromBlockedT(static_cast<const T*>(blocked.raw_data()), static_cast<T*>(out.raw_data()), n,
+                 channels, cb, plane, block);
+  });
+  if (!ok) return Invalid("FromBlocked: unsupported element size ", es);
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/reference/conv2d.h"
+#include "kernels/reference/layout_transform.h"
 #include "kernels/reference/requantize.h"
 
 namespace qnnc::kernels::spatial_pack {
@@ -365,6 +366,39 @@ TEST(LayoutTest, OutputPaddingLanes) {
       EXPECT_EQ(y.data<uint8_t>()[(16 + i) * 16 + lane], p.params.output_zero_point);
     }
   }
+}
+
+// ToBlocked/FromBlocked against the reference layout transform: every
+// element size, channel counts below, at and past a block, planes of more
+// than one pixel tile.
+TEST(LayoutTest, PackersMatchTheReferenceTransform) {
+  std::mt19937 rng(5);
+  for (DType dtype : {DType::kU8, DType::kI16, DType::kF32, DType::kI64}) {
+    for (int64_t c : {1, 3, 16, 17, 40}) {
+      for (int64_t block : {4, 16}) {
+        SCOPED_TRACE(std::string(tensor::DTypeName(dtype)) + " C=" + std::to_string(c) +
+                     " block " + std::to_string(block));
+        Tensor x = *Tensor::Create(dtype, {2, c, 9, 11});
+        auto* bytes = static_cast<uint8_t*>(x.raw_data());
+        for (int64_t i = 0; i < x.num_elements() * static_cast<int64_t>(tensor::DTypeSize(dtype)); ++i) {
+          bytes[i] = static_cast<uint8_t>(rng());
+        }
+        const std::string layout = "NCHW" + std::to_string(block) + "c";
+        auto want = reference::LayoutTransform(x, "NCHW", layout);
+        auto got = ToBlocked(x, block);
+        ASSERT_TRUE(want.ok() && got.ok());
+        EXPECT_TRUE(got->BitwiseEquals(*want));
+        auto back = FromBlocked(*got, c);
+        ASSERT_TRUE(back.ok());
+        EXPECT_TRUE(back->BitwiseEquals(x));
+      }
+    }
+  }
+  // Padding lanes take the pad value.
+  Tensor x = *Tensor::Create(DType::kU8, {1, 3, 2, 2});
+  auto padded = ToBlocked(x, 4, 77);
+  ASSERT_TRUE(padded.ok());
+  for (int64_t px = 0; px < 4; ++px) EXPECT_EQ(padded->data<uint8_t>()[px * 4 + 3], 77);
 }
 
 }  // namespace
