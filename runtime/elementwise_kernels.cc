@@ -1,10 +1,14 @@
-// Fast elementwise kernels bound at plan load to nodes without a decision.
+// Fast elementwise and dense kernels bound at plan load per op (see
+// KernelRegistry::RegisterForOp).
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/dense/int8_dense.h"
 #include "kernels/elementwise/qnn_add.h"
+#include "kernels/elementwise/quantize.h"
 #include "runtime/kernel_registry.h"
 #include "util/status_macros.h"
 
@@ -79,10 +83,86 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnAdd(const ir::Node& n) {
   return std::unique_ptr<PreparedKernel>(new QnnAddKernel(p, out_dtype));
 }
 
+// qnn.quantize inputs: data, scale, zero_point.
+class QuantizeKernel : public PreparedKernel {
+ public:
+  QuantizeKernel(float scale, int32_t zp, DType out_dtype)
+      : scale_(scale), zp_(zp), out_dtype_(out_dtype) {}
+
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
+                                          pthreadpool_t pool) const override {
+    std::vector<Tensor> out(1);
+    RETURN_IF_ERROR(
+        kernels::elementwise::QuantizePerTensor(in[0], scale_, zp_, out_dtype_, &out[0], pool));
+    return out;
+  }
+  std::string description() const override { return "elementwise quantize"; }
+
+ private:
+  float scale_;
+  int32_t zp_;
+  DType out_dtype_;
+};
+
+// f32 -> u8/i8 with a constant per-tensor f32 scale and zero point; nullptr
+// (the reference kernel) otherwise.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQuantize(const ir::Node& n) {
+  double scale, zp;
+  if (n.inputs().size() != 3 || !n.input(0)->type() || !n.output()->type() ||
+      n.input(0)->type()->dtype != DType::kF32 || !ConstantScalar(n, 1, &scale) ||
+      !ConstantScalar(n, 2, &zp) || n.input(1)->data().dtype() != DType::kF32 ||
+      !(zp >= -2147483648.0 && zp <= 2147483647.0)) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  const DType out_dtype = n.output()->type()->dtype;
+  if (!kernels::elementwise::QuantizeSupported(out_dtype, static_cast<float>(scale),
+                                               static_cast<int32_t>(zp))) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  return std::unique_ptr<PreparedKernel>(
+      new QuantizeKernel(static_cast<float>(scale), static_cast<int32_t>(zp), out_dtype));
+}
+
+// nn.dense inputs: data, weight.
+class DenseKernel : public PreparedKernel {
+ public:
+  explicit DenseKernel(std::unique_ptr<kernels::dense::Int8Dense> dense)
+      : dense_(std::move(dense)) {}
+
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
+                                          pthreadpool_t pool) const override {
+    std::vector<Tensor> out(1);
+    RETURN_IF_ERROR(dense_->Run(in[0], &out[0], pool));
+    return out;
+  }
+  std::string description() const override { return "dense int8"; }
+
+ private:
+  std::unique_ptr<kernels::dense::Int8Dense> dense_;
+};
+
+// Integer nn.dense: u8/i8 data, constant i8 weights [N, K], i32 result;
+// nullptr (the reference kernel) otherwise.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDense(const ir::Node& n) {
+  if (n.inputs().size() != 2 || !n.input(0)->type() || !n.output()->type() ||
+      !n.input(1)->is_constant() || n.output()->type()->dtype != DType::kI32) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  const DType data = n.input(0)->type()->dtype;
+  const Tensor& w = n.input(1)->data();
+  if ((data != DType::kU8 && data != DType::kI8) || w.dtype() != DType::kI8 || w.rank() != 2) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  ASSIGN_OR_RETURN(auto dense, kernels::dense::Int8Dense::Create(w, data));
+  return std::unique_ptr<PreparedKernel>(new DenseKernel(std::move(dense)));
+}
+
 }  // namespace
 
 void RegisterElementwiseKernels(KernelRegistry& registry) {
+  registry.RegisterForOp("nn.dense", &MakeDense);
   registry.RegisterForOp("qnn.add", &MakeQnnAdd);
+  registry.RegisterForOp("qnn.quantize", &MakeQuantize);
 }
 
 }  // namespace qnnc::runtime

@@ -24,12 +24,12 @@ void KernelRegistry::RegisterForOp(const std::string& op, KernelFactory factory)
 const KernelFactory* KernelRegistry::Find(const ir::Node& node) const {
   auto impl = node.attrs().GetString("impl", "");
   if (!impl.ok()) return nullptr;
-  if (impl->empty()) {
-    auto it = op_factories_.find(node.op());
-    return it == op_factories_.end() ? nullptr : &it->second;
+  if (!impl->empty()) {
+    auto it = factories_.find({node.op(), *impl});
+    if (it != factories_.end()) return &it->second;
   }
-  auto it = factories_.find({node.op(), *impl});
-  return it == factories_.end() ? nullptr : &it->second;
+  auto it = op_factories_.find(node.op());
+  return it == op_factories_.end() ? nullptr : &it->second;
 }
 
 }  // namespace qnnc::runtime

@@ -39,12 +39,14 @@ class KernelRegistry {
   static const KernelRegistry& Global();
 
   void Register(const std::string& op, const std::string& implementation, KernelFactory factory);
-  // A kernel for nodes of `op` that carry no decision (no `impl`), such as
-  // elementwise ops. Its factory returns nullptr for a node outside its
-  // case, which then runs on the reference kernel.
+  // A kernel for nodes of `op` that no (op, impl) factory takes: elementwise
+  // ops (no decision), or ops whose implementation left them to a generic
+  // kernel (the integer nn.dense of the u8s8 legalizations). Its factory
+  // returns nullptr for a node outside its case, which then runs on the
+  // reference kernel.
   void RegisterForOp(const std::string& op, KernelFactory factory);
-  // The factory for the node's op and `impl` attribute (or, without `impl`,
-  // the op's), or nullptr.
+  // The factory for the node's op and `impl` attribute, else the op's, or
+  // nullptr.
   const KernelFactory* Find(const ir::Node& node) const;
 
  private:
@@ -54,7 +56,8 @@ class KernelRegistry {
 
 // Registers the fused-convolution kernels (kernels/spatial_pack, kernels/xnnpack).
 void RegisterConvKernels(KernelRegistry& registry);
-// Registers the fast elementwise kernels (kernels/elementwise).
+// Registers the fast elementwise kernels (kernels/elementwise) and the integer
+// dense kernel (kernels/dense).
 void RegisterElementwiseKernels(KernelRegistry& registry);
 
 }  // namespace qnnc::runtime

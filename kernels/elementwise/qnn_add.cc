@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/elementwise/rounding.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::elementwise {
@@ -33,21 +34,16 @@ struct AddTask {
 
   static void Run(void* ctx, size_t start, size_t count) {
     const AddTask& t = *static_cast<const AddTask*>(ctx);
-    // Adding and subtracting 1.5 * 2^23 rounds a float of magnitude below
-    // 2^22 to an integer, ties to even (the default rounding mode), as
-    // nearbyint does, and vectorizes on any x86-64 or Arm.
-    constexpr float kRound = 12582912.0f;
     const size_t end = std::min(t.n, start + count);
     for (size_t i = start; i < end; ++i) {
       const float da = static_cast<float>(static_cast<int32_t>(t.a[i]) - t.a_zp);
       const float db = static_cast<float>(static_cast<int32_t>(t.b[i]) - t.b_zp);
       float v = t.ra * da + t.rb * db;
       // Clamping to the integers [lo, hi] before rounding equals saturating
-      // after it, and keeps |v| small for the rounding trick. v is finite:
+      // after it, and keeps |v| small for RoundSmallHalfEven. v is finite:
       // QnnAddSupported bounds the ratios.
       v = std::min(std::max(v, t.lo), t.hi);
-      const float r = (v + kRound) - kRound;
-      t.out[i] = static_cast<O>(static_cast<int32_t>(r) + t.out_zp);
+      t.out[i] = static_cast<O>(static_cast<int32_t>(RoundSmallHalfEven(v)) + t.out_zp);
     }
   }
 };

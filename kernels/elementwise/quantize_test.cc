@@ -1,0 +1,88 @@
+#include "kernels/elementwise/quantize.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/reference/quantize.h"
+#include "pthreadpool.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::kernels::elementwise {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+struct PoolDeleter {
+  void operator()(pthreadpool_t p) const { pthreadpool_destroy(p); }
+};
+
+void ExpectMatchesReference(const Tensor& x, float scale, int32_t zp, DType out_dtype,
+                            pthreadpool_t pool, const std::string& what) {
+  SCOPED_TRACE(what);
+  const Tensor zp_tensor = out_dtype == DType::kU8
+                               ? Tensor::Scalar<uint8_t>(static_cast<uint8_t>(zp))
+                               : Tensor::Scalar<int8_t>(static_cast<int8_t>(zp));
+  auto want = reference::Quantize(x, Tensor::Scalar<float>(scale), zp_tensor, 1, out_dtype);
+  ASSERT_TRUE(want.ok()) << want.status();
+  Tensor got;
+  ASSERT_TRUE(QuantizePerTensor(x, scale, zp, out_dtype, &got, pool).ok());
+  ASSERT_EQ(got.shape(), x.shape());
+  const auto* g = static_cast<const uint8_t*>(got.raw_data());
+  const auto* w = static_cast<const uint8_t*>(want->raw_data());
+  int64_t mismatches = 0, first = -1;
+  for (int64_t i = 0; i < x.num_elements(); ++i) {
+    if (g[i] != w[i] && mismatches++ == 0) first = i;
+  }
+  EXPECT_EQ(mismatches, 0) << "first at " << first << ": x " << x.data<float>()[first]
+                           << " got " << int(g[first]) << " want " << int(w[first]);
+}
+
+TEST(QuantizeTest, MatchesReference) {
+  std::unique_ptr<pthreadpool, PoolDeleter> pool(pthreadpool_create(2));
+  std::mt19937 rng(11);
+  const float inf = std::numeric_limits<float>::infinity();
+  // Specials, ties at scale 0.5 (x = k + 0.25), then random values spanning
+  // far beyond the range on both sides; more than one task's worth.
+  std::vector<float> values = {0.0f, -0.0f, inf, -inf, std::nanf(""), 1e30f, -1e30f,
+                               std::numeric_limits<float>::denorm_min()};
+  for (int k = -300; k <= 300; ++k) values.push_back(k + 0.25f);
+  std::uniform_real_distribution<float> wide(-400.0f, 400.0f);
+  while (values.size() < 40000) values.push_back(wide(rng));
+  const Tensor x = Tensor::FromVector<float>({1, static_cast<int64_t>(values.size())}, values);
+  int cases = 0;
+  for (DType dt : {DType::kU8, DType::kI8}) {
+    const int lo = dt == DType::kU8 ? 0 : -128, hi = dt == DType::kU8 ? 255 : 127;
+    for (float scale : {0.5f, 1.0f, 0.0078125f, 3.7f, -0.25f, 1e-30f}) {
+      for (int zp : {lo, hi, (lo + hi) / 2 + 3}) {
+        ExpectMatchesReference(x, scale, zp, dt, cases % 2 ? pool.get() : nullptr,
+                               std::string(tensor::DTypeName(dt)) + " scale " +
+                                   std::to_string(scale) + " zp " + std::to_string(zp));
+        ++cases;
+      }
+    }
+  }
+  EXPECT_EQ(cases, 36);
+}
+
+TEST(QuantizeTest, RefusesWhatItDoesNotCover) {
+  EXPECT_TRUE(QuantizeSupported(DType::kU8, 0.1f, 0));
+  EXPECT_FALSE(QuantizeSupported(DType::kI32, 0.1f, 0));
+  EXPECT_FALSE(QuantizeSupported(DType::kU8, 0.0f, 0));
+  EXPECT_FALSE(QuantizeSupported(DType::kU8, std::nanf(""), 0));
+  EXPECT_FALSE(QuantizeSupported(DType::kU8, 0.1f, 256));
+  EXPECT_FALSE(QuantizeSupported(DType::kI8, 0.1f, -129));
+  Tensor out;
+  const auto status =
+      QuantizePerTensor(Tensor::FromVector<int32_t>({2}, {1, 2}), 0.1f, 0, DType::kU8, &out, nullptr);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find("f32"), std::string::npos) << status;
+}
+
+}  // namespace
+}  // namespace qnnc::kernels::elementwise
