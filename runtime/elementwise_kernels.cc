@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "kernels/dense/int8_dense.h"
+#include "kernels/elementwise/dequantize.h"
 #include "kernels/elementwise/qnn_add.h"
 #include "kernels/elementwise/quantize.h"
 #include "runtime/kernel_registry.h"
@@ -123,6 +124,38 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQuantize(const ir::Node& n) 
       new QuantizeKernel(static_cast<float>(scale), static_cast<int32_t>(zp), out_dtype));
 }
 
+// qnn.dequantize inputs: data, scale, zero_point.
+class DequantizeKernel : public PreparedKernel {
+ public:
+  DequantizeKernel(float scale, int32_t zp) : scale_(scale), zp_(zp) {}
+
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
+                                          pthreadpool_t pool) const override {
+    std::vector<Tensor> out(1);
+    RETURN_IF_ERROR(kernels::elementwise::DequantizePerTensor(in[0], scale_, zp_, &out[0], pool));
+    return out;
+  }
+  std::string description() const override { return "elementwise dequantize"; }
+
+ private:
+  float scale_;
+  int32_t zp_;
+};
+
+// u8/i8 -> f32 with a constant per-tensor f32 scale and zero point; nullptr
+// (the reference kernel) otherwise.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDequantize(const ir::Node& n) {
+  double scale, zp;
+  if (n.inputs().size() != 3 || !n.input(0)->type() ||
+      (n.input(0)->type()->dtype != DType::kU8 && n.input(0)->type()->dtype != DType::kI8) ||
+      !ConstantScalar(n, 1, &scale) || !ConstantScalar(n, 2, &zp) ||
+      n.input(1)->data().dtype() != DType::kF32 || !(zp >= -2147483648.0 && zp <= 2147483647.0)) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  return std::unique_ptr<PreparedKernel>(
+      new DequantizeKernel(static_cast<float>(scale), static_cast<int32_t>(zp)));
+}
+
 // nn.dense inputs: data, weight.
 class DenseKernel : public PreparedKernel {
  public:
@@ -163,6 +196,7 @@ void RegisterElementwiseKernels(KernelRegistry& registry) {
   registry.RegisterForOp("nn.dense", &MakeDense);
   registry.RegisterForOp("qnn.add", &MakeQnnAdd);
   registry.RegisterForOp("qnn.quantize", &MakeQuantize);
+  registry.RegisterForOp("qnn.dequantize", &MakeDequantize);
 }
 
 }  // namespace qnnc::runtime

@@ -1,5 +1,7 @@
 #include "kernels/elementwise/quantize.h"
 
+#include "kernels/elementwise/dequantize.h"
+
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -82,6 +84,30 @@ TEST(QuantizeTest, RefusesWhatItDoesNotCover) {
       QuantizePerTensor(Tensor::FromVector<int32_t>({2}, {1, 2}), 0.1f, 0, DType::kU8, &out, nullptr);
   EXPECT_FALSE(status.ok());
   EXPECT_NE(std::string(status.message()).find("f32"), std::string::npos) << status;
+}
+
+// Every u8 and i8 value (and more than one task's worth), zero points at the
+// limits and far outside, scales of both signs and extreme magnitudes.
+TEST(DequantizeTest, MatchesReference) {
+  std::unique_ptr<pthreadpool, PoolDeleter> pool(pthreadpool_create(2));
+  for (DType dt : {DType::kU8, DType::kI8}) {
+    Tensor q = *Tensor::Create(dt, {3, 20000});
+    auto* bytes = static_cast<uint8_t*>(q.raw_data());
+    for (int64_t i = 0; i < q.num_elements(); ++i) bytes[i] = static_cast<uint8_t>(i * 7);
+    for (float scale : {0.02f, -3.5f, 1e-38f, 3e38f}) {
+      for (int32_t zp : {0, 255, -128, 2147483647}) {
+        SCOPED_TRACE(std::string(tensor::DTypeName(dt)) + " scale " + std::to_string(scale) +
+                     " zp " + std::to_string(zp));
+        auto want = reference::Dequantize(q, Tensor::Scalar<float>(scale), Tensor::Scalar<int32_t>(zp), 1);
+        ASSERT_TRUE(want.ok()) << want.status();
+        Tensor got;
+        ASSERT_TRUE(DequantizePerTensor(q, scale, zp, &got, pool.get()).ok());
+        EXPECT_TRUE(got.BitwiseEquals(*want));
+      }
+    }
+  }
+  Tensor out;
+  EXPECT_FALSE(DequantizePerTensor(Tensor::FromVector<float>({1}, {1.0f}), 1.0f, 0, &out, nullptr).ok());
 }
 
 }  // namespace

@@ -416,13 +416,29 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
   // Spatial chunks of about 128 pixels (whole tiles); output-channel chunks
   // whose packed weights stay within about 128 KB (L2).
   const int64_t tiles_in_row = CeilDiv(c.ow, tile_ow_);
-  const int64_t chunk_tiles = std::min(tiles_in_row, std::max<int64_t>(1, 128 / tile_ow_));
+  int64_t chunk_tiles = std::min(tiles_in_row, std::max<int64_t>(1, 128 / tile_ow_));
+  const int64_t ntiles = static_cast<int64_t>(tiles_.size());
+  const int64_t tile_bytes =
+      std::max<int64_t>(1, static_cast<int64_t>(packed_.size()) / ntiles);
+  int64_t oc_chunks = CeilDiv(ntiles, std::clamp<int64_t>((128 << 10) / tile_bytes, 1, ntiles));
+  // With threads, at least 4 work items per thread where the layer allows
+  // it (late, small layers have only one or two chunks): split pixels
+  // first, then output channels.
+  const int64_t threads = pool ? static_cast<int64_t>(pthreadpool_get_threads_count(pool)) : 1;
+  auto items = [&] { return oc_chunks * g.n * c.oh * CeilDiv(tiles_in_row, chunk_tiles); };
+  while (threads > 1 && items() < 4 * threads && (chunk_tiles > 1 || oc_chunks < ntiles)) {
+    if (chunk_tiles > 1) {
+      chunk_tiles = CeilDiv(chunk_tiles, 2);
+    } else {
+      oc_chunks = std::min(ntiles, oc_chunks * 2);
+    }
+  }
+  // Equal chunks: spread the tiles evenly over the chunk count.
+  c.tiles_per_chunk = CeilDiv(ntiles, oc_chunks);
+  oc_chunks = CeilDiv(ntiles, c.tiles_per_chunk);
+  chunk_tiles = CeilDiv(tiles_in_row, CeilDiv(tiles_in_row, chunk_tiles));
   c.chunk_pix = chunk_tiles * tile_ow_;
   c.chunks_per_row = CeilDiv(c.ow, c.chunk_pix);
-  const int64_t tile_bytes =
-      std::max<int64_t>(1, static_cast<int64_t>(packed_.size()) / static_cast<int64_t>(tiles_.size()));
-  c.tiles_per_chunk = std::clamp<int64_t>((128 << 10) / tile_bytes, 1, tiles_.size());
-  const int64_t oc_chunks = CeilDiv(tiles_.size(), c.tiles_per_chunk);
   Parallel2D(pool, &U8S8Dense::Work, &c, oc_chunks, g.n * c.oh * c.chunks_per_row);
   return absl::OkStatus();
 }
@@ -506,7 +522,10 @@ class U8S8Depthwise final : public Conv2DKernel {
     d.ow_lo = std::min(g.ow, CeilDiv(p.pads[1], p.strides[1]));
     const int64_t last = g.w - 1 + p.pads[1] - (p.kernel_w - 1) * p.dilation[1];
     d.ow_hi = last < 0 ? d.ow_lo : std::clamp(last / p.strides[1] + 1, d.ow_lo, g.ow);
-    Parallel2D(pool, &Work, &c, g.n * ocb_, g.oh);
+    // Rows outermost: with two threads each takes a contiguous band of rows
+    // of every channel block, the band the dense kernels before and after
+    // also give it, so activations stay in that core's cache between layers.
+    Parallel2D(pool, &Work, &c, g.oh, g.n * ocb_);
     return absl::OkStatus();
   }
 
@@ -518,7 +537,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     uint8_t* out;
     int64_t n, oh, plane_in, plane_out;
   };
-  static void Work(void* vctx, size_t nb, size_t oy) {
+  static void Work(void* vctx, size_t oy, size_t nb) {
     const Ctx& c = *static_cast<const Ctx*>(vctx);
     const U8S8Depthwise& k = *c.k;
     const int64_t b = nb % k.ocb_;

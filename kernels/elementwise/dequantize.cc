@@ -1,0 +1,63 @@
+#include "kernels/elementwise/dequantize.h"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "util/status_macros.h"
+
+namespace qnnc::kernels::elementwise {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+constexpr size_t kChunk = 16384;
+
+template <typename Q>
+struct DequantizeTask {
+  const Q* q;
+  float* out;
+  size_t n;
+  float scale;
+  int32_t zp;
+
+  static void Run(void* ctx, size_t start, size_t count) {
+    const DequantizeTask& t = *static_cast<const DequantizeTask*>(ctx);
+    const size_t end = std::min(t.n, start + count);
+    // The difference in int64 (exact for any int32 zero point), converted
+    // to float once, as the reference does.
+    for (size_t i = start; i < end; ++i) {
+      t.out[i] = static_cast<float>(static_cast<int64_t>(t.q[i]) - t.zp) * t.scale;
+    }
+  }
+};
+
+}  // namespace
+
+absl::Status DequantizePerTensor(const Tensor& q, float scale, int32_t zero_point, Tensor* out,
+                                 pthreadpool_t pool) {
+  if (!q.defined() || (q.dtype() != DType::kU8 && q.dtype() != DType::kI8)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DequantizePerTensor: needs u8 or i8 data, got ",
+                     q.defined() ? tensor::DTypeName(q.dtype()) : "undefined"));
+  }
+  if (out == nullptr) return absl::InvalidArgumentError("DequantizePerTensor: out is null");
+  if (!out->defined() || out->dtype() != DType::kF32 || out->shape() != q.shape()) {
+    ASSIGN_OR_RETURN(*out, Tensor::Create(DType::kF32, q.shape()));
+  }
+  const size_t n = static_cast<size_t>(q.num_elements());
+  auto launch = [&](auto* tag) {
+    using Q = std::remove_pointer_t<decltype(tag)>;
+    DequantizeTask<Q> t{q.data<Q>(), out->data<float>(), n, scale, zero_point};
+    pthreadpool_parallelize_1d_tile_1d(pool, &DequantizeTask<Q>::Run, &t, n, kChunk, 0);
+  };
+  if (q.dtype() == DType::kU8) {
+    launch(static_cast<uint8_t*>(nullptr));
+  } else {
+    launch(static_cast<int8_t*>(nullptr));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::kernels::elementwise
