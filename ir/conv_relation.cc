@@ -1,21 +1,11 @@
 #include "ir/conv_relation.h"
 
 #include "absl/strings/str_cat.h"
+#include "ir/layout.h"
 #include "ir/type_relation_util.h"
 #include "util/status_macros.h"
 
 namespace qnnc::ir::internal {
-
-// The block of "NCHW{k}c" (e.g. 16 for NCHW16c), 0 for any other layout.
-int64_t BlockOf(const std::string& layout) {
-  if (layout.size() < 6 || layout.compare(0, 4, "NCHW") != 0 || layout.back() != 'c') return 0;
-  int64_t k = 0;
-  for (size_t i = 4; i + 1 < layout.size(); ++i) {
-    if (layout[i] < '0' || layout[i] > '9' || k > 4096) return 0;
-    k = k * 10 + (layout[i] - '0');
-  }
-  return k;
-}
 
 absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data,
                                         const TensorType& weight) {
@@ -32,7 +22,7 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
   }
   ASSIGN_OR_RETURN(std::string out_layout, a.GetString("out_layout", data_layout));
   int64_t n, c, h, w;
-  int64_t in_block = BlockOf(data_layout), out_block = BlockOf(out_layout);
+  int64_t in_block = ChannelBlock(data_layout), out_block = ChannelBlock(out_layout);
   if (in_block > 0) {
     // NCHW{k}c: [N, ceil(C/k), H, W, k]; C comes from the weight.
     if (data.rank() != 5 || data.shape[4] != in_block) {

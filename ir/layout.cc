@@ -43,6 +43,16 @@ absl::StatusOr<std::vector<LayoutAxis>> ParseLayout(absl::string_view layout) {
   return axes;
 }
 
+int64_t ChannelBlock(absl::string_view layout) {
+  if (layout.size() < 6 || layout.substr(0, 4) != "NCHW" || layout.back() != 'c') return 0;
+  int64_t k = 0;
+  for (size_t i = 4; i + 1 < layout.size(); ++i) {
+    if (layout[i] < '0' || layout[i] > '9' || k > 4096) return 0;
+    k = k * 10 + (layout[i] - '0');
+  }
+  return k;
+}
+
 absl::StatusOr<Shape> TransformLayoutShape(const Shape& shape, absl::string_view src,
                                            absl::string_view dst) {
   ASSIGN_OR_RETURN(auto s, ParseLayout(src));

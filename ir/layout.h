@@ -20,6 +20,10 @@ struct LayoutAxis {
 };
 
 absl::StatusOr<std::vector<LayoutAxis>> ParseLayout(absl::string_view layout);
+// The block of a channel-blocked activation layout "NCHW{k}c" (16 for
+// NCHW16c), 0 for any other layout (NCHW included).
+int64_t ChannelBlock(absl::string_view layout);
+
 absl::StatusOr<Shape> TransformLayoutShape(const Shape& shape, absl::string_view src,
                                            absl::string_view dst);
 

@@ -2,6 +2,7 @@
 // dense, matmul, bias_add, pooling and padding.
 #include "absl/strings/str_cat.h"
 #include "ir/conv_relation.h"
+#include "ir/layout.h"
 #include "ir/op_registry.h"
 #include "ir/type_relation_util.h"
 #include "util/status_macros.h"
@@ -61,24 +62,29 @@ absl::StatusOr<std::vector<TensorType>> BiasAddRel(const TypeRelationInput& in) 
   return One(t[0]);
 }
 
-// Spatial output of a 2-D pool over NCHW or NHWC.
+// Spatial output of a 2-D pool over NCHW, NHWC or NCHW{k}c.
 absl::StatusOr<std::vector<TensorType>> Pool2DRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
   const Attrs& a = in.node.attrs();
-  RETURN_IF_ERROR(ExpectRank(x, 4, "data"));
+  ASSIGN_OR_RETURN(std::string layout, a.GetString("layout", "NCHW"));
+  const int64_t block = ChannelBlock(layout);
+  RETURN_IF_ERROR(ExpectRank(x, block > 0 ? 5 : 4, "data"));
+  if (block > 0 && x.shape[4] != block) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("data ", x.ToString(), " is not in layout ", layout));
+  }
   ASSIGN_OR_RETURN(auto size, a.GetInts("pool_size"));
   ASSIGN_OR_RETURN(auto strides, a.GetInts("strides", {1, 1}));
   ASSIGN_OR_RETURN(auto padding, a.GetInts("padding", {0, 0, 0, 0}));
   ASSIGN_OR_RETURN(auto dilation, a.GetInts("dilation", {1, 1}));
   ASSIGN_OR_RETURN(int64_t ceil_mode, a.GetInt("ceil_mode", 0));
-  ASSIGN_OR_RETURN(std::string layout, a.GetString("layout", "NCHW"));
   if (size.size() != 2 || strides.size() != 2 || padding.size() != 4 || dilation.size() != 2) {
     return absl::InvalidArgumentError("pool_size, strides and dilation need 2 values, padding 4");
   }
-  if (layout != "NCHW" && layout != "NHWC") {
+  if (layout != "NCHW" && layout != "NHWC" && block == 0) {
     return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
   }
-  int hi = layout == "NCHW" ? 2 : 1;
+  int hi = layout == "NHWC" ? 1 : 2;
   Shape out = x.shape;
   ASSIGN_OR_RETURN(out[hi], internal::WindowOutputSize(x.shape[hi], size[0], strides[0], padding[0],
                                                        padding[2], dilation[0], ceil_mode != 0));

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
+#include "ir/layout.h"
 #include "ir/op_registry.h"
 #include "target/decision_attrs.h"
 #include "util/status_macros.h"
@@ -50,10 +51,7 @@ std::string BlockedSource(const Value* v) {
   const Node* t = v->producer();
   if (t == nullptr || t->op() != "layout_transform") return "";
   auto src = t->attrs().GetString("src_layout"), dst = t->attrs().GetString("dst_layout");
-  if (!src.ok() || !dst.ok() || *dst != "NCHW" || src->size() < 6 || src->compare(0, 4, "NCHW") != 0 ||
-      src->back() != 'c') {
-    return "";
-  }
+  if (!src.ok() || !dst.ok() || *dst != "NCHW" || ir::ChannelBlock(*src) == 0) return "";
   return *src;
 }
 
@@ -93,6 +91,29 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   return absl::OkStatus();
 }
 
+// An 8-bit max pool of a tensor that comes back from a blocked layout pools
+// in that layout (lane by lane: exact; padding lanes pool garbage nobody
+// reads), with one transform after it. Leaves any other node alone.
+absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
+  if (n->op() != "nn.max_pool2d" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
+    return absl::OkStatus();
+  }
+  const std::string layout = BlockedSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  if (layout.empty() || t.rank() != 4 ||
+      (t.dtype != tensor::DType::kU8 && t.dtype != tensor::DType::kI8)) {
+    return absl::OkStatus();
+  }
+  Attrs attrs = n->attrs();
+  attrs.Set("layout", layout);
+  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), {n->input(0)->producer()->input(0)},
+                                           attrs, n->name()));
+  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
+                                        Transform(layout, "NCHW", t.shape[1])));
+  graph.ReplaceAllUsesWith(n->output(), back->output());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
@@ -119,10 +140,13 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
                                           Transform(layout, "NCHW", out_channels)));
     graph.ReplaceAllUsesWith(n->output(), back->output());
   }
-  // Then residual adds between blocked convolutions, in graph order, so an
-  // add of an add's result sees the first one's transform.
+  // Then max pools and residual adds between blocked convolutions, in graph
+  // order, so an op on another's result sees that one's transform.
   RETURN_IF_ERROR(graph.TopologicalSort());
-  for (Node* n : graph.nodes()) RETURN_IF_ERROR(BlockAdd(graph, n));
+  for (Node* n : graph.nodes()) {
+    RETURN_IF_ERROR(BlockMaxPool(graph, n));
+    RETURN_IF_ERROR(BlockAdd(graph, n));
+  }
   RETURN_IF_ERROR(graph.TopologicalSort());
   graph.RemoveDeadCode();
   return absl::OkStatus();

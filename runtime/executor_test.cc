@@ -158,3 +158,54 @@ TEST(Executor, BindsIntegerDenseToTheDenseKernel) {
 
 }  // namespace
 }  // namespace qnnc::runtime
+
+namespace qnnc::runtime {
+namespace {
+
+// A max pool in NCHW16c gives the NCHW pool's values: f32 (the reference
+// path through NCHW) and u8 (the bound 8-bit kernel).
+TEST(Executor, BlockedMaxPoolMatchesNchw) {
+  for (tensor::DType dt : {tensor::DType::kF32, tensor::DType::kU8}) {
+    auto build = [&](bool blocked) {
+      ir::Builder b;
+      ir::Value* x = b.Input("x", {dt, {1, 3, 5, 5}});
+      ir::Attrs pool;
+      pool.Set("pool_size", std::vector<int64_t>{3, 3});
+      pool.Set("strides", std::vector<int64_t>{2, 2});
+      pool.Set("padding", std::vector<int64_t>{1, 1, 1, 1});
+      if (!blocked) {
+        b.Output(b.Op("nn.max_pool2d", {x}, pool));
+        return *b.Finish();
+      }
+      ir::Attrs to, back;
+      to.Set("src_layout", std::string("NCHW"));
+      to.Set("dst_layout", std::string("NCHW16c"));
+      back.Set("src_layout", std::string("NCHW16c"));
+      back.Set("dst_layout", std::string("NCHW"));
+      back.Set("channels", int64_t{3});
+      pool.Set("layout", std::string("NCHW16c"));
+      ir::Value* t = b.Op("layout_transform", {x}, to);
+      b.Output(b.Op("layout_transform", {b.Op("nn.max_pool2d", {t}, pool)}, back));
+      return *b.Finish();
+    };
+    tensor::Tensor x = *tensor::Tensor::Create(dt, {1, 3, 5, 5});
+    auto* bytes = static_cast<uint8_t*>(x.raw_data());
+    for (int64_t i = 0; i < x.num_elements() * int64_t(tensor::DTypeSize(dt)); ++i) {
+      bytes[i] = static_cast<uint8_t>(i * 37 + 11);
+    }
+    if (dt == tensor::DType::kF32) {
+      for (int64_t i = 0; i < x.num_elements(); ++i) x.data<float>()[i] = float((i * 37) % 23) - 9;
+    }
+    auto plain = *Executor::Create(build(false), {1});
+    auto blocked = *Executor::Create(build(true), {1});
+    auto want = plain->Run({x});
+    auto got = blocked->Run({x});
+    ASSERT_TRUE(want.ok() && got.ok()) << want.status() << got.status();
+    EXPECT_TRUE((*got)[0].BitwiseEquals((*want)[0])) << tensor::DTypeName(dt);
+    EXPECT_EQ(blocked->last_timings()[1].kernel,
+              dt == tensor::DType::kU8 ? "pool max 8-bit" : "reference");
+  }
+}
+
+}  // namespace
+}  // namespace qnnc::runtime

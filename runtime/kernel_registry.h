@@ -56,8 +56,8 @@ class KernelRegistry {
 
 // Registers the fused-convolution kernels (kernels/spatial_pack, kernels/xnnpack).
 void RegisterConvKernels(KernelRegistry& registry);
-// Registers the fast elementwise kernels (kernels/elementwise) and the integer
-// dense kernel (kernels/dense).
+// Registers the fast elementwise kernels (kernels/elementwise), the integer
+// dense kernel (kernels/dense) and the 8-bit max pool (kernels/pool).
 void RegisterElementwiseKernels(KernelRegistry& registry);
 
 }  // namespace qnnc::runtime

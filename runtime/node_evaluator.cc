@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "ir/layout.h"
 #include "kernels/reference/cast.h"
 #include "kernels/reference/conv2d.h"
 #include "kernels/reference/dense.h"
@@ -35,17 +36,6 @@ using Kernel = std::function<absl::StatusOr<Tensors>(const ir::Node&, const Tens
 absl::StatusOr<Tensors> Single(absl::StatusOr<Tensor> t) {
   if (!t.ok()) return t.status();
   return Tensors{*std::move(t)};
-}
-
-// The block of "NCHW{k}c" (16 for NCHW16c), 0 for any other layout.
-int64_t BlockOf(const std::string& layout) {
-  if (layout.size() < 6 || layout.compare(0, 4, "NCHW") != 0 || layout.back() != 'c') return 0;
-  int64_t k = 0;
-  for (size_t i = 4; i + 1 < layout.size(); ++i) {
-    if (layout[i] < '0' || layout[i] > '9' || k > 4096) return 0;
-    k = k * 10 + (layout[i] - '0');
-  }
-  return k;
 }
 
 absl::StatusOr<DType> DTypeAttr(const ir::Node& n, const char* name, DType dflt) {
@@ -86,8 +76,11 @@ absl::StatusOr<ref::Conv2DParams> ConvParams(const ir::Node& n, DType dflt_out) 
   return p;
 }
 
-absl::StatusOr<ref::Pool2DParams> PoolParams(const ir::Node& n) {
-  RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
+absl::StatusOr<ref::Pool2DParams> PoolParams(const ir::Node& n, bool allow_blocked = false) {
+  ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
+  if (!(allow_blocked && ir::ChannelBlock(layout) > 0)) {
+    RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
+  }
   ref::Pool2DParams p;
   ASSIGN_OR_RETURN(p.kernel, ArrayAttr<2>(n, "pool_size", {1, 1}));
   ASSIGN_OR_RETURN(p.strides, ArrayAttr<2>(n, "strides", {1, 1}));
@@ -240,8 +233,13 @@ const std::map<std::string, Kernel>& Kernels() {
        }},
       {"nn.max_pool2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(auto p, PoolParams(n));
-         return Single(ref::MaxPool2D(in[0], p));
+         ASSIGN_OR_RETURN(auto p, PoolParams(n, /*allow_blocked=*/true));
+         if (in[0].rank() != 5) return Single(ref::MaxPool2D(in[0], p));
+         // NCHW{k}c: pooling is per channel, so through NCHW (lanes kept).
+         const int64_t channels = in[0].dim(1) * in[0].dim(4);
+         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], channels));
+         ASSIGN_OR_RETURN(Tensor pooled, ref::MaxPool2D(nchw, p));
+         return Single(kernels::spatial_pack::ToBlocked(pooled, in[0].dim(4)));
        }},
       {"nn.avg_pool2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
@@ -306,7 +304,7 @@ const std::map<std::string, Kernel>& Kernels() {
          ASSIGN_OR_RETURN(std::string src, n.attrs().GetString("src_layout"));
          ASSIGN_OR_RETURN(std::string dst, n.attrs().GetString("dst_layout"));
          // NCHW <-> NCHW{k}c, the kernels' layouts: the spatial-pack packers.
-         int64_t to_block = BlockOf(dst), from_block = BlockOf(src);
+         int64_t to_block = ir::ChannelBlock(dst), from_block = ir::ChannelBlock(src);
          if (src == "NCHW" && to_block > 0) return Single(kernels::spatial_pack::ToBlocked(in[0], to_block));
          if (dst == "NCHW" && from_block > 0) {
            int64_t channels = in[0].dim(1) * from_block;

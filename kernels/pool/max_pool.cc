@@ -1,0 +1,159 @@
+#include "kernels/pool/max_pool.h"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "util/status_macros.h"
+
+namespace qnnc::kernels::pool {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+// One spatial axis: for each output position, the first window tap inside the
+// input and how many taps are inside (they are dilation apart).
+struct Axis {
+  int64_t size = 0, out = 0, dilation = 1;
+  std::vector<int64_t> first, count;
+};
+
+absl::StatusOr<Axis> MakeAxis(int64_t size, int64_t k, int64_t stride, int64_t dilation,
+                              int64_t pad_begin, int64_t pad_end, bool ceil_mode) {
+  constexpr int64_t kMax = int64_t{1} << 31;
+  if (k < 1 || stride < 1 || dilation < 1 || pad_begin < 0 || pad_end < 0 || k > kMax ||
+      stride > kMax || dilation > kMax || pad_begin > kMax || pad_end > kMax) {
+    return absl::InvalidArgumentError(absl::StrCat("MaxPool2D8Bit: invalid window: kernel ", k,
+                                                   " stride ", stride, " dilation ", dilation,
+                                                   " pads ", pad_begin, ",", pad_end));
+  }
+  // The reference's output size (ONNX / PyTorch rule).
+  const int64_t extent = dilation * (k - 1) + 1, padded = size + pad_begin + pad_end;
+  if (padded < extent) {
+    return absl::InvalidArgumentError(absl::StrCat("MaxPool2D8Bit: window of extent ", extent,
+                                                   " is larger than the padded input ", padded));
+  }
+  Axis a;
+  a.size = size;
+  a.dilation = dilation;
+  a.out = (padded - extent + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  if (ceil_mode && (a.out - 1) * stride >= size + pad_begin) --a.out;
+  for (int64_t o = 0; o < a.out; ++o) {
+    int64_t first = -1, count = 0;
+    for (int64_t t = 0; t < k; ++t) {
+      const int64_t pos = o * stride - pad_begin + t * dilation;
+      if (pos < 0 || pos >= size) continue;
+      if (first < 0) first = pos;
+      ++count;
+    }
+    a.first.push_back(first < 0 ? 0 : first);
+    a.count.push_back(count);
+  }
+  return a;
+}
+
+// Lanes: the layout's block when known at compile time (16, 4; 1 = NCHW),
+// else 0 (read from `lanes`).
+template <typename T, int Lanes>
+struct PoolTask {
+  const T* x;
+  T* y;
+  const Axis* h;
+  const Axis* w;
+  int64_t lanes;
+
+  // One output row of one plane (all lanes).
+  static void Run(void* ctx, size_t plane, size_t oy) {
+    const PoolTask& t = *static_cast<const PoolTask*>(ctx);
+    const Axis &h = *t.h, &w = *t.w;
+    const int64_t L = Lanes > 0 ? Lanes : t.lanes;
+    const T* in = t.x + static_cast<int64_t>(plane) * h.size * w.size * L;
+    T* out = t.y + (static_cast<int64_t>(plane) * h.out + static_cast<int64_t>(oy)) * w.out * L;
+    const int64_t y0 = h.first[oy], ny = h.count[oy];
+    for (int64_t ox = 0; ox < w.out; ++ox) {
+      const int64_t x0 = w.first[ox], nx = w.count[ox];
+      if constexpr (Lanes > 0) {
+        // A local accumulator: no aliasing with the input, so the lanes
+        // vectorize.
+        T acc[Lanes];
+        for (int l = 0; l < Lanes; ++l) acc[l] = std::numeric_limits<T>::lowest();
+        for (int64_t i = 0; i < ny; ++i) {
+          const T* row = in + (y0 + i * h.dilation) * w.size * Lanes;
+          for (int64_t j = 0; j < nx; ++j) {
+            const T* p = row + (x0 + j * w.dilation) * Lanes;
+            for (int l = 0; l < Lanes; ++l) acc[l] = std::max(acc[l], p[l]);
+          }
+        }
+        for (int l = 0; l < Lanes; ++l) out[ox * Lanes + l] = acc[l];
+      } else {
+        T* o = out + ox * L;
+        for (int64_t l = 0; l < L; ++l) o[l] = std::numeric_limits<T>::lowest();
+        for (int64_t i = 0; i < ny; ++i) {
+          const T* row = in + (y0 + i * h.dilation) * w.size * L;
+          for (int64_t j = 0; j < nx; ++j) {
+            const T* p = row + (x0 + j * w.dilation) * L;
+            for (int64_t l = 0; l < L; ++l) o[l] = std::max(o[l], p[l]);
+          }
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+absl::Status MaxPool2D8Bit(const Tensor& x, const MaxPoolParams& p, Tensor* out,
+                           pthreadpool_t pool) {
+  if (!x.defined() || (x.dtype() != DType::kU8 && x.dtype() != DType::kI8) ||
+      (x.rank() != 4 && x.rank() != 5)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "MaxPool2D8Bit: needs u8 or i8 data of rank 4 (NCHW) or 5 (NCHW{k}c), got ",
+        x.defined() ? tensor::DTypeName(x.dtype()) : "undefined", " ",
+        tensor::ShapeToString(x.shape())));
+  }
+  if (out == nullptr) return absl::InvalidArgumentError("MaxPool2D8Bit: out is null");
+  ASSIGN_OR_RETURN(Axis h, MakeAxis(x.dim(2), p.kernel[0], p.strides[0], p.dilation[0], p.pads[0],
+                                    p.pads[2], p.ceil_mode));
+  ASSIGN_OR_RETURN(Axis w, MakeAxis(x.dim(3), p.kernel[1], p.strides[1], p.dilation[1], p.pads[1],
+                                    p.pads[3], p.ceil_mode));
+  tensor::Shape shape = x.shape();
+  shape[2] = h.out;
+  shape[3] = w.out;
+  if (!out->defined() || out->dtype() != x.dtype() || out->shape() != shape) {
+    ASSIGN_OR_RETURN(*out, Tensor::Create(x.dtype(), shape));
+  }
+  const int64_t lanes = x.rank() == 5 ? x.dim(4) : 1;
+  const size_t planes = static_cast<size_t>(x.dim(0) * x.dim(1));
+  auto launch = [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    auto run = [&](auto task) {
+      task.x = x.data<T>();
+      task.y = out->data<T>();
+      task.h = &h;
+      task.w = &w;
+      task.lanes = lanes;
+      pthreadpool_parallelize_2d(pool, &decltype(task)::Run, &task, planes,
+                                 static_cast<size_t>(h.out), 0);
+    };
+    if (lanes == 16) {
+      run(PoolTask<T, 16>{});
+    } else if (lanes == 4) {
+      run(PoolTask<T, 4>{});
+    } else if (lanes == 1) {
+      run(PoolTask<T, 1>{});
+    } else {
+      run(PoolTask<T, 0>{});
+    }
+  };
+  if (x.dtype() == DType::kU8) {
+    launch(static_cast<uint8_t*>(nullptr));
+  } else {
+    launch(static_cast<int8_t*>(nullptr));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::kernels::pool

@@ -1,0 +1,86 @@
+#include "kernels/pool/max_pool.h"
+
+#include <memory>
+#include <random>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "kernels/reference/pool.h"
+#include "kernels/spatial_pack/conv2d.h"
+#include "pthreadpool.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::kernels::pool {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+struct PoolDeleter {
+  void operator()(pthreadpool_t p) const { pthreadpool_destroy(p); }
+};
+
+std::string Describe(const MaxPoolParams& p) {
+  return "k" + std::to_string(p.kernel[0]) + "x" + std::to_string(p.kernel[1]) + " s" +
+         std::to_string(p.strides[0]) + "," + std::to_string(p.strides[1]) + " pads " +
+         std::to_string(p.pads[0]) + "," + std::to_string(p.pads[1]) + "," +
+         std::to_string(p.pads[2]) + "," + std::to_string(p.pads[3]) + " d" +
+         std::to_string(p.dilation[0]) + (p.ceil_mode ? " ceil" : "");
+}
+
+// NCHW and NCHW16c/NCHW4c against the reference on NCHW: ResNet's 3x3/2 pad 1,
+// ceil mode, dilation, asymmetric pads, a window that can fall wholly in the
+// padding, a kernel as large as the input.
+TEST(MaxPoolTest, MatchesReference) {
+  std::unique_ptr<pthreadpool, PoolDeleter> pool(pthreadpool_create(2));
+  std::mt19937 rng(13);
+  std::vector<MaxPoolParams> params;
+  params.push_back({{3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, false});
+  params.push_back({{3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}, true});
+  params.push_back({{2, 3}, {1, 2}, {0, 1, 1, 2}, {2, 1}, false});
+  params.push_back({{2, 2}, {3, 3}, {1, 1, 1, 1}, {1, 1}, true});
+  params.push_back({{4, 4}, {1, 1}, {3, 3, 3, 3}, {1, 1}, false});  // windows only in padding
+  params.push_back({{7, 9}, {1, 1}, {0, 0, 0, 0}, {1, 1}, false});
+  for (DType dt : {DType::kU8, DType::kI8}) {
+    Tensor x = *Tensor::Create(dt, {2, 19, 7, 9});
+    auto* bytes = static_cast<uint8_t*>(x.raw_data());
+    for (int64_t i = 0; i < x.num_elements(); ++i) bytes[i] = static_cast<uint8_t>(rng());
+    for (const MaxPoolParams& p : params) {
+      SCOPED_TRACE(std::string(tensor::DTypeName(dt)) + " " + Describe(p));
+      reference::Pool2DParams rp;
+      rp.kernel = p.kernel;
+      rp.strides = p.strides;
+      rp.pads = p.pads;
+      rp.dilation = p.dilation;
+      rp.ceil_mode = p.ceil_mode;
+      auto want = reference::MaxPool2D(x, rp);
+      ASSERT_TRUE(want.ok()) << want.status();
+      Tensor got;
+      ASSERT_TRUE(MaxPool2D8Bit(x, p, &got, pool.get()).ok());
+      EXPECT_TRUE(got.BitwiseEquals(*want)) << "NCHW";
+      for (int64_t block : {4, 16}) {
+        auto blocked = spatial_pack::ToBlocked(x, block);
+        ASSERT_TRUE(blocked.ok());
+        Tensor got_blocked;
+        ASSERT_TRUE(MaxPool2D8Bit(*blocked, p, &got_blocked, nullptr).ok());
+        auto back = spatial_pack::FromBlocked(got_blocked, 19);
+        ASSERT_TRUE(back.ok());
+        EXPECT_TRUE(back->BitwiseEquals(*want)) << "NCHW" << block << "c";
+      }
+    }
+  }
+}
+
+TEST(MaxPoolTest, RejectsBadArguments) {
+  Tensor out;
+  MaxPoolParams p;
+  p.kernel = {3, 3};
+  EXPECT_FALSE(MaxPool2D8Bit(*Tensor::Create(DType::kF32, {1, 1, 4, 4}), p, &out, nullptr).ok());
+  EXPECT_FALSE(MaxPool2D8Bit(*Tensor::Create(DType::kU8, {1, 4, 4}), p, &out, nullptr).ok());
+  const auto big = MaxPool2D8Bit(*Tensor::Create(DType::kU8, {1, 1, 2, 2}), p, &out, nullptr);
+  EXPECT_FALSE(big.ok());
+  EXPECT_NE(std::string(big.message()).find("larger than the padded input"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace qnnc::kernels::pool
