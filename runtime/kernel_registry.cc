@@ -6,7 +6,7 @@ const KernelRegistry& KernelRegistry::Global() {
   static const KernelRegistry* registry = [] {
     auto* r = new KernelRegistry();
     RegisterConvKernels(*r);
-    RegisterElementwiseKernels(*r);
+    RegisterOpKernels(*r);
     return r;
   }();
   return *registry;

@@ -56,9 +56,10 @@ class KernelRegistry {
 
 // Registers the fused-convolution kernels (kernels/spatial_pack, kernels/xnnpack).
 void RegisterConvKernels(KernelRegistry& registry);
-// Registers the fast elementwise kernels (kernels/elementwise), the integer
-// dense kernel (kernels/dense) and the 8-bit max pool (kernels/pool).
-void RegisterElementwiseKernels(KernelRegistry& registry);
+// Registers the kernels bound per op (op_kernels.cc): elementwise
+// (kernels/elementwise), integer dense (kernels/dense), 8-bit max pool
+// (kernels/pool).
+void RegisterOpKernels(KernelRegistry& registry);
 
 }  // namespace qnnc::runtime
 

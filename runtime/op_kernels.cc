@@ -1,5 +1,7 @@
-// Fast elementwise and dense kernels bound at plan load per op (see
-// KernelRegistry::RegisterForOp).
+// Kernels bound at plan load per op, whatever the decision (see
+// KernelRegistry::RegisterForOp): quantize, dequantize, qnn.add, integer
+// nn.dense, 8-bit max pool. Each factory takes only the nodes its kernel
+// computes exactly like the reference and returns nullptr for the rest.
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -241,7 +243,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
 
 }  // namespace
 
-void RegisterElementwiseKernels(KernelRegistry& registry) {
+void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("nn.max_pool2d", &MakeMaxPool);
   registry.RegisterForOp("nn.dense", &MakeDense);
   registry.RegisterForOp("qnn.add", &MakeQnnAdd);
