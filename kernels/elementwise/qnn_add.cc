@@ -34,16 +34,23 @@ struct AddTask {
 
   static void Run(void* ctx, size_t start, size_t count) {
     const AddTask& t = *static_cast<const AddTask*>(ctx);
+    // Locals: stores through the 8-bit `out` may alias anything, which
+    // would make the compiler reload every field and give up vectorizing.
+    const A* __restrict a = t.a;
+    const B* __restrict b = t.b;
+    O* __restrict out = t.out;
+    const float ra = t.ra, rb = t.rb, lo = t.lo, hi = t.hi;
+    const int32_t a_zp = t.a_zp, b_zp = t.b_zp, out_zp = t.out_zp;
     const size_t end = std::min(t.n, start + count);
     for (size_t i = start; i < end; ++i) {
-      const float da = static_cast<float>(static_cast<int32_t>(t.a[i]) - t.a_zp);
-      const float db = static_cast<float>(static_cast<int32_t>(t.b[i]) - t.b_zp);
-      float v = t.ra * da + t.rb * db;
+      const float da = static_cast<float>(static_cast<int32_t>(a[i]) - a_zp);
+      const float db = static_cast<float>(static_cast<int32_t>(b[i]) - b_zp);
+      float v = ra * da + rb * db;
       // Clamping to the integers [lo, hi] before rounding equals saturating
       // after it, and keeps |v| small for RoundSmallHalfEven. v is finite:
       // QnnAddSupported bounds the ratios.
-      v = std::min(std::max(v, t.lo), t.hi);
-      t.out[i] = static_cast<O>(static_cast<int32_t>(RoundSmallHalfEven(v)) + t.out_zp);
+      v = std::min(std::max(v, lo), hi);
+      out[i] = static_cast<O>(static_cast<int32_t>(RoundSmallHalfEven(v)) + out_zp);
     }
   }
 };

@@ -25,14 +25,20 @@ struct QuantizeTask {
 
   static void Run(void* ctx, size_t start, size_t count) {
     const QuantizeTask& t = *static_cast<const QuantizeTask*>(ctx);
+    // Locals: stores through the 8-bit `out` may alias anything, which
+    // would make the compiler reload every field and give up vectorizing.
+    const float* __restrict x = t.x;
+    O* __restrict out = t.out;
+    const float scale = t.scale, lo = t.lo, hi = t.hi;
+    const int32_t zp = t.zp;
     const size_t end = std::min(t.n, start + count);
     for (size_t i = start; i < end; ++i) {
-      float v = t.x[i] / t.scale;
+      float v = x[i] / scale;
       v = v != v ? 0.0f : v;  // NaN quantizes to the zero point
       // Clamping to the integers [lo, hi] before rounding equals saturating
       // after it (infinities included).
-      v = std::min(std::max(v, t.lo), t.hi);
-      t.out[i] = static_cast<O>(static_cast<int32_t>(RoundSmallHalfEven(v)) + t.zp);
+      v = std::min(std::max(v, lo), hi);
+      out[i] = static_cast<O>(static_cast<int32_t>(RoundSmallHalfEven(v)) + zp);
     }
   }
 };
