@@ -56,6 +56,12 @@ std::vector<int64_t> Strides(const Shape& shape) {
 }
 
 absl::StatusOr<Tensor> Tensor::Create(DType dtype, Shape shape) {
+  absl::StatusOr<Tensor> t = CreateForOverwrite(dtype, std::move(shape));
+  if (t.ok()) std::memset(t->raw_data(), 0, t->num_elements() * DTypeSize(dtype));
+  return t;
+}
+
+absl::StatusOr<Tensor> Tensor::CreateForOverwrite(DType dtype, Shape shape) {
   auto n = NumElements(shape, dtype);
   if (!n.ok()) return n.status();
   Tensor t;
@@ -67,7 +73,8 @@ absl::StatusOr<Tensor> Tensor::Create(DType dtype, Shape shape) {
   if (p == nullptr) {
     return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", bytes, " bytes"));
   }
-  std::memset(p, 0, bytes);
+  const size_t used = *n * DTypeSize(dtype);
+  std::memset(static_cast<uint8_t*>(p) + used, 0, bytes - used);
   t.data_ = std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
   return t;
 }

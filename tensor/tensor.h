@@ -43,6 +43,10 @@ class Tensor {
   Tensor() = default;
   // Zero-filled tensor. Fails on a bad shape (see NumElements).
   static absl::StatusOr<Tensor> Create(DType dtype, Shape shape);
+  // Like Create, but the elements are left unset (only the padding after
+  // them is zeroed): for kernels that write every element, saving a pass
+  // over memory per output.
+  static absl::StatusOr<Tensor> CreateForOverwrite(DType dtype, Shape shape);
   // Like Create, for shapes already validated (aborts on a bad one).
   static Tensor Zeros(DType dtype, Shape shape);
   // Tensor holding a copy of `values`.

@@ -76,7 +76,7 @@ absl::Status Int8Dense::Run(const Tensor& data, Tensor* out, pthreadpool_t pool)
   tensor::Shape shape = data.shape();
   shape.back() = n_;
   if (!out->defined() || out->dtype() != DType::kI32 || out->shape() != shape) {
-    ASSIGN_OR_RETURN(*out, Tensor::Create(DType::kI32, shape));
+    ASSIGN_OR_RETURN(*out, Tensor::CreateForOverwrite(DType::kI32, shape));
   }
   const int64_t m = data.num_elements() / k_;
   auto launch = [&](auto* tag) {

@@ -55,7 +55,7 @@ absl::Status DequantizePerTensor(const Tensor& q, float scale, int32_t zero_poin
   }
   if (out == nullptr) return absl::InvalidArgumentError("DequantizePerTensor: out is null");
   if (!out->defined() || out->dtype() != DType::kF32 || out->shape() != q.shape()) {
-    ASSIGN_OR_RETURN(*out, Tensor::Create(DType::kF32, q.shape()));
+    ASSIGN_OR_RETURN(*out, Tensor::CreateForOverwrite(DType::kF32, q.shape()));
   }
   const size_t n = static_cast<size_t>(q.num_elements());
   auto launch = [&](auto* tag) {

@@ -121,7 +121,7 @@ absl::Status QnnAddSameShape(const Tensor& a, const Tensor& b, const QnnAddParam
   }
   if (out == nullptr) return absl::InvalidArgumentError("QnnAddSameShape: out is null");
   if (!out->defined() || out->dtype() != out_dtype || out->shape() != a.shape()) {
-    ASSIGN_OR_RETURN(*out, Tensor::Create(out_dtype, a.shape()));
+    ASSIGN_OR_RETURN(*out, Tensor::CreateForOverwrite(out_dtype, a.shape()));
   }
   if (a.dtype() == DType::kU8) {
     DispatchB<uint8_t>(a, b, p, out_dtype, out, pool);

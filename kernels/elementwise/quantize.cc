@@ -76,7 +76,7 @@ absl::Status QuantizePerTensor(const Tensor& x, float scale, int32_t zero_point,
   }
   if (out == nullptr) return absl::InvalidArgumentError("QuantizePerTensor: out is null");
   if (!out->defined() || out->dtype() != out_dtype || out->shape() != x.shape()) {
-    ASSIGN_OR_RETURN(*out, Tensor::Create(out_dtype, x.shape()));
+    ASSIGN_OR_RETURN(*out, Tensor::CreateForOverwrite(out_dtype, x.shape()));
   }
   if (out_dtype == DType::kU8) {
     Launch<uint8_t>(x, scale, zero_point, out_dtype, out, pool);

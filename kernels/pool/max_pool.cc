@@ -123,7 +123,7 @@ absl::Status MaxPool2D8Bit(const Tensor& x, const MaxPoolParams& p, Tensor* out,
   shape[2] = h.out;
   shape[3] = w.out;
   if (!out->defined() || out->dtype() != x.dtype() || out->shape() != shape) {
-    ASSIGN_OR_RETURN(*out, Tensor::Create(x.dtype(), shape));
+    ASSIGN_OR_RETURN(*out, Tensor::CreateForOverwrite(x.dtype(), shape));
   }
   const int64_t lanes = x.rank() == 5 ? x.dim(4) : 1;
   const size_t planes = static_cast<size_t>(x.dim(0) * x.dim(1));

@@ -187,7 +187,7 @@ absl::Status PrepareOutput(Tensor* output, DType dtype, const Shape& shape) {
   if (output->defined() && output->dtype() == dtype && output->shape() == shape) {
     return absl::OkStatus();
   }
-  ASSIGN_OR_RETURN(*output, Tensor::Create(dtype, shape));
+  ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
   return absl::OkStatus();
 }
 
@@ -816,7 +816,7 @@ absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_
   }
   const int64_t n = nchw.dim(0), c = nchw.dim(1), plane = nchw.dim(2) * nchw.dim(3);
   const int64_t cb = CeilDiv(c, block);
-  ASSIGN_OR_RETURN(Tensor out, Tensor::Create(nchw.dtype(), {n, cb, nchw.dim(2), nchw.dim(3), block}));
+  ASSIGN_OR_RETURN(Tensor out, Tensor::CreateForOverwrite(nchw.dtype(), {n, cb, nchw.dim(2), nchw.dim(3), block}));
   const size_t es = tensor::DTypeSize(nchw.dtype());
   const bool ok = WithElementType(es, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
@@ -838,7 +838,7 @@ absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels) {
   const int64_t n = blocked.dim(0), cb = blocked.dim(1), block = blocked.dim(4);
   const int64_t plane = blocked.dim(2) * blocked.dim(3);
   ASSIGN_OR_RETURN(Tensor out,
-                   Tensor::Create(blocked.dtype(), {n, channels, blocked.dim(2), blocked.dim(3)}));
+                   Tensor::CreateForOverwrite(blocked.dtype(), {n, channels, blocked.dim(2), blocked.dim(3)}));
   const size_t es = tensor::DTypeSize(blocked.dtype());
   const bool ok = WithElementType(es, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;

@@ -215,7 +215,7 @@ absl::Status Conv2D::Run(const Tensor& input, Tensor* output, pthreadpool_t pool
   ASSIGN_OR_RETURN(tensor::Shape out_shape, OutputShape(input.shape()));
   if (output == nullptr) return absl::InvalidArgumentError("convolution output is null");
   if (!output->defined()) {
-    ASSIGN_OR_RETURN(*output, Tensor::Create(dtype, out_shape));
+    ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, out_shape));
   } else if (output->dtype() != dtype || output->shape() != out_shape) {
     return absl::InvalidArgumentError(absl::StrCat(
         "convolution output must be ", tensor::DTypeName(dtype), " ",

@@ -95,7 +95,7 @@ absl::Status Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t pool)
   out_shape.back() = params_.output_channels;
   if (output == nullptr) return absl::InvalidArgumentError("dense output is null");
   if (!output->defined()) {
-    ASSIGN_OR_RETURN(*output, Tensor::Create(dtype, out_shape));
+    ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, out_shape));
   } else if (output->dtype() != dtype || output->shape() != out_shape) {
     return absl::InvalidArgumentError(absl::StrCat("dense output must be ",
                                                    tensor::DTypeName(dtype), " ",
