@@ -300,18 +300,20 @@ const std::map<std::string, Kernel>& Kernels() {
          return Single(ref::Transpose(in[0], axes));
        }},
       {"layout_transform",
-       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(std::string src, n.attrs().GetString("src_layout"));
          ASSIGN_OR_RETURN(std::string dst, n.attrs().GetString("dst_layout"));
          // NCHW <-> NCHW{k}c, the kernels' layouts: the spatial-pack packers.
          int64_t to_block = ir::ChannelBlock(dst), from_block = ir::ChannelBlock(src);
-         if (src == "NCHW" && to_block > 0) return Single(kernels::spatial_pack::ToBlocked(in[0], to_block));
+         if (src == "NCHW" && to_block > 0) {
+           return Single(kernels::spatial_pack::ToBlocked(in[0], to_block, 0, pool));
+         }
          if (dst == "NCHW" && from_block > 0) {
            int64_t channels = in[0].dim(1) * from_block;
            if (n.attrs().Has("channels")) {
              ASSIGN_OR_RETURN(channels, n.attrs().GetInt("channels"));
            }
-           return Single(kernels::spatial_pack::FromBlocked(in[0], channels));
+           return Single(kernels::spatial_pack::FromBlocked(in[0], channels, pool));
          }
          return Single(ref::LayoutTransform(in[0], src, dst));
        }},

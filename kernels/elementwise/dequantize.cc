@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/elementwise/common.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::elementwise {
@@ -12,7 +13,6 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
-constexpr size_t kChunk = 16384;
 
 template <typename Q>
 struct DequantizeTask {
@@ -61,7 +61,7 @@ absl::Status DequantizePerTensor(const Tensor& q, float scale, int32_t zero_poin
   auto launch = [&](auto* tag) {
     using Q = std::remove_pointer_t<decltype(tag)>;
     DequantizeTask<Q> t{q.data<Q>(), out->data<float>(), n, scale, zero_point};
-    pthreadpool_parallelize_1d_tile_1d(pool, &DequantizeTask<Q>::Run, &t, n, kChunk, 0);
+    ParallelRows(pool, &DequantizeTask<Q>::Run, &t, q.shape());
   };
   if (q.dtype() == DType::kU8) {
     launch(static_cast<uint8_t*>(nullptr));

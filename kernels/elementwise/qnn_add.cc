@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "kernels/elementwise/rounding.h"
+#include "kernels/elementwise/common.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::elementwise {
@@ -19,9 +19,6 @@ bool InRange(int32_t v, DType d) {
   return v >= tensor::DTypeMin(d) && v <= tensor::DTypeMax(d);
 }
 
-// Elements per task: large enough to amortize the pool, small enough to split
-// a 56x56x64 activation over two threads.
-constexpr size_t kChunk = 16384;
 
 template <typename A, typename B, typename O>
 struct AddTask {
@@ -70,7 +67,7 @@ void Launch(const Tensor& a, const Tensor& b, const QnnAddParams& p, DType out_d
   t.a_zp = p.a_zero_point;
   t.b_zp = p.b_zero_point;
   t.out_zp = p.out_zero_point;
-  pthreadpool_parallelize_1d_tile_1d(pool, &AddTask<A, B, O>::Run, &t, t.n, kChunk, 0);
+  ParallelRows(pool, &AddTask<A, B, O>::Run, &t, a.shape());
 }
 
 template <typename A, typename B>

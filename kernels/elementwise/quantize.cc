@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "kernels/elementwise/rounding.h"
+#include "kernels/elementwise/common.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::elementwise {
@@ -13,7 +13,6 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
-constexpr size_t kChunk = 16384;
 
 template <typename O>
 struct QuantizeTask {
@@ -54,7 +53,7 @@ void Launch(const Tensor& x, float scale, int32_t zp, DType out_dtype, Tensor* o
   t.lo = static_cast<float>(tensor::DTypeMin(out_dtype) - zp);
   t.hi = static_cast<float>(tensor::DTypeMax(out_dtype) - zp);
   t.zp = zp;
-  pthreadpool_parallelize_1d_tile_1d(pool, &QuantizeTask<O>::Run, &t, t.n, kChunk, 0);
+  ParallelRows(pool, &QuantizeTask<O>::Run, &t, x.shape());
 }
 
 }  // namespace

@@ -199,7 +199,9 @@ struct PadCopy {
   uint8_t* dst;
   int64_t h, w, hp, wp, top, left, elem;
   uint8_t fill;
-  static void Row(void* ctx, size_t plane, size_t y) {
+  // Rows outermost (see ParallelRows in kernels/elementwise): each thread
+  // copies the band of rows it will also compute from.
+  static void Row(void* ctx, size_t y, size_t plane) {
     const PadCopy& c = *static_cast<const PadCopy*>(ctx);
     uint8_t* d = c.dst + (plane * c.hp + y) * c.wp * c.elem;
     const int64_t iy = static_cast<int64_t>(y) - c.top;
@@ -217,6 +219,10 @@ struct PadCopy {
 void Parallel2D(pthreadpool_t pool, pthreadpool_task_2d_t fn, void* ctx, size_t i, size_t j) {
   pthreadpool_parallelize_2d(pool, fn, ctx, i, j, 0);
 }
+
+// Dense layers with packed weights up to this size split their pixels, not
+// their output channels, between threads (half of Zen 5's 1 MB L2).
+constexpr int64_t kSpatialMajorWeightBytes = 512 << 10;
 
 // ---------------------------------------------------------------- u8s8 dense
 
@@ -332,6 +338,9 @@ class U8S8Dense final : public Conv2DKernel {
     int64_t n;
   };
 
+  static void WorkSpatialMajor(void* vctx, size_t item, size_t oc_chunk) {
+    Work(vctx, oc_chunk, item);
+  }
   static void Work(void* vctx, size_t oc_chunk, size_t item) {
     const RunCtx& c = *static_cast<const RunCtx*>(vctx);
     const U8S8Dense& k = *c.k;
@@ -389,7 +398,7 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
     uint8_t* buf = Scratch(0, g.n * icb_total_ * hp * wp * ib);
     PadCopy pc{in, buf, g.h, g.w, hp, wp, p.pads[0], p.pads[1], ib,
                static_cast<uint8_t>(p.input_zero_point)};
-    Parallel2D(pool, &PadCopy::Row, &pc, g.n * icb_total_, hp);
+    Parallel2D(pool, &PadCopy::Row, &pc, hp, g.n * icb_total_);
     in = buf;
   }
   RunCtx c;
@@ -439,7 +448,16 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
   chunk_tiles = CeilDiv(tiles_in_row, CeilDiv(tiles_in_row, chunk_tiles));
   c.chunk_pix = chunk_tiles * tile_ow_;
   c.chunks_per_row = CeilDiv(c.ow, c.chunk_pix);
-  Parallel2D(pool, &U8S8Dense::Work, &c, oc_chunks, g.n * c.oh * c.chunks_per_row);
+  const size_t spatial_items = static_cast<size_t>(g.n * c.oh * c.chunks_per_row);
+  if (static_cast<int64_t>(packed_.size()) <= kSpatialMajorWeightBytes) {
+    // Pixels outermost: each thread takes a band of rows, the band it had in
+    // the layer before, so activations stay in its cache (moving them to the
+    // other core costs more than re-reading these weights from L2).
+    Parallel2D(pool, &U8S8Dense::WorkSpatialMajor, &c, spatial_items, oc_chunks);
+  } else {
+    // Large weights: each thread keeps to its own output channels.
+    Parallel2D(pool, &U8S8Dense::Work, &c, oc_chunks, spatial_items);
+  }
   return absl::OkStatus();
 }
 
@@ -525,7 +543,10 @@ class U8S8Depthwise final : public Conv2DKernel {
     // Rows outermost: with two threads each takes a contiguous band of rows
     // of every channel block, the band the dense kernels before and after
     // also give it, so activations stay in that core's cache between layers.
-    Parallel2D(pool, &Work, &c, g.oh, g.n * ocb_);
+    // Each item covers whole blocks of at least ~512 output pixels.
+    const size_t tile = static_cast<size_t>(std::max<int64_t>(1, 512 / g.ow));
+    pthreadpool_parallelize_2d_tile_1d(pool, &Work, &c, static_cast<size_t>(g.oh),
+                                       static_cast<size_t>(g.n * ocb_), tile, 0);
     return absl::OkStatus();
   }
 
@@ -537,8 +558,10 @@ class U8S8Depthwise final : public Conv2DKernel {
     uint8_t* out;
     int64_t n, oh, plane_in, plane_out;
   };
-  static void Work(void* vctx, size_t oy, size_t nb) {
-    const Ctx& c = *static_cast<const Ctx*>(vctx);
+  static void Work(void* vctx, size_t oy, size_t nb0, size_t count) {
+    for (size_t nb = nb0; nb < nb0 + count; ++nb) Row(*static_cast<const Ctx*>(vctx), oy, nb);
+  }
+  static void Row(const Ctx& c, size_t oy, size_t nb) {
     const U8S8Depthwise& k = *c.k;
     const int64_t b = nb % k.ocb_;
     const int64_t kk = k.params_.kernel_h * k.params_.kernel_w;
@@ -609,7 +632,7 @@ class Int16Kernel final : public Conv2DKernel {
     const int64_t slack = (setup_.tile_ow * r.sw + r.kw * r.dw + 64) * 2;
     uint8_t* buf = Scratch(0, (g.n * r.c * r.hp * r.wp) * 2 + slack);
     PadCopy pc{input.data<uint8_t>(), buf, g.h, g.w, r.hp, r.wp, p.pads[0], p.pads[1], 2, 0};
-    Parallel2D(pool, &PadCopy::Row, &pc, g.n * r.c, r.hp);
+    Parallel2D(pool, &PadCopy::Row, &pc, r.hp, g.n * r.c);
     std::memset(buf + g.n * r.c * r.hp * r.wp * 2, 0, slack);
     r.in = reinterpret_cast<const int16_t*>(buf);
     r.out = output->data<uint8_t>();
@@ -744,47 +767,46 @@ namespace {
 // scattered one plane at a time.
 constexpr int64_t kTilePix = 64;
 
+// One pixel tile of one (image, channel block): items run tile-major, so
+// with threads each takes a band of rows of every block (as the kernels do).
 template <typename T>
-void ToBlockedT(const T* s, T* d, int64_t n, int64_t c, int64_t plane, int64_t block, T pad) {
-  const int64_t cb = CeilDiv(c, block);
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t b = 0; b < cb; ++b) {
-      T* dst = d + (i * cb + b) * plane * block;
-      for (int64_t x0 = 0; x0 < plane; x0 += kTilePix) {
-        const int64_t x1 = std::min(plane, x0 + kTilePix);
-        for (int64_t l = 0; l < block; ++l) {
-          const int64_t ch = b * block + l;
-          T* dp = dst + l;
-          if (ch < c) {
-            const T* sp = s + (i * c + ch) * plane;
-            for (int64_t x = x0; x < x1; ++x) dp[x * block] = sp[x];
-          } else {
-            for (int64_t x = x0; x < x1; ++x) dp[x * block] = pad;
-          }
-        }
-      }
-    }
-  }
-}
+struct BlockTask {
+  const T* s;
+  T* d;
+  int64_t c, cb, plane, block;
+  T pad;
 
-template <typename T>
-void FromBlockedT(const T* s, T* d, int64_t n, int64_t c, int64_t cb, int64_t plane,
-                  int64_t block) {
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t b = 0; b < cb && b * block < c; ++b) {
-      const T* src = s + (i * cb + b) * plane * block;
-      const int64_t lanes = std::min(block, c - b * block);
-      for (int64_t x0 = 0; x0 < plane; x0 += kTilePix) {
-        const int64_t x1 = std::min(plane, x0 + kTilePix);
-        for (int64_t l = 0; l < lanes; ++l) {
-          T* dp = d + (i * c + b * block + l) * plane;
-          const T* sp = src + l;
-          for (int64_t x = x0; x < x1; ++x) dp[x] = sp[x * block];
-        }
+  static void To(void* ctx, size_t tile, size_t ib) {
+    const BlockTask& t = *static_cast<const BlockTask*>(ctx);
+    const int64_t i = static_cast<int64_t>(ib) / t.cb, b = static_cast<int64_t>(ib) % t.cb;
+    const int64_t x0 = static_cast<int64_t>(tile) * kTilePix, x1 = std::min(t.plane, x0 + kTilePix);
+    T* dst = t.d + (i * t.cb + b) * t.plane * t.block;
+    for (int64_t l = 0; l < t.block; ++l) {
+      const int64_t ch = b * t.block + l;
+      T* dp = dst + l;
+      if (ch < t.c) {
+        const T* sp = t.s + (i * t.c + ch) * t.plane;
+        for (int64_t x = x0; x < x1; ++x) dp[x * t.block] = sp[x];
+      } else {
+        for (int64_t x = x0; x < x1; ++x) dp[x * t.block] = t.pad;
       }
     }
   }
-}
+
+  static void From(void* ctx, size_t tile, size_t ib) {
+    const BlockTask& t = *static_cast<const BlockTask*>(ctx);
+    const int64_t i = static_cast<int64_t>(ib) / t.cb, b = static_cast<int64_t>(ib) % t.cb;
+    if (b * t.block >= t.c) return;
+    const int64_t x0 = static_cast<int64_t>(tile) * kTilePix, x1 = std::min(t.plane, x0 + kTilePix);
+    const T* src = t.s + (i * t.cb + b) * t.plane * t.block;
+    const int64_t lanes = std::min(t.block, t.c - b * t.block);
+    for (int64_t l = 0; l < lanes; ++l) {
+      T* dp = t.d + (i * t.c + b * t.block + l) * t.plane;
+      const T* sp = src + l;
+      for (int64_t x = x0; x < x1; ++x) dp[x] = sp[x * t.block];
+    }
+  }
+};
 
 // Calls f with a typed null pointer of the unsigned type of `size` bytes
 // (1, 2, 4 or 8): the loops only move bits.
@@ -809,7 +831,8 @@ bool WithElementType(size_t size, F&& f) {
 
 }  // namespace
 
-absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_value) {
+absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_value,
+                                 pthreadpool_t pool) {
   if (nchw.rank() != 4 || block <= 0) {
     return Invalid("ToBlocked needs a rank-4 tensor and a positive block, got ",
                    tensor::ShapeToString(nchw.shape()), " block ", block);
@@ -823,14 +846,16 @@ absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_
     // The pad value in the element type (its low bytes: integer dtypes).
     T pad{};
     std::memcpy(&pad, &pad_value, std::min(sizeof(T), sizeof(pad_value)));
-    ToBlockedT(static_cast<const T*>(nchw.raw_data()), static_cast<T*>(out.raw_data()), n, c,
-               plane, block, pad);
+    BlockTask<T> t{static_cast<const T*>(nchw.raw_data()), static_cast<T*>(out.raw_data()), c, cb,
+                   plane, block, pad};
+    Parallel2D(pool, &BlockTask<T>::To, &t, static_cast<size_t>(CeilDiv(plane, kTilePix)),
+               static_cast<size_t>(n * cb));
   });
   if (!ok) return Invalid("ToBlocked: unsupported element size ", es);
   return out;
 }
 
-absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels) {
+absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels, pthreadpool_t pool) {
   if (blocked.rank() != 5 || channels <= 0 || channels > blocked.dim(1) * blocked.dim(4)) {
     return Invalid("FromBlocked needs a rank-5 tensor holding ", channels, " channels, got ",
                    tensor::ShapeToString(blocked.shape()));
@@ -842,8 +867,10 @@ absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels) {
   const size_t es = tensor::DTypeSize(blocked.dtype());
   const bool ok = WithElementType(es, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
-    FromBlockedT(static_cast<const T*>(blocked.raw_data()), static_cast<T*>(out.raw_data()), n,
-                 channels, cb, plane, block);
+    BlockTask<T> t{static_cast<const T*>(blocked.raw_data()), static_cast<T*>(out.raw_data()),
+                   channels, cb, plane, block, T{}};
+    Parallel2D(pool, &BlockTask<T>::From, &t, static_cast<size_t>(CeilDiv(plane, kTilePix)),
+               static_cast<size_t>(n * cb));
   });
   if (!ok) return Invalid("FromBlocked: unsupported element size ", es);
   return out;

@@ -149,10 +149,12 @@ class Conv2DKernel {
 };
 
 // Layout conversions for tests, benchmarks and runtimes: NCHW <-> NCHW{block}c
-// (any dtype; padding lanes of ToBlocked are filled with `pad_value`).
+// (any dtype; padding lanes of ToBlocked are filled with `pad_value`), split
+// over `pool` by bands of rows like the kernels.
 absl::StatusOr<tensor::Tensor> ToBlocked(const tensor::Tensor& nchw, int64_t block,
-                                         int64_t pad_value = 0);
-absl::StatusOr<tensor::Tensor> FromBlocked(const tensor::Tensor& blocked, int64_t channels);
+                                         int64_t pad_value = 0, pthreadpool_t pool = nullptr);
+absl::StatusOr<tensor::Tensor> FromBlocked(const tensor::Tensor& blocked, int64_t channels,
+                                           pthreadpool_t pool = nullptr);
 
 }  // namespace qnnc::kernels::spatial_pack
 

@@ -373,6 +373,7 @@ TEST(LayoutTest, OutputPaddingLanes) {
 // than one pixel tile.
 TEST(LayoutTest, PackersMatchTheReferenceTransform) {
   std::mt19937 rng(5);
+  Pool pool;
   for (DType dtype : {DType::kU8, DType::kI16, DType::kF32, DType::kI64}) {
     for (int64_t c : {1, 3, 16, 17, 40}) {
       for (int64_t block : {4, 16}) {
@@ -385,10 +386,12 @@ TEST(LayoutTest, PackersMatchTheReferenceTransform) {
         }
         const std::string layout = "NCHW" + std::to_string(block) + "c";
         auto want = reference::LayoutTransform(x, "NCHW", layout);
-        auto got = ToBlocked(x, block);
+        // Serial for one block size, on two threads for the other.
+        pthreadpool_t threads = block == 16 ? pool.get() : nullptr;
+        auto got = ToBlocked(x, block, 0, threads);
         ASSERT_TRUE(want.ok() && got.ok());
         EXPECT_TRUE(got->BitwiseEquals(*want));
-        auto back = FromBlocked(*got, c);
+        auto back = FromBlocked(*got, c, threads);
         ASSERT_TRUE(back.ok());
         EXPECT_TRUE(back->BitwiseEquals(x));
       }

@@ -1,0 +1,58 @@
+// Rounding and work splitting shared by the elementwise kernels.
+#ifndef QNNC_KERNELS_ELEMENTWISE_COMMON_H_
+#define QNNC_KERNELS_ELEMENTWISE_COMMON_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "pthreadpool.h"
+
+namespace qnnc::kernels::elementwise {
+
+// Runs task(ctx, start, count) over the elements of a tensor of `shape` on
+// `pool`, split the way the convolutions split their activations: rows
+// outermost. Rank 4 and 5 tensors ([N, C, H, W] and [N, C/k, H, W, k]) are
+// planes of H * W (* k) elements; each plane is cut into at most 8 bands of
+// rows, and the items run band-major, so with two threads each takes the
+// top or bottom half of every plane, the half its core already holds from
+// the layer before. Other ranks are one plane.
+inline void ParallelRows(pthreadpool_t pool, pthreadpool_task_1d_tile_1d_t task, void* ctx,
+                         const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (n == 0) return;
+  const int64_t planes = shape.size() >= 4 ? shape[0] * shape[1] : 1;
+  const int64_t plane = n / planes;
+  struct Bands {
+    pthreadpool_task_1d_tile_1d_t task;
+    void* ctx;
+    int64_t plane, band;
+    static void Run(void* b, size_t band, size_t p) {
+      const Bands& w = *static_cast<const Bands*>(b);
+      const int64_t start = static_cast<int64_t>(band) * w.band;
+      const int64_t count = w.plane - start < w.band ? w.plane - start : w.band;
+      w.task(w.ctx, static_cast<size_t>(static_cast<int64_t>(p) * w.plane + start),
+             static_cast<size_t>(count));
+    }
+  };
+  // Bands of at least 1024 elements (a few vectors' worth per row).
+  const int64_t bands = std::min<int64_t>(8, std::max<int64_t>(1, plane / 1024));
+  Bands b{task, ctx, plane, (plane + bands - 1) / bands};
+  pthreadpool_parallelize_2d(pool, &Bands::Run, &b, static_cast<size_t>((plane + b.band - 1) / b.band),
+                             static_cast<size_t>(planes), 0);
+}
+
+// nearbyint(v) for |v| < 2^22 in the default rounding mode (ties to even):
+// adding and subtracting 1.5 * 2^23 leaves no fraction bits. Unlike
+// nearbyint it vectorizes on any x86-64 or Arm. Needs -ffp-contract=off and
+// no -ffast-math (which would fold the two additions).
+inline float RoundSmallHalfEven(float v) {
+  constexpr float kRound = 12582912.0f;
+  return (v + kRound) - kRound;
+}
+
+}  // namespace qnnc::kernels::elementwise
+
+#endif  // QNNC_KERNELS_ELEMENTWISE_COMMON_H_
