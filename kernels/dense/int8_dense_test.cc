@@ -1,10 +1,10 @@
 #include "kernels/dense/int8_dense.h"
 
-#include <memory>
 #include <random>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "kernels/testing/two_threads.h"
 #include "kernels/reference/dense.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
@@ -14,10 +14,6 @@ namespace {
 
 using tensor::DType;
 using tensor::Tensor;
-
-struct PoolDeleter {
-  void operator()(pthreadpool_t p) const { pthreadpool_destroy(p); }
-};
 
 Tensor RandomBytes(DType dtype, const tensor::Shape& shape, std::mt19937& rng, int extreme) {
   Tensor t = *Tensor::Create(dtype, shape);
@@ -31,7 +27,7 @@ Tensor RandomBytes(DType dtype, const tensor::Shape& shape, std::mt19937& rng, i
 }
 
 TEST(Int8DenseTest, MatchesReference) {
-  std::unique_ptr<pthreadpool, PoolDeleter> pool(pthreadpool_create(2));
+  testing::TwoThreads pool;
   std::mt19937 rng(9);
   struct Case {
     tensor::Shape data;

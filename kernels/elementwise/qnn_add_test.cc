@@ -1,11 +1,11 @@
 #include "kernels/elementwise/qnn_add.h"
 
 #include <cstdint>
-#include <memory>
 #include <random>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "kernels/testing/two_threads.h"
 #include "kernels/reference/qnn_elementwise.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
@@ -15,10 +15,6 @@ namespace {
 
 using tensor::DType;
 using tensor::Tensor;
-
-struct PoolDeleter {
-  void operator()(pthreadpool_t p) const { pthreadpool_destroy(p); }
-};
 
 Tensor Random(DType dtype, const tensor::Shape& shape, std::mt19937& rng) {
   Tensor t = Tensor::Create(dtype, shape).value();
@@ -60,7 +56,7 @@ void ExpectMatchesReference(const Tensor& a, const Tensor& b, const QnnAddParams
 }
 
 TEST(QnnAddTest, MatchesReferenceOnRandomCases) {
-  std::unique_ptr<pthreadpool, PoolDeleter> pool(pthreadpool_create(2));
+  testing::TwoThreads pool;
   std::mt19937 rng(7);
   const DType types[] = {DType::kU8, DType::kI8};
   // Shapes: tiny, not a multiple of any vector width, a blocked residual

@@ -4,12 +4,12 @@
 
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/testing/two_threads.h"
 #include "kernels/reference/quantize.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
@@ -19,10 +19,6 @@ namespace {
 
 using tensor::DType;
 using tensor::Tensor;
-
-struct PoolDeleter {
-  void operator()(pthreadpool_t p) const { pthreadpool_destroy(p); }
-};
 
 void ExpectMatchesReference(const Tensor& x, float scale, int32_t zp, DType out_dtype,
                             pthreadpool_t pool, const std::string& what) {
@@ -46,7 +42,7 @@ void ExpectMatchesReference(const Tensor& x, float scale, int32_t zp, DType out_
 }
 
 TEST(QuantizeTest, MatchesReference) {
-  std::unique_ptr<pthreadpool, PoolDeleter> pool(pthreadpool_create(2));
+  testing::TwoThreads pool;
   std::mt19937 rng(11);
   const float inf = std::numeric_limits<float>::infinity();
   // Specials, ties at scale 0.5 (x = k + 0.25), then random values spanning
@@ -89,7 +85,7 @@ TEST(QuantizeTest, RefusesWhatItDoesNotCover) {
 // Every u8 and i8 value (and more than one task's worth), zero points at the
 // limits and far outside, scales of both signs and extreme magnitudes.
 TEST(DequantizeTest, MatchesReference) {
-  std::unique_ptr<pthreadpool, PoolDeleter> pool(pthreadpool_create(2));
+  testing::TwoThreads pool;
   for (DType dt : {DType::kU8, DType::kI8}) {
     Tensor q = *Tensor::Create(dt, {3, 20000});
     auto* bytes = static_cast<uint8_t*>(q.raw_data());

@@ -1,10 +1,10 @@
 #include "kernels/pool/max_pool.h"
 
-#include <memory>
 #include <random>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "kernels/testing/two_threads.h"
 #include "kernels/reference/pool.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "pthreadpool.h"
@@ -15,10 +15,6 @@ namespace {
 
 using tensor::DType;
 using tensor::Tensor;
-
-struct PoolDeleter {
-  void operator()(pthreadpool_t p) const { pthreadpool_destroy(p); }
-};
 
 std::string Describe(const MaxPoolParams& p) {
   return "k" + std::to_string(p.kernel[0]) + "x" + std::to_string(p.kernel[1]) + " s" +
@@ -32,7 +28,7 @@ std::string Describe(const MaxPoolParams& p) {
 // ceil mode, dilation, asymmetric pads, a window that can fall wholly in the
 // padding, a kernel as large as the input.
 TEST(MaxPoolTest, MatchesReference) {
-  std::unique_ptr<pthreadpool, PoolDeleter> pool(pthreadpool_create(2));
+  testing::TwoThreads pool;
   std::mt19937 rng(13);
   std::vector<MaxPoolParams> params;
   params.push_back({{3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, false});

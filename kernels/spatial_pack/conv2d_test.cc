@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/testing/two_threads.h"
 #include "kernels/reference/conv2d.h"
 #include "kernels/reference/layout_transform.h"
 #include "kernels/reference/requantize.h"
@@ -179,15 +180,7 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
   return p;
 }
 
-class Pool {
- public:
-  Pool() : pool_(pthreadpool_create(2)) {}
-  ~Pool() { pthreadpool_destroy(pool_); }
-  pthreadpool_t get() const { return pool_; }
-
- private:
-  pthreadpool_t pool_;
-};
+using Pool = testing::TwoThreads;
 
 // Runs a u8s8 kernel on the problem and compares with the reference.
 void CheckU8S8(const Problem& p, Isa isa, const KnobMap& config, pthreadpool_t pool,
