@@ -76,6 +76,7 @@ bad "cannot run on this machine.*--no-run" --target=aarch64+neon
 bad "no tuning record" --require-tuned
 bad "threads" --threads=0
 bad "no input 'nope'" --input="nope=$MODELS/mobilenet_v2_qdq.input.f32"
+bad "--expect needs --input" --model="$MODELS/resnet18_qdq.onnx" --expect="$MODELS/resnet18_qdq.ort_output.f32"
 
 # Outputs are written to a temporary name and renamed: a failed or killed
 # run leaves nothing under the real names.

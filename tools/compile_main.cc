@@ -202,6 +202,16 @@ int Main(int argc, char** argv) {
                                                              "' has no output_0.pb")));
     }
   } else if (!expect.empty()) {
+    if (input_specs.empty()) {
+      // Without --input a model runs on synthetic inputs: comparing their
+      // outputs with a reference file would report a meaningless mismatch.
+      if (!default_model) {
+        return fail(2, absl::InvalidArgumentError(
+                           "--expect needs --input: without it the model runs on synthetic "
+                           "inputs, whose outputs cannot match a reference file"));
+      }
+      input_specs.push_back(BundledPath(kDefaultInput));
+    }
     expect_files.push_back(expect);
   } else if (default_model && input_specs.empty()) {
     // The bundled model comes with its input and ONNX Runtime's output.
