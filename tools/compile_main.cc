@@ -293,7 +293,15 @@ int Main(int argc, char** argv) {
   summary.runs = runs;
   std::sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   summary.median_ms = timed[timed.size() / 2].first;
+  // Each op's time is its own median over the runs (one run's times are
+  // noisy op by op on a shared machine).
   summary.timings = timed[timed.size() / 2].second;
+  for (size_t i = 0; i < summary.timings.size(); ++i) {
+    std::vector<double> op_ms;
+    for (const auto& run : timed) op_ms.push_back(run.second[i].ms);
+    std::nth_element(op_ms.begin(), op_ms.begin() + op_ms.size() / 2, op_ms.end());
+    summary.timings[i].ms = op_ms[op_ms.size() / 2];
+  }
 
   bool all_match = true;
   for (size_t i = 0; i < expected.size(); ++i) {

@@ -24,7 +24,7 @@ struct CompileSummary {
   int runs = 0;
   double median_ms = 0;
   std::vector<double> run_ms;
-  std::vector<runtime::OpTiming> timings;  // of the median run
+  std::vector<runtime::OpTiming> timings;  // each op's median over the runs
   std::vector<OutputCheck> checks;
   std::vector<std::string> untuned_workloads;
 };
