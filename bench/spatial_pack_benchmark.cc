@@ -10,12 +10,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "bench/layer_suite.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
@@ -28,30 +30,23 @@ using tensor::Tensor;
 
 constexpr double kPeakGopsPerCore = 900.0;
 
-struct Layer {
-  const char* name;
-  int64_t c, h, w, k, r, stride, pad, groups;
-};
+using qnnc::bench::Layer;
 
-const Layer kLayers[] = {
-    {"r50_c2_3x3", 64, 56, 56, 64, 3, 1, 1, 1},
-    {"r50_c2_1x1", 256, 56, 56, 64, 1, 1, 0, 1},
-    {"r50_c3_3x3", 128, 28, 28, 128, 3, 1, 1, 1},
-    {"r50_c5_3x3", 512, 7, 7, 512, 3, 1, 1, 1},
-    {"r50_stem_7x7", 3, 224, 224, 64, 7, 2, 3, 1},
-    {"mbv2_pw_112", 16, 112, 112, 96, 1, 1, 0, 1},
-    {"mbv2_dw_112", 32, 112, 112, 32, 3, 1, 1, 32},
-    {"mbv2_dw_s2", 96, 112, 112, 96, 3, 2, 1, 96},
-    // Not in the suite: r50_c2_3x3 on an input the producer already padded.
-    {"r50_c2_3x3_prepadded", 64, 58, 58, 64, 3, 1, 0, 1},
-};
+// The suite, plus r50_c2_3x3 on an input the producer already padded (not
+// in the suite: it shows what the kernel's own padding copy costs).
+std::vector<Layer> Layers() {
+  std::vector<Layer> layers(std::begin(qnnc::bench::kLayerSuite),
+                            std::end(qnnc::bench::kLayerSuite));
+  layers.push_back({"r50_c2_3x3_prepadded", 64, 58, 58, 64, 3, 1, 0, 1});
+  return layers;
+}
 
 QuantizedConvParams Params(const Layer& l, bool int16) {
   QuantizedConvParams p;
   p.in_channels = l.c;
   p.out_channels = l.k;
   p.groups = l.groups;
-  p.kernel_h = p.kernel_w = l.r;
+  p.kernel_h = p.kernel_w = l.kernel;
   p.strides = {l.stride, l.stride};
   p.pads = {l.pad, l.pad, l.pad, l.pad};
   p.input_zero_point = int16 ? 0 : 128;
@@ -71,8 +66,8 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
          int threads) {
   const QuantizedConvParams p = Params(l, int16);
   std::mt19937 rng(7);
-  const int64_t wn = l.k * (l.c / l.groups) * l.r * l.r;
-  Tensor w = Tensor::Zeros(int16 ? DType::kI16 : DType::kI8, {l.k, l.c / l.groups, l.r, l.r});
+  const int64_t wn = l.k * (l.c / l.groups) * l.kernel * l.kernel;
+  Tensor w = Tensor::Zeros(int16 ? DType::kI16 : DType::kI8, {l.k, l.c / l.groups, l.kernel, l.kernel});
   for (int64_t i = 0; i < wn; ++i) {
     const int v = static_cast<int>(rng() % 255) - 127;
     if (int16) w.data<int16_t>()[i] = v; else w.data<int8_t>()[i] = v;
@@ -98,9 +93,9 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
     state.SkipWithError("run failed");
     return;
   }
-  const int64_t oh = (l.h + 2 * l.pad - l.r) / l.stride + 1;
-  const int64_t ow = (l.w + 2 * l.pad - l.r) / l.stride + 1;
-  const double ops = 2.0 * l.k * (l.c / l.groups) * l.r * l.r * oh * ow;
+  const int64_t oh = (l.h + 2 * l.pad - l.kernel) / l.stride + 1;
+  const int64_t ow = (l.w + 2 * l.pad - l.kernel) / l.stride + 1;
+  const double ops = 2.0 * l.k * (l.c / l.groups) * l.kernel * l.kernel * oh * ow;
   std::vector<double> times;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -120,7 +115,7 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
 }
 
 bool RegisterAll() {
-  for (const Layer& l : kLayers) {
+  for (const Layer& l : Layers()) {
     for (int threads : {1, 2}) {
       auto add = [&](const std::string& impl, bool int16, Isa isa, KnobMap config) {
         std::string name = std::string(l.name) + "/" + impl;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "bench/layer_suite.h"
 #include "kernels/xnnpack/conv2d.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
@@ -22,21 +23,7 @@ using kernels::xnnpack::Variant;
 using tensor::DType;
 using tensor::Tensor;
 
-struct Layer {
-  const char* name;
-  int64_t c, h, w, k, kernel, stride, pad, groups;
-};
-
-constexpr Layer kLayers[] = {
-    {"r50_c2_3x3", 64, 56, 56, 64, 3, 1, 1, 1},
-    {"r50_c2_1x1", 256, 56, 56, 64, 1, 1, 0, 1},
-    {"r50_c3_3x3", 128, 28, 28, 128, 3, 1, 1, 1},
-    {"r50_c5_3x3", 512, 7, 7, 512, 3, 1, 1, 1},
-    {"r50_stem_7x7", 3, 224, 224, 64, 7, 2, 3, 1},
-    {"mbv2_pw_112", 16, 112, 112, 96, 1, 1, 0, 1},
-    {"mbv2_dw_112", 32, 112, 112, 32, 3, 1, 1, 32},
-    {"mbv2_dw_s2", 96, 112, 112, 96, 3, 2, 1, 96},
-};
+using qnnc::bench::Layer;
 
 Tensor Random(DType dtype, tensor::Shape shape, std::mt19937& rng) {
   Tensor t = Tensor::Zeros(dtype, std::move(shape));
@@ -88,7 +75,7 @@ void BM_Conv(benchmark::State& state, Layer l, Variant variant, int threads) {
 }
 
 void RegisterAll() {
-  for (const Layer& l : kLayers) {
+  for (const Layer& l : qnnc::bench::kLayerSuite) {
     for (Variant v : {Variant::kQs8, Variant::kQu8}) {
       for (int threads : {1, 2}) {
         const std::string name = std::string(l.name) + "/" +
