@@ -14,12 +14,6 @@
 namespace qnnc::kernels::spatial_pack::internal {
 namespace {
 
-inline int32_t LoadWord(const uint8_t* p) {
-  int32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
 inline __m256i Requantize8(__m256i acc, __m256 m, __m256 lo, __m256 hi, __m256i zp, bool nan) {
   __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), m);
   if (nan) v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));

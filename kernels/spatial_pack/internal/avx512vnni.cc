@@ -11,12 +11,6 @@
 namespace qnnc::kernels::spatial_pack::internal {
 namespace {
 
-inline int32_t LoadWord(const uint8_t* p) {
-  int32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
 inline __m512i Requantize16(__m512i acc, __m512 m, __m512 lo, __m512 hi, __m512i zp, bool nan) {
   __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), m);
   if (nan) v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 namespace qnnc::kernels::spatial_pack::internal {
 
@@ -37,6 +38,14 @@ struct Epilogue {
   bool out_signed = false;  // i8 output
   int16_t lo_abs = 0, hi_abs = 0;
 };
+
+// The 4 bytes at p as one 32-bit word (unaligned): 4 input channels of a
+// pixel, broadcast to every lane by the SIMD kernels.
+inline int32_t LoadWord(const uint8_t* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
 
 inline int32_t RequantizeScalar(int32_t acc, float m, const Epilogue& e) {
   float v = static_cast<float>(acc) * m;
