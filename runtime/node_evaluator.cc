@@ -81,16 +81,7 @@ absl::StatusOr<ref::Pool2DParams> PoolParams(const ir::Node& n, bool allow_block
   if (!(allow_blocked && ir::ChannelBlock(layout) > 0)) {
     RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
   }
-  ref::Pool2DParams p;
-  ASSIGN_OR_RETURN(p.kernel, ArrayAttr<2>(n, "pool_size", {1, 1}));
-  ASSIGN_OR_RETURN(p.strides, ArrayAttr<2>(n, "strides", {1, 1}));
-  ASSIGN_OR_RETURN(p.pads, ArrayAttr<4>(n, "padding", {0, 0, 0, 0}));
-  ASSIGN_OR_RETURN(p.dilation, ArrayAttr<2>(n, "dilation", {1, 1}));
-  ASSIGN_OR_RETURN(int64_t ceil_mode, n.attrs().GetInt("ceil_mode", 0));
-  ASSIGN_OR_RETURN(int64_t include_pad, n.attrs().GetInt("count_include_pad", 0));
-  p.ceil_mode = ceil_mode != 0;
-  p.count_include_pad = include_pad != 0;
-  return p;
+  return Pool2DParamsOf(n);
 }
 
 absl::StatusOr<std::optional<int64_t>> OptionalInt(const ir::Node& n, const char* name) {
@@ -337,6 +328,19 @@ const std::map<std::string, Kernel>& Kernels() {
 }
 
 }  // namespace
+
+absl::StatusOr<kernels::reference::Pool2DParams> Pool2DParamsOf(const ir::Node& n) {
+  ref::Pool2DParams p;
+  ASSIGN_OR_RETURN(p.kernel, ArrayAttr<2>(n, "pool_size", {1, 1}));
+  ASSIGN_OR_RETURN(p.strides, ArrayAttr<2>(n, "strides", {1, 1}));
+  ASSIGN_OR_RETURN(p.pads, ArrayAttr<4>(n, "padding", {0, 0, 0, 0}));
+  ASSIGN_OR_RETURN(p.dilation, ArrayAttr<2>(n, "dilation", {1, 1}));
+  ASSIGN_OR_RETURN(int64_t ceil_mode, n.attrs().GetInt("ceil_mode", 0));
+  ASSIGN_OR_RETURN(int64_t include_pad, n.attrs().GetInt("count_include_pad", 0));
+  p.ceil_mode = ceil_mode != 0;
+  p.count_include_pad = include_pad != 0;
+  return p;
+}
 
 absl::StatusOr<std::vector<tensor::Tensor>> EvaluateNode(const ir::Node& node,
                                                          const std::vector<tensor::Tensor>& inputs,

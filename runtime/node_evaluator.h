@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "kernels/reference/pool.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
 
@@ -16,6 +17,10 @@ namespace qnnc::runtime {
 absl::StatusOr<std::vector<tensor::Tensor>> EvaluateNode(const ir::Node& node,
                                                          const std::vector<tensor::Tensor>& inputs,
                                                          pthreadpool_t pool = nullptr);
+
+// The window of a 2-D pooling node (pool_size, strides, padding, dilation,
+// ceil_mode, count_include_pad) from its attributes; the layout is not checked.
+absl::StatusOr<kernels::reference::Pool2DParams> Pool2DParamsOf(const ir::Node& node);
 
 }  // namespace qnnc::runtime
 

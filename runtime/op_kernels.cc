@@ -2,8 +2,6 @@
 // KernelRegistry::RegisterForOp): quantize, dequantize, qnn.add, integer
 // nn.dense, 8-bit max pool. Each factory takes only the nodes its kernel
 // computes exactly like the reference and returns nullptr for the rest.
-#include <algorithm>
-#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -17,6 +15,7 @@
 #include "kernels/pool/max_pool.h"
 #include "ir/layout.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/node_evaluator.h"
 #include "util/status_macros.h"
 
 namespace qnnc::runtime {
@@ -198,7 +197,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDense(const ir::Node& n) {
 
 class MaxPoolKernel : public PreparedKernel {
  public:
-  explicit MaxPoolKernel(const kernels::pool::MaxPoolParams& p) : p_(p) {}
+  explicit MaxPoolKernel(const kernels::reference::Pool2DParams& p) : p_(p) {}
 
   absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
                                           pthreadpool_t pool) const override {
@@ -209,36 +208,20 @@ class MaxPoolKernel : public PreparedKernel {
   std::string description() const override { return "pool max 8-bit"; }
 
  private:
-  kernels::pool::MaxPoolParams p_;
+  kernels::reference::Pool2DParams p_;
 };
-
-// Attribute `name` with N values (default `dflt`), or false.
-template <size_t N>
-bool IntsAttr(const ir::Node& n, const char* name, std::array<int64_t, N> dflt,
-              std::array<int64_t, N>* out) {
-  auto v = n.attrs().GetInts(name, std::vector<int64_t>(dflt.begin(), dflt.end()));
-  if (!v.ok() || v->size() != N) return false;
-  std::copy(v->begin(), v->end(), out->begin());
-  return true;
-}
 
 // u8/i8 nn.max_pool2d in NCHW or NCHW{k}c; nullptr (the reference) otherwise.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
   if (n.inputs().size() != 1 || !n.input(0)->type()) return std::unique_ptr<PreparedKernel>();
   const DType dt = n.input(0)->type()->dtype;
   auto layout = n.attrs().GetString("layout", "NCHW");
-  auto ceil_mode = n.attrs().GetInt("ceil_mode", 0);
-  kernels::pool::MaxPoolParams p;
-  if ((dt != DType::kU8 && dt != DType::kI8) || !layout.ok() || !ceil_mode.ok() ||
-      (*layout != "NCHW" && ir::ChannelBlock(*layout) == 0) ||
-      !n.attrs().Has("pool_size") || !IntsAttr<2>(n, "pool_size", {1, 1}, &p.kernel) ||
-      !IntsAttr<2>(n, "strides", {1, 1}, &p.strides) ||
-      !IntsAttr<4>(n, "padding", {0, 0, 0, 0}, &p.pads) ||
-      !IntsAttr<2>(n, "dilation", {1, 1}, &p.dilation)) {
+  auto params = Pool2DParamsOf(n);
+  if ((dt != DType::kU8 && dt != DType::kI8) || !layout.ok() || !params.ok() ||
+      (*layout != "NCHW" && ir::ChannelBlock(*layout) == 0) || !n.attrs().Has("pool_size")) {
     return std::unique_ptr<PreparedKernel>();
   }
-  p.ceil_mode = *ceil_mode != 0;
-  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(p));
+  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(*params));
 }
 
 }  // namespace

@@ -23,24 +23,14 @@ struct Axis {
 
 absl::StatusOr<Axis> MakeAxis(int64_t size, int64_t k, int64_t stride, int64_t dilation,
                               int64_t pad_begin, int64_t pad_end, bool ceil_mode) {
-  constexpr int64_t kMax = int64_t{1} << 31;
-  if (k < 1 || stride < 1 || dilation < 1 || pad_begin < 0 || pad_end < 0 || k > kMax ||
-      stride > kMax || dilation > kMax || pad_begin > kMax || pad_end > kMax) {
-    return absl::InvalidArgumentError(absl::StrCat("MaxPool2D8Bit: invalid window: kernel ", k,
-                                                   " stride ", stride, " dilation ", dilation,
-                                                   " pads ", pad_begin, ",", pad_end));
-  }
-  // The reference's output size (ONNX / PyTorch rule).
-  const int64_t extent = dilation * (k - 1) + 1, padded = size + pad_begin + pad_end;
-  if (padded < extent) {
-    return absl::InvalidArgumentError(absl::StrCat("MaxPool2D8Bit: window of extent ", extent,
-                                                   " is larger than the padded input ", padded));
+  auto out = reference::PoolOutputSize(size, k, stride, dilation, pad_begin, pad_end, ceil_mode);
+  if (!out.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("MaxPool2D8Bit: ", out.status().message()));
   }
   Axis a;
   a.size = size;
   a.dilation = dilation;
-  a.out = (padded - extent + (ceil_mode ? stride - 1 : 0)) / stride + 1;
-  if (ceil_mode && (a.out - 1) * stride >= size + pad_begin) --a.out;
+  a.out = *out;
   for (int64_t o = 0; o < a.out; ++o) {
     int64_t first = -1, count = 0;
     for (int64_t t = 0; t < k; ++t) {
@@ -105,7 +95,7 @@ struct PoolTask {
 
 }  // namespace
 
-absl::Status MaxPool2D8Bit(const Tensor& x, const MaxPoolParams& p, Tensor* out,
+absl::Status MaxPool2D8Bit(const Tensor& x, const reference::Pool2DParams& p, Tensor* out,
                            pthreadpool_t pool) {
   if (!x.defined() || (x.dtype() != DType::kU8 && x.dtype() != DType::kI8) ||
       (x.rank() != 4 && x.rank() != 5)) {

@@ -6,28 +6,21 @@
 #ifndef QNNC_KERNELS_POOL_MAX_POOL_H_
 #define QNNC_KERNELS_POOL_MAX_POOL_H_
 
-#include <array>
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "kernels/reference/pool.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
 
 namespace qnnc::kernels::pool {
 
-struct MaxPoolParams {
-  std::array<int64_t, 2> kernel{1, 1};
-  std::array<int64_t, 2> strides{1, 1};
-  std::array<int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
-  std::array<int64_t, 2> dilation{1, 1};
-  bool ceil_mode = false;
-};
-
 // x: u8 or i8, [N, C, H, W] or [N, C/k, H, W, k]. Writes `out` in place when
 // it already has x's dtype and the output shape, else replaces it. Split over
 // `pool` (nullptr: this thread). Fails on an invalid window, as the
 // reference does.
-absl::Status MaxPool2D8Bit(const tensor::Tensor& x, const MaxPoolParams& params,
+// params as for the reference (count_include_pad does not apply).
+absl::Status MaxPool2D8Bit(const tensor::Tensor& x, const reference::Pool2DParams& params,
                            tensor::Tensor* out, pthreadpool_t pool);
 
 }  // namespace qnnc::kernels::pool

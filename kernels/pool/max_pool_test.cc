@@ -16,7 +16,7 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
-std::string Describe(const MaxPoolParams& p) {
+std::string Describe(const reference::Pool2DParams& p) {
   return "k" + std::to_string(p.kernel[0]) + "x" + std::to_string(p.kernel[1]) + " s" +
          std::to_string(p.strides[0]) + "," + std::to_string(p.strides[1]) + " pads " +
          std::to_string(p.pads[0]) + "," + std::to_string(p.pads[1]) + "," +
@@ -30,7 +30,7 @@ std::string Describe(const MaxPoolParams& p) {
 TEST(MaxPoolTest, MatchesReference) {
   testing::TwoThreads pool;
   std::mt19937 rng(13);
-  std::vector<MaxPoolParams> params;
+  std::vector<reference::Pool2DParams> params;
   params.push_back({{3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, false});
   params.push_back({{3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}, true});
   params.push_back({{2, 3}, {1, 2}, {0, 1, 1, 2}, {2, 1}, false});
@@ -41,15 +41,9 @@ TEST(MaxPoolTest, MatchesReference) {
     Tensor x = *Tensor::Create(dt, {2, 19, 7, 9});
     auto* bytes = static_cast<uint8_t*>(x.raw_data());
     for (int64_t i = 0; i < x.num_elements(); ++i) bytes[i] = static_cast<uint8_t>(rng());
-    for (const MaxPoolParams& p : params) {
+    for (const reference::Pool2DParams& p : params) {
       SCOPED_TRACE(std::string(tensor::DTypeName(dt)) + " " + Describe(p));
-      reference::Pool2DParams rp;
-      rp.kernel = p.kernel;
-      rp.strides = p.strides;
-      rp.pads = p.pads;
-      rp.dilation = p.dilation;
-      rp.ceil_mode = p.ceil_mode;
-      auto want = reference::MaxPool2D(x, rp);
+      auto want = reference::MaxPool2D(x, p);
       ASSERT_TRUE(want.ok()) << want.status();
       Tensor got;
       ASSERT_TRUE(MaxPool2D8Bit(x, p, &got, pool.get()).ok());
@@ -69,7 +63,7 @@ TEST(MaxPoolTest, MatchesReference) {
 
 TEST(MaxPoolTest, RejectsBadArguments) {
   Tensor out;
-  MaxPoolParams p;
+  reference::Pool2DParams p;
   p.kernel = {3, 3};
   EXPECT_FALSE(MaxPool2D8Bit(*Tensor::Create(DType::kF32, {1, 1, 4, 4}), p, &out, nullptr).ok());
   EXPECT_FALSE(MaxPool2D8Bit(*Tensor::Create(DType::kU8, {1, 4, 4}), p, &out, nullptr).ok());

@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "kernels/reference/internal/common.h"
 #include "util/status_macros.h"
 
@@ -24,19 +25,9 @@ struct Axis {
 absl::StatusOr<Axis> MakeAxis(absl::string_view kernel, int64_t size, int64_t k, int64_t stride,
                               int64_t dilation, int64_t pad_begin, int64_t pad_end,
                               bool ceil_mode) {
-  constexpr int64_t kMax = int64_t{1} << 31;
-  if (k < 1 || stride < 1 || dilation < 1 || pad_begin < 0 || pad_end < 0 || k > kMax ||
-      stride > kMax || dilation > kMax || pad_begin > kMax || pad_end > kMax) {
-    return Error(kernel, "invalid window: kernel ", k, " stride ", stride, " dilation ", dilation,
-                 " pads ", pad_begin, ",", pad_end);
-  }
-  const int64_t extent = dilation * (k - 1) + 1, padded = size + pad_begin + pad_end;
-  if (padded < extent) {
-    return Error(kernel, "window of extent ", extent, " is larger than the padded input ", padded);
-  }
-  int64_t out = (padded - extent + (ceil_mode ? stride - 1 : 0)) / stride + 1;
-  if (ceil_mode && (out - 1) * stride >= size + pad_begin) --out;
-  return Axis{size, k, stride, dilation, pad_begin, pad_end, out};
+  auto out = PoolOutputSize(size, k, stride, dilation, pad_begin, pad_end, ceil_mode);
+  if (!out.ok()) return Error(kernel, out.status().message());
+  return Axis{size, k, stride, dilation, pad_begin, pad_end, *out};
 }
 
 struct Window {
@@ -132,6 +123,25 @@ absl::StatusOr<Tensor> RunPool(absl::string_view kernel, Kind kind, const Tensor
 }
 
 }  // namespace
+
+absl::StatusOr<int64_t> PoolOutputSize(int64_t size, int64_t k, int64_t stride, int64_t dilation,
+                                       int64_t pad_begin, int64_t pad_end, bool ceil_mode) {
+  constexpr int64_t kMax = int64_t{1} << 31;
+  if (k < 1 || stride < 1 || dilation < 1 || pad_begin < 0 || pad_end < 0 || k > kMax ||
+      stride > kMax || dilation > kMax || pad_begin > kMax || pad_end > kMax) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid window: kernel ", k, " stride ",
+                                                   stride, " dilation ", dilation, " pads ",
+                                                   pad_begin, ",", pad_end));
+  }
+  const int64_t extent = dilation * (k - 1) + 1, padded = size + pad_begin + pad_end;
+  if (padded < extent) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "window of extent ", extent, " is larger than the padded input ", padded));
+  }
+  int64_t out = (padded - extent + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  if (ceil_mode && (out - 1) * stride >= size + pad_begin) --out;
+  return out;
+}
 
 absl::StatusOr<Tensor> MaxPool2D(const Tensor& x, const Pool2DParams& params) {
   return RunPool("MaxPool2D", Kind::kMax, x, params);

@@ -29,6 +29,13 @@ struct Pool2DParams {
 // of the dtype (-inf for f32).
 absl::StatusOr<tensor::Tensor> MaxPool2D(const tensor::Tensor& x, const Pool2DParams& params);
 
+// The output size of one spatial axis by the rule above. InvalidArgument on
+// an invalid window (non-positive kernel, stride or dilation, negative pads,
+// values past 2^31, a window larger than the padded input).
+absl::StatusOr<int64_t> PoolOutputSize(int64_t size, int64_t kernel, int64_t stride,
+                                       int64_t dilation, int64_t pad_begin, int64_t pad_end,
+                                       bool ceil_mode);
+
 // Average over the window: the divisor counts the window positions inside the
 // input, or with count_include_pad those inside the padded input (the ceil
 // mode overhang past the end padding never counts). f32 sums in float in
