@@ -96,13 +96,19 @@ struct Problem {
 
 // int16: weights w - zw in [-255, 255] and bias without compensation.
 // small_m: every multiplier below 0.5 (the kernels' packed 16-bit epilogue);
-// otherwise one channel in 7 has 1.75.
-Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t seed = 1) {
+// otherwise one channel in 7 has 1.75. input_seed != 0: the same weights and
+// parameters as with 0, another input.
+Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t seed = 1,
+                    uint32_t input_seed = 0) {
   std::mt19937 rng(seed);
   Problem p;
   const int64_t cg = k.c / k.groups;
   std::vector<uint8_t> xv(k.n * k.c * k.h * k.w);
   for (auto& e : xv) e = static_cast<uint8_t>(rng() & 255);
+  if (input_seed != 0) {
+    std::mt19937 other(input_seed);
+    for (auto& e : xv) e = static_cast<uint8_t>(other() & 255);
+  }
   p.x = Tensor::FromVector<uint8_t>({k.n, k.c, k.h, k.w}, xv);
   const int64_t wn = k.oc * cg * k.kh * k.kw;
   std::vector<int64_t> wv(wn);
@@ -230,6 +236,39 @@ std::vector<Isa> AvailableIsas() {
     if (IsaSupported(isa)) v.push_back(isa);
   }
   return v;
+}
+
+// Threads pad the input rows they read into their own scratch and keep them
+// for the rest of a run: runs on another input, then on the first again,
+// must not reuse a previous run's rows (bands of rows at two threads; whole
+// images, batch 2, when large weights split output channels).
+TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
+  const std::vector<Case> cases = {
+      {"padded_row_bands", 2, 20, 9, 8, 40, 3, 3, {1, 1}, {1, 1, 1, 1}},
+      {"padded_large_weights", 2, 256, 5, 4, 256, 3, 3, {2, 1}, {1, 2, 0, 1}},
+  };
+  Pool pool;
+  for (const Case& k : cases) {
+    const Problem a = MakeProblem(k, false), b = MakeProblem(k, false, false, 1, 99);
+    ASSERT_FALSE(a.expected.BitwiseEquals(b.expected));
+    for (Isa isa : AvailableIsas()) {
+      auto kernel = Conv2DKernel::CreateU8S8(a.w, a.params, {}, isa);
+      ASSERT_TRUE(kernel.ok()) << kernel.status();
+      for (pthreadpool_t threads : {pool.get(), static_cast<pthreadpool_t>(nullptr)}) {
+        for (const Problem* p : {&a, &b, &a}) {
+          auto x = ToBlocked(p->x, 16);
+          ASSERT_TRUE(x.ok());
+          Tensor y;
+          ASSERT_TRUE((*kernel)->Run(*x, &y, threads).ok());
+          auto got = FromBlocked(y, k.oc);
+          ASSERT_TRUE(got.ok());
+          EXPECT_TRUE(got->BitwiseEquals(p->expected))
+              << k.name << " " << IsaName(isa) << (threads ? " 2 threads" : " serial")
+              << (p == &a ? " input a" : " input b");
+        }
+      }
+    }
+  }
 }
 
 class SuiteTest : public ::testing::TestWithParam<Case> {};
