@@ -18,12 +18,16 @@
 //            impl = one path segment without ':' (e.g. u8s8.avx512vnni, int16,
 //            qs8, qu8). Segments with ':' between impl and threads are a
 //            tuning sweep: read only with --sweep.
-//   time     `real_time` and `time_unit` of the "median" aggregate
-//            (run_type "aggregate", aggregate_name "median", run_name = the
-//            name above); so register with ->UseRealTime(). Counters (GOPS,
-//            ms, pct_peak) are NOT read: GOPS and % of peak are recomputed
-//            here from the suite's op counts, the same formula for every
-//            column. A benchmark that SkipWithError()s shows as "err".
+//   time     the counter "ms" of the "median" aggregate (run_type
+//            "aggregate", aggregate_name "median", run_name = the name
+//            above): per repetition the median of the iterations' times
+//            (bench/iteration_times.h), like ORT's median of runs; the
+//            median over repetitions. Without that counter, `real_time` and
+//            `time_unit` (a mean over iterations; register with
+//            ->UseRealTime()). Other counters (GOPS, pct_peak) are NOT read:
+//            GOPS and % of peak are recomputed here from the suite's op
+//            counts, the same formula for every column. A benchmark that
+//            SkipWithError()s shows as "err".
 //   columns  XNNPACK = xnnpack_conv_benchmark's `qs8` impl.
 //            qnnc = the fastest of every impl of both binaries for that
 //            layer and thread count (spatial.<impl> or xnnpack.<impl>), as
@@ -57,19 +61,24 @@ function usage() {
   --layers=a,b      a subset of the suite
   --sweep           also read the spatial-pack tuning sweep (1 thread only)
   --no-build        do not run bazel build; use the binaries already in bazel-bin (-c opt)
+  --rounds=N        measure everything N times, alternating ORT and qnnc (default 1);
+                    the table shows each column's median over the rounds and the
+                    median of the rounds' qnnc/ORT ratios with their range, so a
+                    drift of the machine's speed hits both sides alike
   --json=FILE       also write every number as JSON
 `;
 }
 
 function parseArgs(argv) {
   const a = { reps: 5, minTime: 0.1, ortRuns: 100, ortWarmup: 20, layers: null, sweep: false,
-    build: true, json: null };
+    build: true, json: null, rounds: 1 };
   for (const arg of argv) {
     let m;
     if (arg === '--help' || arg === '-h') { process.stdout.write(usage()); process.exit(0); }
     else if (arg === '--sweep') a.sweep = true;
     else if (arg === '--no-build') a.build = false;
     else if ((m = /^--reps=(\d+)$/.exec(arg))) a.reps = Number(m[1]);
+    else if ((m = /^--rounds=([1-9]\d*)$/.exec(arg))) a.rounds = Number(m[1]);
     else if ((m = /^--min-time=([\d.]+)$/.exec(arg))) a.minTime = Number(m[1]);
     else if ((m = /^--ort-runs=(\d+)$/.exec(arg))) a.ortRuns = Number(m[1]);
     else if ((m = /^--ort-warmup=(\d+)$/.exec(arg))) a.ortWarmup = Number(m[1]);
@@ -162,7 +171,7 @@ function runBinary(bin, file, args, layers) {
     const p = parseName(name);
     if (!p) { log(`${bin.key}: ignoring benchmark name outside the contract: ${b.name}`); continue; }
     if (b.error_occurred) { byName.set(name, { ...p, error: b.error_message || 'error' }); continue; }
-    const ms = b.real_time * (TO_MS[b.time_unit || 'ns']);
+    const ms = typeof b.ms === 'number' ? b.ms : b.real_time * (TO_MS[b.time_unit || 'ns']);
     if (b.run_type === 'aggregate') {
       if (b.aggregate_name === 'median') byName.set(name, { ...p, ms, label: b.label });
     } else if (!byName.has(name) || byName.get(name).samples) {
@@ -214,27 +223,20 @@ function median(xs) {
 }
 
 const fmtMs = (ms) => (ms == null ? 'n/a' : ms < 1 ? ms.toFixed(3) : ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
-const fmtRatio = (a, b) => (a == null || b == null ? 'n/a' : (a / b).toFixed(2));
+// "0.97", or with rounds "0.97 (0.93-1.02)": the median of the rounds' ratios
+// and their range.
+function fmtRatioCell(r, rounds) {
+  if (!r) return 'n/a';
+  return rounds > 1 ? `${r.median.toFixed(2)} (${r.min.toFixed(2)}-${r.max.toFixed(2)})` :
+    r.median.toFixed(2);
+}
 
 function loadavg() { return os.loadavg().map((x) => x.toFixed(2)).join(' '); }
 
-function main() {
-  const args = parseArgs(process.argv.slice(2));
-  const layers = args.layers ? LAYERS.filter((l) => args.layers.includes(l.name)) : LAYERS;
-  if (args.layers && layers.length !== args.layers.length) {
-    process.stderr.write(`unknown layer in --layers; the suite: ${LAYERS.map((l) => l.name).join(', ')}\n`);
-    process.exit(2);
-  }
-  const notes = [];
-  const loadBefore = loadavg();
-
-  // Build first (bazel may wait for other builds), then measure back to back.
-  let built = BINARIES.map((b) => buildBinary(b, args));
-  let binDir = null;
-  try { binDir = optBinDir(); } catch (e) { notes.push(e.message.split('\n')[0]); }
-  built = built.map((r, i) => (r.missing ? r : binDir ? binaryPath(BINARIES[i], binDir) :
-    { missing: 'no bazel-bin for -c opt' }));
-
+// One measurement of every column: ORT, then the benchmark binaries.
+// Returns { ort, measured, data } with data[layer][threads] =
+// { qnnc: {ms, impl}, candidates, xnnpack, ort }.
+function measureRound(args, layers, built, notes) {
   const measured = {};
   const ort = runOrt(args, layers);
   if (ort.missing) notes.push(`ONNX Runtime: ${ort.missing}`);
@@ -247,8 +249,6 @@ function main() {
     }
     measured[b.key] = res;
   });
-
-  // cell[layer][threads] = { qnnc: {ms, impl}, xnnpack, ort }
   const data = {};
   for (const l of layers) {
     data[l.name] = {};
@@ -274,6 +274,68 @@ function main() {
     }
   }
 
+  return { ort, measured, data };
+}
+
+// The columns' medians over the rounds, and the median (min, max) of the
+// rounds' own qnnc/ORT ratios.
+function combineRounds(rounds, layers) {
+  const data = {};
+  for (const l of layers) {
+    data[l.name] = {};
+    for (const t of THREADS) {
+      const cells = rounds.map((r) => r.data[l.name][t]);
+      const med = (get) => {
+        const xs = cells.map(get).filter((x) => x != null);
+        return xs.length ? median(xs) : null;
+      };
+      const qms = med((c) => c.qnnc && c.qnnc.ms);
+      // The implementation that won most rounds.
+      const wins = {};
+      for (const c of cells) if (c.qnnc) wins[c.qnnc.impl] = (wins[c.qnnc.impl] || 0) + 1;
+      const impl = Object.keys(wins).sort((a, b) => wins[b] - wins[a])[0];
+      const xerr = cells.find((c) => c.xnnpack && c.xnnpack.error);
+      const ratios = cells.filter((c) => c.qnnc && c.ort && c.ort.ms != null)
+          .map((c) => c.qnnc.ms / c.ort.ms);
+      data[l.name][t] = {
+        qnnc: qms == null ? null : { ms: qms, impl },
+        xnnpack: med((c) => c.xnnpack && c.xnnpack.ms) != null ?
+          { ms: med((c) => c.xnnpack && c.xnnpack.ms) } : xerr ? { error: xerr.xnnpack.error } : null,
+        ort: med((c) => c.ort && c.ort.ms) == null ? null : { ms: med((c) => c.ort && c.ort.ms) },
+        ratio: ratios.length ? { median: median(ratios), min: Math.min(...ratios),
+          max: Math.max(...ratios) } : null,
+        rounds: cells,
+      };
+    }
+  }
+  return data;
+}
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const layers = args.layers ? LAYERS.filter((l) => args.layers.includes(l.name)) : LAYERS;
+  if (args.layers && layers.length !== args.layers.length) {
+    process.stderr.write(`unknown layer in --layers; the suite: ${LAYERS.map((l) => l.name).join(', ')}\n`);
+    process.exit(2);
+  }
+  const notes = [];
+  const loadBefore = loadavg();
+
+  // Build first (bazel may wait for other builds), then measure back to back.
+  let built = BINARIES.map((b) => buildBinary(b, args));
+  let binDir = null;
+  try { binDir = optBinDir(); } catch (e) { notes.push(e.message.split('\n')[0]); }
+  built = built.map((r, i) => (r.missing ? r : binDir ? binaryPath(BINARIES[i], binDir) :
+    { missing: 'no bazel-bin for -c opt' }));
+
+  const rounds = [];
+  for (let r = 0; r < args.rounds; ++r) {
+    if (args.rounds > 1) log(`round ${r + 1} of ${args.rounds}`);
+    rounds.push(measureRound(args, layers, built, r === 0 ? notes : []));
+  }
+  const data = combineRounds(rounds, layers);
+  const ort = rounds[0].ort;
+
   const gops = (l, ms) => (ms == null ? null : l.ops / (ms * 1e6));
   const lines = [];
   lines.push(`qnnc vs XNNPACK (qs8 NHWC) vs ONNX Runtime ${ort.version || ''} (QLinearConv s8w), ` +
@@ -288,7 +350,7 @@ function main() {
       c(t).qnnc ? `${fmtMs(c(t).qnnc.ms)} (${c(t).qnnc.impl})` : 'n/a',
       c(t).xnnpack ? (c(t).xnnpack.error ? 'err' : fmtMs(c(t).xnnpack.ms)) : 'n/a',
       fmtMs(c(t).ort && c(t).ort.ms),
-      fmtRatio(c(t).qnnc && c(t).qnnc.ms, c(t).ort && c(t).ort.ms),
+      fmtRatioCell(c(t).ratio, rounds.length),
     ];
     const perf = (t) => {
       const g = gops(l, c(t).qnnc && c(t).qnnc.ms);
@@ -302,14 +364,17 @@ function main() {
       ' of //bench:spatial_pack_benchmark and //bench:xnnpack_conv_benchmark; XNNPACK = the latter\'s qs8. ' +
       `% peak = of ${PEAK_GOPS_PER_CORE} GOPS per core (VNNI) times the threads. ` +
       `ORT = QLinearConv kernel time from its profiler (the Transposes ORT puts around its NHWC kernel excluded). ` +
-      `Google Benchmark: median of ${args.reps} repetitions; ORT: median of ${args.ortRuns} runs.`);
+      `Google Benchmark: median over ${args.reps} repetitions of each one's median run; ` +
+      `ORT: median of ${args.ortRuns} runs.` +
+      (rounds.length > 1 ? ` ${rounds.length} rounds, ORT and qnnc alternating: each time is the ` +
+        'median over the rounds, each qnnc/ORT the median of the rounds\' ratios (their range).' : ''));
   lines.push(`Load average before ${loadBefore}, after ${loadavg()}` +
       (Number(loadBefore.split(' ')[0]) > 0.5 ? ' — the machine was busy: numbers are noisy.' : '.'));
   for (const n of notes) lines.push(`NOTE: ${n}`);
   process.stdout.write(lines.join('\n') + '\n');
 
   if (args.json) {
-    fs.writeFileSync(args.json, JSON.stringify({ args, notes, data, ort, measured }, null, 1) + '\n');
+    fs.writeFileSync(args.json, JSON.stringify({ args, notes, data, rounds }, null, 1) + '\n');
     log(`wrote ${args.json}`);
   }
 }

@@ -8,7 +8,6 @@
 //
 // Names: <layer>/<impl>[/<config>]/threads:<t>. `--benchmark_filter` selects.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <iterator>
 #include <memory>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "bench/iteration_times.h"
 #include "bench/layer_suite.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "pthreadpool.h"
@@ -96,21 +96,13 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
   const int64_t oh = (l.h + 2 * l.pad - l.kernel) / l.stride + 1;
   const int64_t ow = (l.w + 2 * l.pad - l.kernel) / l.stride + 1;
   const double ops = 2.0 * l.k * (l.c / l.groups) * l.kernel * l.kernel * oh * ow;
-  std::vector<double> times;
-  for (auto _ : state) {
-    const auto t0 = std::chrono::steady_clock::now();
+  const double median = qnnc::bench::TimeIterations(state, [&] {
     auto s = (*kernel)->Run(x, &y, pool);
-    const auto t1 = std::chrono::steady_clock::now();
     benchmark::DoNotOptimize(s);
-    times.push_back(std::chrono::duration<double>(t1 - t0).count());
-  }
-  std::sort(times.begin(), times.end());
-  const double median = times[times.size() / 2], best = times.front();
-  state.counters["ms"] = median * 1e3;
+  });
   state.counters["GOPS"] = ops / median / 1e9;
   state.counters["pct_peak"] = 100.0 * ops / median / 1e9 / (kPeakGopsPerCore * threads);
-  state.counters["best_ms"] = best * 1e3;
-  state.counters["best_GOPS"] = ops / best / 1e9;
+  state.counters["best_GOPS"] = ops / (state.counters["best_ms"] / 1e3) / 1e9;
   state.SetLabel((*kernel)->description());
 }
 

@@ -1,6 +1,7 @@
 // The performance-anchors layer suite through the XNNPACK convolution
-// operators (qs8 and qu8, 1 and 2 threads). Reports wall time per run and
-// GOPS = 2 * N * K * (C / groups) * R * S * OH * OW / time.
+// operators (qs8 and qu8, 1 and 2 threads). Reports the median wall time of
+// one run (counter ms, bench/iteration_times.h) and
+// GOPS = 2 * N * K * (C / groups) * R * S * OH * OW / that time.
 // Run: bazel run -c opt //bench:xnnpack_conv_benchmark
 #include <cstdint>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "bench/iteration_times.h"
 #include "bench/layer_suite.h"
 #include "kernels/xnnpack/conv2d.h"
 #include "pthreadpool.h"
@@ -63,13 +65,12 @@ void BM_Conv(benchmark::State& state, Layer l, Variant variant, int threads) {
   if (absl::Status s = (*conv)->Run(input, &out, pool); !s.ok()) {
     state.SkipWithError(s.ToString().c_str());
   } else {
-    for (auto _ : state) {
+    const double median = qnnc::bench::TimeIterations(state, [&] {
       (void)(*conv)->Run(input, &out, pool);
       benchmark::ClobberMemory();
-    }
+    });
     const double ops = 2.0 * l.k * (l.c / l.groups) * l.kernel * l.kernel * out.dim(1) * out.dim(2);
-    state.counters["GOPS"] =
-        benchmark::Counter(ops * 1e-9 * state.iterations(), benchmark::Counter::kIsRate);
+    state.counters["GOPS"] = ops / median / 1e9;
   }
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
