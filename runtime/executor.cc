@@ -56,6 +56,11 @@ absl::Status Executor::Plan(int64_t max_bytes) {
       ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> kernel, (*factory)(*n));
       step.kernel = std::move(kernel);
     }
+    const ir::Attrs& a = n->attrs();
+    timings_.push_back({n->op(), n->name(), a.GetString("impl", "reference").value_or("reference"),
+                        a.GetString("impl_layout", a.GetString("data_layout", "").value_or(""))
+                            .value_or(""),
+                        step.kernel ? step.kernel->description() : "reference", 0});
     for (const ir::Value* v : n->inputs()) step.inputs.push_back(slot.at(v));
     for (const ir::Value* v : n->outputs()) {
       if (!v->type()) return absl::FailedPreconditionError(absl::StrCat(n->Describe(), " is not typed"));
@@ -98,10 +103,11 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
     }
     slots[input_slots_[i]] = inputs[i];
   }
-  timings_.clear();
-  timings_.reserve(steps_.size());
+  // The op records were built at plan load: a run only sets their times.
+  for (OpTiming& t : timings_) t.ms = 0;
   std::vector<tensor::Tensor> args;
-  for (const Step& step : steps_) {
+  for (size_t k = 0; k < steps_.size(); ++k) {
+    const Step& step = steps_[k];
     args.clear();
     for (int s : step.inputs) args.push_back(slots[s]);
     auto start = std::chrono::steady_clock::now();
@@ -117,12 +123,7 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     for (size_t i = 0; i < results.size(); ++i) slots[step.outputs[i]] = std::move(results[i]);
     for (int s : step.release) slots[s] = tensor::Tensor();
-    const ir::Attrs& a = step.node->attrs();
-    timings_.push_back({step.node->op(), step.node->name(),
-                        a.GetString("impl", "reference").value_or("reference"),
-                        a.GetString("impl_layout", a.GetString("data_layout", "").value_or(""))
-                            .value_or(""),
-                        step.kernel ? step.kernel->description() : "reference", ms});
+    timings_[k].ms = ms;
   }
   std::vector<tensor::Tensor> outputs;
   for (int s : output_slots_) outputs.push_back(slots[s]);

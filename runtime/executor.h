@@ -65,7 +65,7 @@ class Executor {
   std::vector<int> input_slots_;
   std::vector<int> output_slots_;
   int num_slots_ = 0;
-  std::vector<OpTiming> timings_;
+  std::vector<OpTiming> timings_;  // one per step, built at plan load; Run sets `ms`
 };
 
 }  // namespace qnnc::runtime
