@@ -31,6 +31,7 @@ while IFS=$'\t' read -r file use expected extra; do
   [ -e "$BAD/$file" ] || { fail "$file: listed in MANIFEST.tsv but missing"; continue; }
   case "$use" in
     model) named=("$BAD/$file"); args=(--model="$BAD/$file") ;;
+    plan) named=("$BAD/$file"); args=(--plan="$BAD/$file") ;;
     input) named=("$BAD/input_model.qnnir" "$BAD/$file")
            args=(--model="$BAD/input_model.qnnir" --input="$BAD/$file") ;;
     *) fail "$file: unknown use '$use'"; continue ;;

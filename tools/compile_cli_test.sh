@@ -43,6 +43,20 @@ grep -q 'arm.spatial_pack.s8s8.dotprod' "$OUT/arm.json" || fail "aarch64+dotprod
 expect 0 "run: +skipped" --target=aarch64+neon --no-run --report="$OUT/arm.json"
 grep -q 'arm.spatial_pack.int16' "$OUT/arm.json" || fail "aarch64+neon report lacks the int16 implementation"
 
+# Compiled plans: --out writes the compiled graph with its decisions; --plan
+# runs it without import or passes, and gives the same output bit for bit.
+expect 0 "match: +logits: match" --out="$OUT/mbv2.plan" --output="$OUT/direct.npy"
+head -1 "$OUT/mbv2.plan" | grep -q "^# qnnc plan v1 target=" || fail "the plan has no header"
+grep -q 'qnn.conv2d_requantize(.*impl = "' "$OUT/mbv2.plan" || fail "the plan records no decisions"
+cp "$OUT/mbv2.plan" "$OUT/direct.npy" "$TEST_TMPDIR/"
+expect 0 "match: +logits: match" --plan="$TEST_TMPDIR/mbv2.plan" --threads=2 \
+  --input="$MODELS/mobilenet_v2_qdq.input.f32" --expect="$MODELS/mobilenet_v2_qdq.ort_output.f32" \
+  --output="$OUT/plan.npy"
+cmp -s "$TEST_TMPDIR/direct.npy" "$OUT/plan.npy" || fail "the plan's output differs from the direct run's"
+expect 0 "run: +skipped" --target=aarch64+neon --no-run --out="$OUT/arm.plan"
+head -1 "$OUT/arm.plan" | grep -q "target=aarch64+neon" || fail "the arm plan names another target"
+cp "$OUT/arm.plan" "$TEST_TMPDIR/"
+
 # ONNX node test folders.
 expect 0 "exact match" --model="$NODE/test_qlinearconv/model.onnx" --test-data="$NODE/test_qlinearconv/test_data_set_0"
 expect 0 "match" --model="$NODE/test_basic_conv_with_padding/model.onnx" --test-data="$NODE/test_basic_conv_with_padding/test_data_set_0"
@@ -77,6 +91,11 @@ bad "no tuning record" --require-tuned
 bad "threads" --threads=0
 bad "no input 'nope'" --input="nope=$MODELS/mobilenet_v2_qdq.input.f32"
 bad "--expect needs --input" --model="$MODELS/resnet18_qdq.onnx" --expect="$MODELS/resnet18_qdq.ort_output.f32"
+bad "--model does not apply" --plan="$TEST_TMPDIR/mbv2.plan" --model="$MODELS/resnet18_qdq.onnx"
+bad "--target does not apply" --plan="$TEST_TMPDIR/mbv2.plan" --target=x86_64
+bad "cannot run on this machine" --plan="$TEST_TMPDIR/arm.plan"
+head -c 200000 "$TEST_TMPDIR/mbv2.plan" >"$TEST_TMPDIR/truncated.plan"
+bad "truncated.plan:[0-9]+:[0-9]+" --plan="$TEST_TMPDIR/truncated.plan"
 
 # Outputs are written to a temporary name and renamed: a failed or killed
 # run leaves nothing under the real names.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "frontend/load_model.h"
+#include "ir/text_printer.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
@@ -40,7 +42,12 @@ ABSL_FLAG(std::string, expect, "", "compare the (first) output with this file (r
 ABSL_FLAG(std::string, test_data, "", "an ONNX test_data_set folder: run on its inputs, compare to its outputs");
 ABSL_FLAG(int, runs, 1, "time this many runs and report the median");
 ABSL_FLAG(std::string, report, "", "write a JSON report here");
-ABSL_FLAG(std::string, out, "", "write the compiled plan here (not available yet: plans come with the kernels issue)");
+ABSL_FLAG(std::string, out, "",
+          "write the compiled plan here: the graph after every pass, each op with its implementation, "
+          "config and layout, as text IR (run it with --plan)");
+ABSL_FLAG(std::string, plan, "",
+          "run a compiled plan written by --out: no import and no passes; kernels bind and pack "
+          "their weights at load, for the target the plan was compiled for");
 ABSL_FLAG(std::string, print_ir_after, "", "print the IR after passes matching this RE2 pattern");
 ABSL_FLAG(bool, time_passes, false, "print the time of each pass");
 ABSL_FLAG(bool, no_run, false, "compile only; do not run");
@@ -149,6 +156,33 @@ std::vector<std::string> NumberedFiles(const std::string& dir, const std::string
   return files;
 }
 
+// A compiled plan is the text IR of the compiled graph under this header,
+// which names the target it was compiled for (the parser skips comments).
+constexpr char kPlanHeader[] = "# qnnc plan v1 target=";
+
+std::string PlanText(const ir::Graph& graph, const target::Target& target) {
+  return absl::StrCat(kPlanHeader, target.ToString(), "\n", ir::PrintGraph(graph));
+}
+
+// The target a plan file names in its first line.
+absl::StatusOr<target::Target> PlanTarget(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("--plan: cannot open '", path, "'"));
+  std::string first;
+  std::getline(in, first);
+  if (!absl::StartsWith(first, kPlanHeader)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--plan: '", path, "' is not a qnnc plan (its first line should start with '",
+        kPlanHeader, "'; write plans with --out)"));
+  }
+  auto t = target::ParseTarget(first.substr(sizeof(kPlanHeader) - 1));
+  if (!t.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--plan: '", path, "' line 1: ", t.status().message()));
+  }
+  return *t;
+}
+
 int Main(int argc, char** argv) {
   DashesToUnderscores(argc, argv);
   std::vector<std::string> input_specs = ExtractRepeated(argc, argv, "--input");
@@ -158,18 +192,37 @@ int Main(int argc, char** argv) {
     std::cerr << "qnnc compile: error: " << s.message() << "\n";
     return code;
   };
-  auto target_or = target::ParseTarget(absl::GetFlag(FLAGS_target));
-  if (!target_or.ok()) return fail(2, absl::InvalidArgumentError(absl::StrCat("--target: ", target_or.status().message())));
+  const std::string plan_path =
+      absl::GetFlag(FLAGS_plan).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_plan));
+  const std::string out_path =
+      absl::GetFlag(FLAGS_out).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_out));
+  if (!plan_path.empty()) {
+    // A plan was compiled already: what shapes compilation does not apply.
+    const char* conflict = !absl::GetFlag(FLAGS_model).empty() ? "--model"
+                           : absl::GetFlag(FLAGS_target) != "host" ? "--target"
+                           : absl::GetFlag(FLAGS_require_tuned) ? "--require-tuned"
+                           : !out_path.empty() ? "--out"
+                           : nullptr;
+    if (conflict != nullptr) {
+      return fail(2, absl::InvalidArgumentError(absl::StrCat(
+                         "--plan runs a plan compiled already: ", conflict, " does not apply")));
+    }
+  }
+  absl::StatusOr<target::Target> target_or =
+      plan_path.empty() ? target::ParseTarget(absl::GetFlag(FLAGS_target)) : PlanTarget(plan_path);
+  if (!target_or.ok()) {
+    return fail(2, plan_path.empty() ? absl::InvalidArgumentError(absl::StrCat(
+                                           "--target: ", target_or.status().message()))
+                                     : target_or.status());
+  }
   target::Target target = *target_or;
   target::Target host = target::DetectHost();
   bool no_run = absl::GetFlag(FLAGS_no_run);
   if (!no_run && !target::CanRunOn(target, host)) {
     return fail(2, absl::InvalidArgumentError(absl::StrCat(
-                       "--target: code for ", target.ToString(), " cannot run on this machine (",
-                       host.ToString(), "); add --no-run to compile and report only")));
-  }
-  if (!absl::GetFlag(FLAGS_out).empty()) {
-    return fail(2, absl::UnimplementedError("--out: compiled plans are not implemented yet"));
+                       plan_path.empty() ? "--target" : "--plan", ": code for ", target.ToString(),
+                       " cannot run on this machine (", host.ToString(), ")",
+                       plan_path.empty() ? "; add --no-run to compile and report only" : "")));
   }
   int threads = absl::GetFlag(FLAGS_threads), runs = absl::GetFlag(FLAGS_runs);
   if (threads < 1 || threads > 256) return fail(2, absl::InvalidArgumentError("--threads must be 1..256"));
@@ -180,9 +233,10 @@ int Main(int argc, char** argv) {
   }
   const int64_t max_bytes = max_memory_mb << 20;
 
-  bool default_model = absl::GetFlag(FLAGS_model).empty();
-  std::string model_path = default_model ? BundledPath(kDefaultModel)
-                                         : ResolveUserPath(absl::GetFlag(FLAGS_model));
+  bool default_model = absl::GetFlag(FLAGS_model).empty() && plan_path.empty();
+  std::string model_path = default_model        ? BundledPath(kDefaultModel)
+                           : !plan_path.empty() ? plan_path
+                                                : ResolveUserPath(absl::GetFlag(FLAGS_model));
   std::string test_data = absl::GetFlag(FLAGS_test_data);
   std::string expect = absl::GetFlag(FLAGS_expect);
   if (!test_data.empty()) test_data = ResolveUserPath(test_data);
@@ -231,8 +285,10 @@ int Main(int argc, char** argv) {
   context.target = target;
   context.require_tuned = absl::GetFlag(FLAGS_require_tuned);
   context.max_bytes = max_bytes;
-  if (absl::Status s = pm.Run(passes::DefaultPipeline(), *graph, context, std::cerr); !s.ok()) {
-    return fail(2, s);
+  if (plan_path.empty()) {
+    if (absl::Status s = pm.Run(passes::DefaultPipeline(), *graph, context, std::cerr); !s.ok()) {
+      return fail(2, s);
+    }
   }
   if (expect_files.size() > graph->outputs().size()) {
     return fail(2, absl::InvalidArgumentError(absl::StrCat(expect_files.size(), " expected outputs for a model with ",
@@ -253,8 +309,21 @@ int Main(int argc, char** argv) {
   executor_options.threads = threads;
   executor_options.max_bytes = max_bytes;
   auto executor_or = runtime::Executor::Create(std::move(graph), executor_options);
-  if (!executor_or.ok()) return fail(2, executor_or.status());
+  if (!executor_or.ok()) {
+    // A plan's decisions are bound only now: name the file they came from.
+    return fail(2, plan_path.empty() ? executor_or.status()
+                                     : absl::Status(executor_or.status().code(),
+                                                    absl::StrCat("--plan: '", plan_path, "': ",
+                                                                 executor_or.status().message())));
+  }
   runtime::Executor& executor = **executor_or;
+  // The plan is written once its kernels bound: a plan file always loads.
+  if (!out_path.empty()) {
+    if (absl::Status s = runtime::WriteFileAtomically(out_path, PlanText(executor.graph(), target));
+        !s.ok()) {
+      return fail(2, s);
+    }
+  }
   std::vector<tensor::Tensor> expected;
   for (size_t i = 0; i < expect_files.size(); ++i) {
     auto t = runtime::ReadTensorFile(expect_files[i], out_types[i]);
