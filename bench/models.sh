@@ -3,21 +3,29 @@
 # --runs runs of the executor) against ONNX Runtime (npm onnxruntime-node,
 # median of session.run()), at 1 and 2 threads, one Markdown table.
 #
-#   bench/models.sh [--runs=N]     (default 200)
+#   bench/models.sh [--runs=N] [--rounds=R]     (defaults 200 and 1)
 #
-# Both run the same input and report only the model's run, not loading. On
-# first use installs onnxruntime-node into bench/peers/node_modules
-# (npm install --ignore-scripts), like bench/compare.sh.
+# Both run the same input and report only the model's run, not loading. With
+# --rounds=R every measurement is repeated R times, qnnc and ORT alternating
+# per model and thread count; the table then shows the medians over the
+# rounds and the median (and range) of the rounds' own qnnc/ORT ratios, so a
+# drift of the shared host's speed falls on both sides. On first use installs
+# onnxruntime-node into bench/peers/node_modules (npm install
+# --ignore-scripts), like bench/compare.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=200
+rounds=1
 for arg in "$@"; do
   case "$arg" in
     --runs=*) runs="${arg#--runs=}" ;;
-    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    --rounds=*) rounds="${arg#--rounds=}" ;;
+    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
     *) echo "models.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
+[[ "$runs" =~ ^[1-9][0-9]*$ && "$rounds" =~ ^[1-9][0-9]*$ ]] ||
+  { echo "models.sh: --runs and --rounds take positive integers" >&2; exit 2; }
 command -v node >/dev/null || { echo "models.sh: needs Node.js (>= 18) and npm" >&2; exit 2; }
 if [ ! -d bench/peers/node_modules/onnxruntime-node ]; then
   (cd bench/peers && npm install --ignore-scripts --no-audit --no-fund >&2)
@@ -25,24 +33,49 @@ fi
 bazel build -c opt //tools:compile >&2
 compile="$(bazel info -c opt bazel-bin 2>/dev/null)/tools/compile"
 
-echo "| model | qnnc 1t ms | ORT 1t ms | qnnc/ORT 1t | qnnc 2t ms | ORT 2t ms | qnnc/ORT 2t | output vs ORT's reference |"
-echo "|---|---|---|---|---|---|---|---|"
-for m in mobilenet_v2_qdq resnet18_qdq; do
-  model=testdata/models/$m.onnx input=testdata/models/$m.input.f32
-  declare -A q o
-  match=""
-  for t in 1 2; do
-    line=$("$compile" --model="$model" --input="$input" \
-      --expect=testdata/models/$m.ort_output.f32 --runs="$runs" --threads="$t")
-    q[$t]=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$line")
-    match=$(sed -n 's/^match: *logits: //p' <<<"$line" | sed 's/ (worst.*//; s/|diff|/diff/; s/, tolerance.*//')
+samples=$(mktemp)
+trap 'rm -f "$samples"' EXIT
+for ((r = 1; r <= rounds; r++)); do
+  [ "$rounds" -gt 1 ] && echo "[models] round $r of $rounds" >&2
+  for m in mobilenet_v2_qdq resnet18_qdq; do
+    model=testdata/models/$m.onnx input=testdata/models/$m.input.f32
+    for t in 1 2; do
+      line=$("$compile" --model="$model" --input="$input" \
+        --expect=testdata/models/$m.ort_output.f32 --runs="$runs" --threads="$t")
+      q=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$line")
+      match=$(sed -n 's/^match: *logits: //p' <<<"$line" | sed 's/ (worst.*//; s/|diff|/diff/; s/, tolerance.*//')
+      ort=$(node bench/peers/ort_model.js "$model" "$input" --runs="$runs" --threads="$t" 2>/dev/null)
+      o=$(node -e "console.log(JSON.parse(process.argv[1]).threads['$t'].median_ms)" "$ort")
+      printf '%s\t%s\t%s\t%s\t%s\n' "$m" "$t" "$q" "$o" "$match" >>"$samples"
+    done
   done
-  ort=$(node bench/peers/ort_model.js "$model" "$input" --runs="$runs" 2>/dev/null)
-  for t in 1 2; do
-    o[$t]=$(node -e "const r=JSON.parse(process.argv[1]); console.log(r.threads['$t'].median_ms.toFixed(3))" "$ort")
-  done
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-  echo "| $m | ${q[1]} | ${o[1]} | $(ratio "${q[1]}" "${o[1]}") | ${q[2]} | ${o[2]} | $(ratio "${q[2]}" "${o[2]}") | $match |"
 done
-echo
-echo "Medians of $runs runs each; below 1 qnnc is faster. Load average: $(cut -d' ' -f1-3 /proc/loadavg)."
+
+node - "$samples" "$runs" "$rounds" <<'JS'
+const fs = require('fs');
+const [file, runs, rounds] = process.argv.slice(2);
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const rows = {};
+for (const line of fs.readFileSync(file, 'utf8').trim().split('\n')) {
+  const [m, t, q, o, match] = line.split('\t');
+  const r = rows[m] || (rows[m] = { match, t: { 1: [], 2: [] } });
+  r.t[t].push({ q: Number(q), o: Number(o) });
+}
+const cell = (xs) => {
+  const q = median(xs.map((x) => x.q)), o = median(xs.map((x) => x.o));
+  const ratios = xs.map((x) => x.q / x.o);
+  const ratio = median(ratios).toFixed(2) + (xs.length > 1 ?
+    ` (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})` : '');
+  return [q.toFixed(3), o.toFixed(3), ratio];
+};
+console.log('| model | qnnc 1t ms | ORT 1t ms | qnnc/ORT 1t | qnnc 2t ms | ORT 2t ms | qnnc/ORT 2t | output vs ORT\'s reference |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const [m, r] of Object.entries(rows)) {
+  console.log(`| ${m} | ${cell(r.t[1]).join(' | ')} | ${cell(r.t[2]).join(' | ')} | ${r.match} |`);
+}
+console.log();
+console.log(`Medians of ${runs} runs each` + (rounds > 1 ? `, then over ${rounds} rounds (qnnc and ORT ` +
+  'alternating); each ratio is the median of the rounds\' ratios (their range)' : '') +
+  `; below 1 qnnc is faster. Load average: ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`);
+JS
