@@ -851,10 +851,40 @@ absl::StatusOr<Shape> Conv2DKernel::OutputShape(const Shape& input_shape) const 
 
 namespace {
 
-// Pixels per tile of the layout loops: a tile of one channel block
-// (kTilePix * block elements) stays in L1 while its channels are gathered or
-// scattered one plane at a time.
-constexpr int64_t kTilePix = 64;
+// Pixels per tile of the layout loops: a tile of one channel block (4 KB)
+// stays in L1 while its channels are gathered or scattered one plane at a
+// time, and is large enough that the thread pool's cost per item (tens of
+// ns at two threads) stays small.
+int64_t TilePix(int64_t block, size_t elem) {
+  return std::max<int64_t>(64, 4096 / (block * static_cast<int64_t>(elem)));
+}
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "PackWords builds little-endian words");
+
+// out[x] = the bytes lane[0..3][x] (little-endian), a null lane giving
+// `pad`, for x in [x0, x1). Lanes are whole planes, so x indexes them directly.
+void PackWords(const uint8_t* const lane[4], uint8_t pad, int64_t x0, int64_t x1,
+               uint32_t* __restrict out) {
+  const uint8_t* __restrict l0 = lane[0];
+  const uint8_t* __restrict l1 = lane[1];
+  const uint8_t* __restrict l2 = lane[2];
+  const uint8_t* __restrict l3 = lane[3];
+  if (l0 && l1 && l2 && !l3) {  // three channels: RGB images
+    const uint32_t p = static_cast<uint32_t>(pad) << 24;
+    for (int64_t x = x0; x < x1; ++x) {
+      out[x] = l0[x] | (static_cast<uint32_t>(l1[x]) << 8) | (static_cast<uint32_t>(l2[x]) << 16) |
+               p;
+    }
+    return;
+  }
+  for (int64_t x = x0; x < x1; ++x) {
+    uint32_t v = 0;
+    for (int l = 0; l < 4; ++l) {
+      v |= static_cast<uint32_t>(lane[l] ? lane[l][x] : pad) << (8 * l);
+    }
+    out[x] = v;
+  }
+}
 
 // One pixel tile of one (image, channel block): items run tile-major, so
 // with threads each takes a band of rows of every block (as the kernels do).
@@ -864,12 +894,29 @@ struct BlockTask {
   T* d;
   int64_t c, cb, plane, block;
   T pad;
+  int64_t tile;  // pixels per item: TilePix(block, sizeof(T))
 
   static void To(void* ctx, size_t tile, size_t ib) {
     const BlockTask& t = *static_cast<const BlockTask*>(ctx);
     const int64_t i = static_cast<int64_t>(ib) / t.cb, b = static_cast<int64_t>(ib) % t.cb;
-    const int64_t x0 = static_cast<int64_t>(tile) * kTilePix, x1 = std::min(t.plane, x0 + kTilePix);
+    const int64_t x0 = static_cast<int64_t>(tile) * t.tile, x1 = std::min(t.plane, x0 + t.tile);
     T* dst = t.d + (i * t.cb + b) * t.plane * t.block;
+    if constexpr (sizeof(T) == 1) {
+      // Bytes into blocks of 4 (the image stem's input): one 32-bit word per
+      // pixel instead of four strided byte stores; the loop vectorizes.
+      if (t.block == 4) {
+        const uint8_t* lane[4];
+        const uint8_t pad = static_cast<uint8_t>(t.pad);
+        for (int64_t l = 0; l < 4; ++l) {
+          const int64_t ch = b * 4 + l;
+          lane[l] = ch < t.c ? reinterpret_cast<const uint8_t*>(t.s) + (i * t.c + ch) * t.plane
+                             : nullptr;
+        }
+        uint32_t* out = reinterpret_cast<uint32_t*>(dst);
+        PackWords(lane, pad, x0, x1, out);
+        return;
+      }
+    }
     for (int64_t l = 0; l < t.block; ++l) {
       const int64_t ch = b * t.block + l;
       T* dp = dst + l;
@@ -886,7 +933,7 @@ struct BlockTask {
     const BlockTask& t = *static_cast<const BlockTask*>(ctx);
     const int64_t i = static_cast<int64_t>(ib) / t.cb, b = static_cast<int64_t>(ib) % t.cb;
     if (b * t.block >= t.c) return;
-    const int64_t x0 = static_cast<int64_t>(tile) * kTilePix, x1 = std::min(t.plane, x0 + kTilePix);
+    const int64_t x0 = static_cast<int64_t>(tile) * t.tile, x1 = std::min(t.plane, x0 + t.tile);
     const T* src = t.s + (i * t.cb + b) * t.plane * t.block;
     const int64_t lanes = std::min(t.block, t.c - b * t.block);
     for (int64_t l = 0; l < lanes; ++l) {
@@ -936,8 +983,8 @@ absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_
     T pad{};
     std::memcpy(&pad, &pad_value, std::min(sizeof(T), sizeof(pad_value)));
     BlockTask<T> t{static_cast<const T*>(nchw.raw_data()), static_cast<T*>(out.raw_data()), c, cb,
-                   plane, block, pad};
-    Parallel2D(pool, &BlockTask<T>::To, &t, static_cast<size_t>(CeilDiv(plane, kTilePix)),
+                   plane, block, pad, TilePix(block, sizeof(T))};
+    Parallel2D(pool, &BlockTask<T>::To, &t, static_cast<size_t>(CeilDiv(plane, t.tile)),
                static_cast<size_t>(n * cb));
   });
   if (!ok) return Invalid("ToBlocked: unsupported element size ", es);
@@ -957,8 +1004,8 @@ absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels, pthr
   const bool ok = WithElementType(es, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     BlockTask<T> t{static_cast<const T*>(blocked.raw_data()), static_cast<T*>(out.raw_data()),
-                   channels, cb, plane, block, T{}};
-    Parallel2D(pool, &BlockTask<T>::From, &t, static_cast<size_t>(CeilDiv(plane, kTilePix)),
+                   channels, cb, plane, block, T{}, TilePix(block, sizeof(T))};
+    Parallel2D(pool, &BlockTask<T>::From, &t, static_cast<size_t>(CeilDiv(plane, t.tile)),
                static_cast<size_t>(n * cb));
   });
   if (!ok) return Invalid("FromBlocked: unsupported element size ", es);

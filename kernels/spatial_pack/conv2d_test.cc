@@ -401,31 +401,32 @@ TEST(LayoutTest, OutputPaddingLanes) {
 }
 
 // ToBlocked/FromBlocked against the reference layout transform: every
-// element size, channel counts below, at and past a block, planes of more
-// than one pixel tile.
+// element size, channel counts below, at and past a block (3 channels: the
+// RGB path of 1-byte blocks of 4), planes of one and of several pixel tiles.
 TEST(LayoutTest, PackersMatchTheReferenceTransform) {
   std::mt19937 rng(5);
   Pool pool;
   for (DType dtype : {DType::kU8, DType::kI16, DType::kF32, DType::kI64}) {
     for (int64_t c : {1, 3, 16, 17, 40}) {
       for (int64_t block : {4, 16}) {
-        SCOPED_TRACE(std::string(tensor::DTypeName(dtype)) + " C=" + std::to_string(c) +
-                     " block " + std::to_string(block));
-        Tensor x = *Tensor::Create(dtype, {2, c, 9, 11});
-        auto* bytes = static_cast<uint8_t*>(x.raw_data());
-        for (int64_t i = 0; i < x.num_elements() * static_cast<int64_t>(tensor::DTypeSize(dtype)); ++i) {
-          bytes[i] = static_cast<uint8_t>(rng());
+        for (tensor::Shape shape : {tensor::Shape{2, c, 9, 11}, tensor::Shape{1, c, 37, 41}}) {
+          SCOPED_TRACE(std::string(tensor::DTypeName(dtype)) + " C=" + std::to_string(c) +
+                       " block " + std::to_string(block) + " " + tensor::ShapeToString(shape));
+          Tensor x = *Tensor::Create(dtype, shape);
+          auto* bytes = static_cast<uint8_t*>(x.raw_data());
+          const int64_t nbytes = x.num_elements() * static_cast<int64_t>(tensor::DTypeSize(dtype));
+          for (int64_t i = 0; i < nbytes; ++i) bytes[i] = static_cast<uint8_t>(rng());
+          const std::string layout = "NCHW" + std::to_string(block) + "c";
+          auto want = reference::LayoutTransform(x, "NCHW", layout);
+          // Each block size serial on one shape, on two threads on the other.
+          pthreadpool_t threads = (block == 16) == (shape[0] == 2) ? pool.get() : nullptr;
+          auto got = ToBlocked(x, block, 0, threads);
+          ASSERT_TRUE(want.ok() && got.ok());
+          EXPECT_TRUE(got->BitwiseEquals(*want));
+          auto back = FromBlocked(*got, c, threads);
+          ASSERT_TRUE(back.ok());
+          EXPECT_TRUE(back->BitwiseEquals(x));
         }
-        const std::string layout = "NCHW" + std::to_string(block) + "c";
-        auto want = reference::LayoutTransform(x, "NCHW", layout);
-        // Serial for one block size, on two threads for the other.
-        pthreadpool_t threads = block == 16 ? pool.get() : nullptr;
-        auto got = ToBlocked(x, block, 0, threads);
-        ASSERT_TRUE(want.ok() && got.ok());
-        EXPECT_TRUE(got->BitwiseEquals(*want));
-        auto back = FromBlocked(*got, c, threads);
-        ASSERT_TRUE(back.ok());
-        EXPECT_TRUE(back->BitwiseEquals(x));
       }
     }
   }
