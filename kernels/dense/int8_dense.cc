@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/cpu_clones.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::dense {
@@ -22,6 +23,7 @@ struct DenseTask {
   int32_t* out;  // [M][N]
   int64_t m, n, k;
 
+  QNNC_CPU_CLONES
   static void Run(void* ctx, size_t n0, size_t count) {
     const DenseTask& t = *static_cast<const DenseTask*>(ctx);
     const int64_t n1 = std::min<int64_t>(t.n, static_cast<int64_t>(n0 + count));

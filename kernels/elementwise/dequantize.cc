@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/cpu_clones.h"
 #include "kernels/elementwise/common.h"
 #include "util/status_macros.h"
 
@@ -22,6 +23,7 @@ struct DequantizeTask {
   float scale;
   int32_t zp;
 
+  QNNC_CPU_CLONES
   static void Run(void* ctx, size_t start, size_t count) {
     const DequantizeTask& t = *static_cast<const DequantizeTask*>(ctx);
     const Q* __restrict q = t.q;

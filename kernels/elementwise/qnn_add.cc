@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/cpu_clones.h"
 #include "kernels/elementwise/common.h"
 #include "util/status_macros.h"
 
@@ -29,6 +30,7 @@ struct AddTask {
   float ra, rb, lo, hi;  // lo/hi: the result range minus the output zero point
   int32_t a_zp, b_zp, out_zp;
 
+  QNNC_CPU_CLONES
   static void Run(void* ctx, size_t start, size_t count) {
     const AddTask& t = *static_cast<const AddTask*>(ctx);
     // Locals: stores through the 8-bit `out` may alias anything, which

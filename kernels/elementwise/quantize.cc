@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/cpu_clones.h"
 #include "kernels/elementwise/common.h"
 #include "util/status_macros.h"
 
@@ -22,6 +23,7 @@ struct QuantizeTask {
   float scale, lo, hi;  // lo/hi: the dtype's range minus the zero point
   int32_t zp;
 
+  QNNC_CPU_CLONES
   static void Run(void* ctx, size_t start, size_t count) {
     const QuantizeTask& t = *static_cast<const QuantizeTask*>(ctx);
     // Locals: stores through the 8-bit `out` may alias anything, which

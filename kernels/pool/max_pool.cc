@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/cpu_clones.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::pool {
@@ -56,6 +57,7 @@ struct PoolTask {
   int64_t lanes;
 
   // One output row of one plane (all lanes).
+  QNNC_CPU_CLONES
   static void Run(void* ctx, size_t plane, size_t oy) {
     const PoolTask& t = *static_cast<const PoolTask*>(ctx);
     const Axis &h = *t.h, &w = *t.w;
