@@ -7,6 +7,12 @@
 
 namespace qnnc::bench {
 
+// The machine's u8 x s8 limit per core that "percent of peak" counters use
+// for every implementation (Zen 5: 2 vpdpbusd zmm per cycle at about 3.4
+// GHz; //bench:vnni_peak_benchmark measures it), so the columns compare
+// directly (AVX2's own limit is about half of it).
+inline constexpr double kPeakGopsPerCore = 900.0;
+
 // One image (N = 1), square kernel, symmetric padding.
 struct Layer {
   const char* name;

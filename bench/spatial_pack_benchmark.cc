@@ -2,9 +2,7 @@
 // Counters per benchmark: ms (median time of one run; best_ms the fastest
 // run, robust to other load on the machine), GOPS
 // (2 * N * K * C/groups * R * S * OH * OW / time) and pct_peak: percent of
-// the u8 x s8 peak of the threads used, taken as 900 GOPS per core (Zen 5:
-// 2 vpdpbusd zmm per cycle at about 3.4 GHz) for every implementation, so
-// the columns compare directly (AVX2's own peak is about half of it).
+// the u8 x s8 peak of the threads used (bench::kPeakGopsPerCore).
 //
 // Names: <layer>/<impl>[/<config>]/threads:<t>. `--benchmark_filter` selects.
 #include <algorithm>
@@ -28,8 +26,7 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
-constexpr double kPeakGopsPerCore = 900.0;
-
+using qnnc::bench::kPeakGopsPerCore;
 using qnnc::bench::Layer;
 
 // The suite, plus r50_c2_3x3 on an input the producer already padded (not

@@ -1,7 +1,8 @@
 // The performance-anchors layer suite through the XNNPACK convolution
 // operators (qs8 and qu8, 1 and 2 threads). Reports the median wall time of
-// one run (counter ms, bench/iteration_times.h) and
-// GOPS = 2 * N * K * (C / groups) * R * S * OH * OW / that time.
+// one run (counter ms, bench/iteration_times.h),
+// GOPS = 2 * N * K * (C / groups) * R * S * OH * OW / that time, and
+// pct_peak, its percent of the VNNI limit of the threads used.
 // Run: bazel run -c opt //bench:xnnpack_conv_benchmark
 #include <cstdint>
 #include <memory>
@@ -71,6 +72,8 @@ void BM_Conv(benchmark::State& state, Layer l, Variant variant, int threads) {
     });
     const double ops = 2.0 * l.k * (l.c / l.groups) * l.kernel * l.kernel * out.dim(1) * out.dim(2);
     state.counters["GOPS"] = ops / median / 1e9;
+    state.counters["pct_peak"] =
+        100.0 * ops / median / 1e9 / (qnnc::bench::kPeakGopsPerCore * threads);
   }
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
