@@ -289,8 +289,9 @@ function combineRounds(rounds, layers) {
         const xs = cells.map(get).filter((x) => x != null);
         return xs.length ? median(xs) : null;
       };
+      // qnnc's time: the median over the rounds of each round's fastest
+      // implementation; the label names the one that won most rounds.
       const qms = med((c) => c.qnnc && c.qnnc.ms);
-      // The implementation that won most rounds.
       const wins = {};
       for (const c of cells) if (c.qnnc) wins[c.qnnc.impl] = (wins[c.qnnc.impl] || 0) + 1;
       const impl = Object.keys(wins).sort((a, b) => wins[b] - wins[a])[0];
@@ -331,7 +332,12 @@ function main() {
   const rounds = [];
   for (let r = 0; r < args.rounds; ++r) {
     if (args.rounds > 1) log(`round ${r + 1} of ${args.rounds}`);
-    rounds.push(measureRound(args, layers, built, r === 0 ? notes : []));
+    const roundNotes = [];
+    rounds.push(measureRound(args, layers, built, roundNotes));
+    for (const n of roundNotes) {
+      const note = args.rounds > 1 ? `round ${r + 1}: ${n}` : n;
+      if (r === 0 || !notes.some((x) => x.endsWith(n))) notes.push(note);
+    }
   }
   const data = combineRounds(rounds, layers);
   const ort = rounds[0].ort;

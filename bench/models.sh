@@ -40,12 +40,16 @@ for ((r = 1; r <= rounds; r++)); do
   for m in mobilenet_v2_qdq resnet18_qdq; do
     model=testdata/models/$m.onnx input=testdata/models/$m.input.f32
     for t in 1 2; do
+      # A mismatch (exit 1) still times the model: the table shows it.
       line=$("$compile" --model="$model" --input="$input" \
-        --expect=testdata/models/$m.ort_output.f32 --runs="$runs" --threads="$t")
+        --expect=testdata/models/$m.ort_output.f32 --runs="$runs" --threads="$t") || true
       q=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$line")
+      [ -n "$q" ] || { echo "models.sh: //tools:compile failed on $m:" >&2; echo "$line" >&2; exit 1; }
       match=$(sed -n 's/^match: *logits: //p' <<<"$line" | sed 's/ (worst.*//; s/|diff|/diff/; s/, tolerance.*//')
-      ort=$(node bench/peers/ort_model.js "$model" "$input" --runs="$runs" --threads="$t" 2>/dev/null)
-      o=$(node -e "console.log(JSON.parse(process.argv[1]).threads['$t'].median_ms)" "$ort")
+      ort=$(node bench/peers/ort_model.js "$model" "$input" --runs="$runs" --threads="$t" 2>/dev/null) ||
+        { echo "models.sh: ONNX Runtime failed on $m" >&2; exit 1; }
+      o=$(node -e "console.log(JSON.parse(process.argv[1]).threads['$t'].median_ms)" "$ort") ||
+        { echo "models.sh: ONNX Runtime failed on $m" >&2; exit 1; }
       printf '%s\t%s\t%s\t%s\t%s\n' "$m" "$t" "$q" "$o" "$match" >>"$samples"
     done
   done

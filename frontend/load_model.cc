@@ -19,6 +19,11 @@ absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path, in
     options.max_bytes = max_bytes;
     return onnx::ImportOnnxFile(path, options);
   }
+  return LoadTextModel(path, max_bytes);
+}
+
+absl::StatusOr<std::unique_ptr<ir::Graph>> LoadTextModel(const std::string& path,
+                                                         int64_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
   std::ostringstream text;

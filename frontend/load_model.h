@@ -16,6 +16,10 @@ namespace qnnc::frontend {
 absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path,
                                                      int64_t max_bytes = tensor::kDefaultMaxBytes);
 
+// The text IR, whatever the file's name (compiled plans, tools/compile --plan).
+absl::StatusOr<std::unique_ptr<ir::Graph>> LoadTextModel(
+    const std::string& path, int64_t max_bytes = tensor::kDefaultMaxBytes);
+
 }  // namespace qnnc::frontend
 
 #endif  // QNNC_FRONTEND_LOAD_MODEL_H_

@@ -3,6 +3,7 @@
 // packed when the plan is loaded. The activations arrive and leave in NCHW;
 // each kernel converts to the layout it consumes (NCHW16c, NHWC) around its
 // run (a later layout pass can keep them converted between ops).
+#include <cmath>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -30,6 +31,16 @@ enum Input { kData, kWeight, kBias, kInZp, kKernelZp, kInScale, kKernelScale, kR
 absl::Status NeedConstant(const ir::Node& n, int i, const char* what) {
   if (!n.input(i)->is_constant()) {
     return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": ", what, " must be a constant"));
+  }
+  return absl::OkStatus();
+}
+
+// The value padding stands for, an attribute (a compiled plan is user
+// input): an integer in int32's range, so that converting it is defined.
+absl::Status CheckPadValue(const ir::Node& n, double v) {
+  if (!(v >= -2147483648.0 && v <= 2147483647.0) || v != std::floor(v)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(n.Describe(), ": pad_value ", v, " is not an integer in int32's range"));
   }
   return absl::OkStatus();
 }
@@ -134,6 +145,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node
   p.dilation = c.dilation;
   p.pads = c.pads;
   ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", 0.0));
+  RETURN_IF_ERROR(CheckPadValue(n, pad_value));
   p.input_zero_point = static_cast<int32_t>(pad_value);
   const Tensor& bias = n.input(kBias)->data();
   for (int64_t i = 0; i < bias.num_elements(); ++i) p.bias.push_back(bias.data<int32_t>()[i]);
@@ -217,6 +229,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
   p.output_min = c.clamp_min;
   p.output_max = c.clamp_max;
   ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", p.input_zero_point));
+  RETURN_IF_ERROR(CheckPadValue(n, pad_value));
   if (static_cast<int32_t>(pad_value) != p.input_zero_point) {
     return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": XNNPACK pads with the input zero point"));
   }

@@ -96,6 +96,19 @@ bad "--target does not apply" --plan="$TEST_TMPDIR/mbv2.plan" --target=x86_64
 bad "cannot run on this machine" --plan="$TEST_TMPDIR/arm.plan"
 head -c 200000 "$TEST_TMPDIR/mbv2.plan" >"$TEST_TMPDIR/truncated.plan"
 bad "truncated.plan:[0-9]+:[0-9]+" --plan="$TEST_TMPDIR/truncated.plan"
+bad "--time-passes does not apply" --plan="$TEST_TMPDIR/mbv2.plan" --time-passes
+# A plan is text IR whatever its name, and a CRLF header line still reads.
+cp "$TEST_TMPDIR/mbv2.plan" "$TEST_TMPDIR/named.onnx"
+expect 0 "ops: +74" --plan="$TEST_TMPDIR/named.onnx" --no-run
+{ printf '%s\r\n' "$(head -1 "$TEST_TMPDIR/mbv2.plan")"; tail -n +2 "$TEST_TMPDIR/mbv2.plan"; } >"$TEST_TMPDIR/crlf.plan"
+expect 0 "ops: +74" --plan="$TEST_TMPDIR/crlf.plan" --no-run
+# Files are written last and together: a report that cannot be written
+# leaves no plan and no output behind.
+rm -rf "$OUT" && mkdir -p "$OUT/report_is_a_dir/x"
+"$COMPILE" --out="$OUT/p.plan" --output="$OUT/y.npy" --report="$OUT/report_is_a_dir" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "--out with an unwritable --report: exit $rc, expected 2"
+[ "$(ls -A "$OUT")" = "report_is_a_dir" ] || fail "a failed report write left: $(ls -A "$OUT")"
 
 # Outputs are written to a temporary name and renamed: a failed or killed
 # run leaves nothing under the real names.

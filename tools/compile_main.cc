@@ -19,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "frontend/load_model.h"
 #include "ir/text_printer.h"
 #include "passes/pass_manager.h"
@@ -170,6 +171,7 @@ absl::StatusOr<target::Target> PlanTarget(const std::string& path) {
   if (!in) return absl::NotFoundError(absl::StrCat("--plan: cannot open '", path, "'"));
   std::string first;
   std::getline(in, first);
+  first = std::string(absl::StripTrailingAsciiWhitespace(first));  // CRLF files too
   if (!absl::StartsWith(first, kPlanHeader)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--plan: '", path, "' is not a qnnc plan (its first line should start with '",
@@ -201,6 +203,8 @@ int Main(int argc, char** argv) {
     const char* conflict = !absl::GetFlag(FLAGS_model).empty() ? "--model"
                            : absl::GetFlag(FLAGS_target) != "host" ? "--target"
                            : absl::GetFlag(FLAGS_require_tuned) ? "--require-tuned"
+                           : !absl::GetFlag(FLAGS_print_ir_after).empty() ? "--print-ir-after"
+                           : absl::GetFlag(FLAGS_time_passes) ? "--time-passes"
                            : !out_path.empty() ? "--out"
                            : nullptr;
     if (conflict != nullptr) {
@@ -220,7 +224,8 @@ int Main(int argc, char** argv) {
   bool no_run = absl::GetFlag(FLAGS_no_run);
   if (!no_run && !target::CanRunOn(target, host)) {
     return fail(2, absl::InvalidArgumentError(absl::StrCat(
-                       plan_path.empty() ? "--target" : "--plan", ": code for ", target.ToString(),
+                       plan_path.empty() ? "--target" : absl::StrCat("--plan: '", plan_path, "'"),
+                       ": code for ", target.ToString(),
                        " cannot run on this machine (", host.ToString(), ")",
                        plan_path.empty() ? "; add --no-run to compile and report only" : "")));
   }
@@ -273,7 +278,9 @@ int Main(int argc, char** argv) {
     expect_files.push_back(BundledPath(kDefaultExpect));
   }
 
-  auto graph_or = frontend::LoadModel(model_path, max_bytes);
+  // A plan is text IR whatever its file is called.
+  auto graph_or = plan_path.empty() ? frontend::LoadModel(model_path, max_bytes)
+                                    : frontend::LoadTextModel(model_path, max_bytes);
   if (!graph_or.ok()) return fail(2, graph_or.status());
   std::unique_ptr<ir::Graph> graph = *std::move(graph_or);
 
@@ -317,13 +324,6 @@ int Main(int argc, char** argv) {
                                                                  executor_or.status().message())));
   }
   runtime::Executor& executor = **executor_or;
-  // The plan is written once its kernels bound: a plan file always loads.
-  if (!out_path.empty()) {
-    if (absl::Status s = runtime::WriteFileAtomically(out_path, PlanText(executor.graph(), target));
-        !s.ok()) {
-      return fail(2, s);
-    }
-  }
   std::vector<tensor::Tensor> expected;
   for (size_t i = 0; i < expect_files.size(); ++i) {
     auto t = runtime::ReadTensorFile(expect_files[i], out_types[i]);
@@ -339,12 +339,40 @@ int Main(int argc, char** argv) {
   summary.untuned_workloads.assign(context.untuned_workloads.begin(), context.untuned_workloads.end());
   summary.threads = threads;
 
-  if (no_run) {
-    if (!absl::GetFlag(FLAGS_report).empty()) {
-      absl::Status s = runtime::WriteFileAtomically(ResolveUserPath(absl::GetFlag(FLAGS_report)),
-                                                    ReportJson(executor.graph(), summary));
-      if (!s.ok()) return fail(2, s);
+  // The files this run produces, written last and together: if one cannot
+  // be written, the ones before it are removed (exit 2 means nothing
+  // written). The plan is written once its kernels have bound, so a plan
+  // file always loads.
+  const std::string output_path =
+      absl::GetFlag(FLAGS_output).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_output));
+  const std::string report_path =
+      absl::GetFlag(FLAGS_report).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_report));
+  auto write_results = [&](const tensor::Tensor* output) -> absl::Status {
+    std::vector<std::string> written;
+    auto put = [&](const std::string& path, absl::Status s) {
+      if (!s.ok()) {
+        for (const std::string& w : written) std::remove(w.c_str());
+        return s;
+      }
+      written.push_back(path);
+      return absl::OkStatus();
+    };
+    if (!out_path.empty()) {
+      RETURN_IF_ERROR(put(out_path, runtime::WriteFileAtomically(
+                                        out_path, PlanText(executor.graph(), target))));
     }
+    if (output != nullptr && !output_path.empty()) {
+      RETURN_IF_ERROR(put(output_path, runtime::WriteTensorFile(output_path, *output)));
+    }
+    if (!report_path.empty()) {
+      RETURN_IF_ERROR(put(report_path, runtime::WriteFileAtomically(
+                                           report_path, ReportJson(executor.graph(), summary))));
+    }
+    return absl::OkStatus();
+  };
+
+  if (no_run) {
+    if (absl::Status s = write_results(nullptr); !s.ok()) return fail(2, s);
     std::cout << HumanSummary(executor.graph(), summary);
     return 0;
   }
@@ -378,21 +406,7 @@ int Main(int argc, char** argv) {
     summary.checks.push_back({out_names[i], c.match, c.max_abs_diff, c.message});
     all_match = all_match && c.match;
   }
-  const std::string output_path =
-      absl::GetFlag(FLAGS_output).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_output));
-  if (!output_path.empty()) {
-    absl::Status s = runtime::WriteTensorFile(output_path, outputs[0]);
-    if (!s.ok()) return fail(2, s);
-  }
-  if (!absl::GetFlag(FLAGS_report).empty()) {
-    absl::Status s = runtime::WriteFileAtomically(ResolveUserPath(absl::GetFlag(FLAGS_report)),
-                                                  ReportJson(executor.graph(), summary));
-    if (!s.ok()) {
-      // A failed run leaves no output file (exit 2 means nothing written).
-      if (!output_path.empty()) std::remove(output_path.c_str());
-      return fail(2, s);
-    }
-  }
+  if (absl::Status s = write_results(&outputs[0]); !s.ok()) return fail(2, s);
   std::cout << HumanSummary(executor.graph(), summary);
   if (!all_match) {
     std::cerr << "qnnc compile: outputs do not match\n";

@@ -44,6 +44,19 @@ uint8_t* Scratch(int slot, size_t bytes) {
   return b.data() + ((64 - (p & 63)) & 63);
 }
 
+constexpr int64_t kMaxExtent = int64_t{1} << 16;
+// The padded input copy a run may make (per thread), at most.
+constexpr int64_t kMaxPaddedBytes = int64_t{1} << 30;
+
+absl::Status CheckPaddedBytes(int64_t bytes) {
+  if (bytes > kMaxPaddedBytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "spatial_pack conv2d: the padded input needs ", bytes, " bytes, over the limit of ",
+        kMaxPaddedBytes));
+  }
+  return absl::OkStatus();
+}
+
 bool IsDepthwise(const QuantizedConvParams& p) {
   return p.groups > 1 && p.groups == p.in_channels && p.out_channels % p.groups == 0;
 }
@@ -69,6 +82,14 @@ absl::Status ValidateParams(const QuantizedConvParams& p, const tensor::Tensor& 
   }
   for (int64_t pad : p.pads) {
     if (pad < 0) return Invalid("pads must be non-negative, got ", pad);
+  }
+  // Bounds that keep every size the kernels derive (padded planes, window
+  // offsets) far from int64 overflow; real layers are orders below them.
+  for (int64_t v : {p.kernel_h, p.kernel_w, p.strides[0], p.strides[1], p.dilation[0],
+                    p.dilation[1], p.pads[0], p.pads[1], p.pads[2], p.pads[3]}) {
+    if (v > kMaxExtent) {
+      return Invalid("kernel, strides, dilation and pads must be at most ", kMaxExtent, ", got ", v);
+    }
   }
   if (!weight.defined() || weight.dtype() != weight_dtype) {
     return Invalid("weight must be ", tensor::DTypeName(weight_dtype), ", got ",
@@ -535,6 +556,7 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
     b.band_in_rows = std::min(hp, (b.band_rows - 1) * p.strides[0] +
                                       (p.kernel_h - 1) * p.dilation[0] + 1);
     b.run = NextRunId();
+    RETURN_IF_ERROR(CheckPaddedBytes((b.all_images ? g.n : 1) * b.ImageBytes()));
     c.geom.in_cstride = b.PlaneBytes();
     c.in_image = b.ImageBytes();
   }
@@ -719,6 +741,7 @@ class Int16Kernel final : public Conv2DKernel {
     r.dw = p.dilation[1];
     // Padded copy with slack: full register tiles may read past a row end.
     const int64_t slack = (setup_.tile_ow * r.sw + r.kw * r.dw + 64) * 2;
+    RETURN_IF_ERROR(CheckPaddedBytes(g.n * r.c * r.hp * r.wp * 2 + slack));
     uint8_t* buf = Scratch(0, (g.n * r.c * r.hp * r.wp) * 2 + slack);
     PadCopy pc{input.data<uint8_t>(), buf, g.h, g.w, r.hp, r.wp, p.pads[0], p.pads[1], 2, 0};
     Parallel2D(pool, &PadCopy::Row, &pc, r.hp, g.n * r.c);
@@ -859,7 +882,9 @@ int64_t TilePix(int64_t block, size_t elem) {
   return std::max<int64_t>(64, 4096 / (block * static_cast<int64_t>(elem)));
 }
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "PackWords builds little-endian words");
+// PackWords builds little-endian words; big-endian machines take the
+// generic byte loop.
+constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 
 // out[x] = the bytes lane[0..3][x] (little-endian), a null lane giving
 // `pad`, for x in [x0, x1). Lanes are whole planes, so x indexes them directly.
@@ -901,7 +926,7 @@ struct BlockTask {
     const int64_t i = static_cast<int64_t>(ib) / t.cb, b = static_cast<int64_t>(ib) % t.cb;
     const int64_t x0 = static_cast<int64_t>(tile) * t.tile, x1 = std::min(t.plane, x0 + t.tile);
     T* dst = t.d + (i * t.cb + b) * t.plane * t.block;
-    if constexpr (sizeof(T) == 1) {
+    if constexpr (sizeof(T) == 1 && kLittleEndian) {
       // Bytes into blocks of 4 (the image stem's input): one 32-bit word per
       // pixel instead of four strided byte stores; the loop vectorizes.
       if (t.block == 4) {
