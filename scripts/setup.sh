@@ -16,6 +16,9 @@ PACKAGES=(
   # Reliability (README): libFuzzer targets with clang, the file-access
   # check of //tools:bad_inputs_test.
   clang-14 libclang-rt-14-dev libfuzzer-14-dev strace
+  # The portable kernels built for aarch64 and run under qemu
+  # (//kernels/spatial_pack:aarch64_qemu_test).
+  g++-aarch64-linux-gnu qemu-user
 )
 
 missing=()
