@@ -42,6 +42,8 @@ class Executor {
   absl::StatusOr<std::vector<tensor::Tensor>> Run(const std::vector<tensor::Tensor>& inputs);
 
   const ir::Graph& graph() const { return *graph_; }
+  // One record per op, in plan order: the last run's times (0 for the ops
+  // after one that failed).
   const std::vector<OpTiming>& last_timings() const { return timings_; }
 
  private:
