@@ -37,8 +37,14 @@ inline void ParallelRows(pthreadpool_t pool, pthreadpool_task_1d_tile_1d_t task,
              static_cast<size_t>(count));
     }
   };
-  // Bands of at least 1024 elements (a few vectors' worth per row).
-  const int64_t bands = std::min<int64_t>(8, std::max<int64_t>(1, plane / 1024));
+  // Bands of at least 1024 elements (a few vectors' worth per row); with
+  // threads, at least one band per thread where a plane has 64 elements per
+  // thread, so that small planes (7x7, 14x14) still split by rows like the
+  // convolutions around them, not by channel blocks, which would move every
+  // row to the other core.
+  const int64_t threads = pool ? static_cast<int64_t>(pthreadpool_get_threads_count(pool)) : 1;
+  int64_t bands = std::min<int64_t>(8, std::max<int64_t>(1, plane / 1024));
+  if (bands < threads) bands = std::max<int64_t>(1, std::min(threads, plane / 64));
   Bands b{task, ctx, plane, (plane + bands - 1) / bands};
   pthreadpool_parallelize_2d(pool, &Bands::Run, &b, static_cast<size_t>((plane + b.band - 1) / b.band),
                              static_cast<size_t>(planes), 0);
