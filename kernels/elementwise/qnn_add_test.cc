@@ -60,8 +60,10 @@ TEST(QnnAddTest, MatchesReferenceOnRandomCases) {
   std::mt19937 rng(7);
   const DType types[] = {DType::kU8, DType::kI8};
   // Shapes: tiny, not a multiple of any vector width, a blocked residual
-  // activation spanning several tasks.
-  const tensor::Shape shapes[] = {{1}, {3, 5, 7}, {1, 4, 56, 56, 16}};
+  // activation spanning several tasks, small planes split in row bands
+  // (7x7), planes too small to split (ranges of planes).
+  const tensor::Shape shapes[] = {{1}, {3, 5, 7}, {1, 4, 56, 56, 16}, {1, 100, 7, 7, 16},
+                                  {1, 2000, 1, 1, 40}};
   std::uniform_real_distribution<float> log_scale(-9.0f, 2.0f);
   int cases = 0;
   for (DType ta : types) {
@@ -97,7 +99,7 @@ TEST(QnnAddTest, MatchesReferenceOnRandomCases) {
       }
     }
   }
-  EXPECT_EQ(cases, 8 * 3 * 6);
+  EXPECT_EQ(cases, 8 * 5 * 6);
 }
 
 // Ties: with ratios of 1/2, v is often exactly k + 0.5, which rounds to even.

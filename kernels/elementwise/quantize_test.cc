@@ -46,12 +46,13 @@ TEST(QuantizeTest, MatchesReference) {
   std::mt19937 rng(11);
   const float inf = std::numeric_limits<float>::infinity();
   // Specials, ties at scale 0.5 (x = k + 0.25), then random values spanning
-  // far beyond the range on both sides; more than one task's worth.
+  // far beyond the range on both sides; enough that two threads split them
+  // (ParallelRows runs up to 64K elements on the calling thread).
   std::vector<float> values = {0.0f, -0.0f, inf, -inf, std::nanf(""), 1e30f, -1e30f,
                                std::numeric_limits<float>::denorm_min()};
   for (int k = -300; k <= 300; ++k) values.push_back(k + 0.25f);
   std::uniform_real_distribution<float> wide(-400.0f, 400.0f);
-  while (values.size() < 40000) values.push_back(wide(rng));
+  while (values.size() < 100000) values.push_back(wide(rng));
   const Tensor x = Tensor::FromVector<float>({1, static_cast<int64_t>(values.size())}, values);
   int cases = 0;
   for (DType dt : {DType::kU8, DType::kI8}) {
@@ -87,7 +88,7 @@ TEST(QuantizeTest, RefusesWhatItDoesNotCover) {
 TEST(DequantizeTest, MatchesReference) {
   testing::TwoThreads pool;
   for (DType dt : {DType::kU8, DType::kI8}) {
-    Tensor q = *Tensor::Create(dt, {3, 20000});
+    Tensor q = *Tensor::Create(dt, {3, 40000});  // past ParallelRows' 64K serial limit
     auto* bytes = static_cast<uint8_t*>(q.raw_data());
     for (int64_t i = 0; i < q.num_elements(); ++i) bytes[i] = static_cast<uint8_t>(i * 7);
     for (float scale : {0.02f, -3.5f, 1e-38f, 3e38f}) {
