@@ -213,28 +213,38 @@ absl::Status PrepareOutput(Tensor* output, DType dtype, const Shape& shape) {
   return absl::OkStatus();
 }
 
-// Copies rows of `planes` planes [h][w][elem] into [hp][wp][elem] planes with
-// a border of `top`/`left` filled with the byte `fill` (elem bytes per pixel;
-// fill is repeated bytewise, enough for u8 values and i16 zeros).
+// Padded rows of planes [h][w][elem] -> [hp][wp][elem], with a border of
+// `top`/`left` filled with the byte `fill` (elem bytes per pixel; fill is
+// repeated bytewise, enough for u8 values and i16 zeros).
+struct PadRows {
+  int64_t h, w, wp, top, left, elem;
+  uint8_t fill;
+  // Padded row y of the plane at `src` into `d` (wp * elem bytes).
+  void Row(const uint8_t* src, int64_t y, uint8_t* d) const {
+    const int64_t iy = y - top;
+    if (iy < 0 || iy >= h) {
+      std::memset(d, fill, wp * elem);
+      return;
+    }
+    std::memset(d, fill, left * elem);
+    std::memcpy(d + left * elem, src + iy * w * elem, w * elem);
+    std::memset(d + (left + w) * elem, fill, (wp - left - w) * elem);
+  }
+};
+
+// A padded copy of `planes` planes, in one parallel pass (the int16 path).
 struct PadCopy {
   const uint8_t* src;
   uint8_t* dst;
-  int64_t h, w, hp, wp, top, left, elem;
-  uint8_t fill;
+  int64_t hp;
+  PadRows rows;
   // Rows outermost (see ParallelRows in kernels/elementwise): each thread
   // copies the band of rows it will also compute from.
   static void Row(void* ctx, size_t y, size_t plane) {
     const PadCopy& c = *static_cast<const PadCopy*>(ctx);
-    uint8_t* d = c.dst + (plane * c.hp + y) * c.wp * c.elem;
-    const int64_t iy = static_cast<int64_t>(y) - c.top;
-    if (iy < 0 || iy >= c.h) {
-      std::memset(d, c.fill, c.wp * c.elem);
-      return;
-    }
-    const uint8_t* s = c.src + (plane * c.h + iy) * c.w * c.elem;
-    std::memset(d, c.fill, c.left * c.elem);
-    std::memcpy(d + c.left * c.elem, s, c.w * c.elem);
-    std::memset(d + (c.left + c.w) * c.elem, c.fill, (c.wp - c.left - c.w) * c.elem);
+    const PadRows& r = c.rows;
+    r.Row(c.src + plane * r.h * r.w * r.elem, static_cast<int64_t>(y),
+          c.dst + (plane * c.hp + y) * r.wp * r.elem);
   }
 };
 
@@ -246,9 +256,9 @@ struct PadCopy {
 // by one core and then read by the other), more than the copy itself.
 struct BandPad {
   const uint8_t* src = nullptr;  // the unpadded input, image 0
-  int64_t h = 0, w = 0, hp = 0, wp = 0, top = 0, left = 0, elem = 0;
+  PadRows rows{};
+  int64_t hp = 0;
   int64_t planes = 0;        // channel blocks per image
-  uint8_t fill = 0;
   int64_t band_rows = 0;     // output rows per band
   int64_t band_in_rows = 0;  // padded input rows a band reads
   int64_t row_step = 0;      // padded input rows per output row (stride_h)
@@ -257,7 +267,7 @@ struct BandPad {
   int64_t n = 1;
   uint64_t run = 0;          // unique per Run call
 
-  int64_t PlaneBytes() const { return band_in_rows * wp * elem; }
+  int64_t PlaneBytes() const { return band_in_rows * rows.wp * rows.elem; }
   int64_t ImageBytes() const { return planes * PlaneBytes(); }
 
   // The calling thread's padded band holding output row `oy` of image `img`,
@@ -276,20 +286,12 @@ struct BandPad {
     if (cached.run == run && cached.key == key) return buf;
     const int64_t r1 = std::min(hp, *row0 + band_in_rows);
     const int64_t i0 = all_images ? 0 : img, i1 = all_images ? n : img + 1;
+    const int64_t plane_in = rows.h * rows.w * rows.elem, row_out = rows.wp * rows.elem;
     for (int64_t i = i0; i < i1; ++i) {
       for (int64_t pl = 0; pl < planes; ++pl) {
-        const uint8_t* s = src + (i * planes + pl) * h * w * elem;
+        const uint8_t* plane = src + (i * planes + pl) * plane_in;
         uint8_t* d = buf + (i - i0) * ImageBytes() + pl * PlaneBytes();
-        for (int64_t y = *row0; y < r1; ++y, d += wp * elem) {
-          const int64_t iy = y - top;
-          if (iy < 0 || iy >= h) {
-            std::memset(d, fill, wp * elem);
-            continue;
-          }
-          std::memset(d, fill, left * elem);
-          std::memcpy(d + left * elem, s + iy * w * elem, w * elem);
-          std::memset(d + (left + w) * elem, fill, (wp - left - w) * elem);
-        }
+        for (int64_t y = *row0; y < r1; ++y, d += row_out) rows.Row(plane, y, d);
       }
     }
     cached.run = run;
@@ -541,10 +543,9 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
   if (padded) {
     BandPad& b = c.band;
     b.src = input.data<uint8_t>();
-    b.h = g.h, b.w = g.w, b.hp = hp, b.wp = wp, b.top = p.pads[0], b.left = p.pads[1];
-    b.elem = ib;
+    b.rows = {g.h, g.w, wp, p.pads[0], p.pads[1], ib, static_cast<uint8_t>(p.input_zero_point)};
+    b.hp = hp;
     b.planes = icb_total_;
-    b.fill = static_cast<uint8_t>(p.input_zero_point);
     b.row_step = p.strides[0];
     b.n = g.n;
     // Threads splitting pixels take bands of rows (two per thread, so a
@@ -743,7 +744,7 @@ class Int16Kernel final : public Conv2DKernel {
     const int64_t slack = (setup_.tile_ow * r.sw + r.kw * r.dw + 64) * 2;
     RETURN_IF_ERROR(CheckPaddedBytes(g.n * r.c * r.hp * r.wp * 2 + slack));
     uint8_t* buf = Scratch(0, (g.n * r.c * r.hp * r.wp) * 2 + slack);
-    PadCopy pc{input.data<uint8_t>(), buf, g.h, g.w, r.hp, r.wp, p.pads[0], p.pads[1], 2, 0};
+    PadCopy pc{input.data<uint8_t>(), buf, r.hp, {g.h, g.w, r.wp, p.pads[0], p.pads[1], 2, 0}};
     Parallel2D(pool, &PadCopy::Row, &pc, r.hp, g.n * r.c);
     std::memset(buf + g.n * r.c * r.hp * r.wp * 2, 0, slack);
     r.in = reinterpret_cast<const int16_t*>(buf);
