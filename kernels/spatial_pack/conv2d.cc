@@ -88,7 +88,8 @@ absl::Status ValidateParams(const QuantizedConvParams& p, const tensor::Tensor& 
   for (int64_t v : {p.kernel_h, p.kernel_w, p.strides[0], p.strides[1], p.dilation[0],
                     p.dilation[1], p.pads[0], p.pads[1], p.pads[2], p.pads[3]}) {
     if (v > kMaxExtent) {
-      return Invalid("kernel, strides, dilation and pads must be at most ", kMaxExtent, ", got ", v);
+      return Invalid("kernel, strides, dilation and pads must be at most ", kMaxExtent,
+                     ", got ", v);
     }
   }
   if (!weight.defined() || weight.dtype() != weight_dtype) {
