@@ -1,37 +1,68 @@
-// QNNC_CPU_CLONES: compile a hot loop function once per x86-64 vector ISA
-// (AVX-512BW, AVX2, the baseline), the loader picking the clone this CPU
-// runs (target_clones, a glibc ifunc). The portable kernels (elementwise,
-// dense, pool) are built for the baseline, whose 128-bit vectors leave most
-// of a modern core idle; the per-ISA convolution microkernels do their own
-// dispatch instead (spatial_pack).
+// CpuClones<&Body>: a hot loop compiled once per x86-64 level (AVX-512BW,
+// AVX2, the baseline), with the clone chosen by kernels::cpu::HostIsaLevel()
+// when a kernel launches it, so the instruction-set cap (QNNC_ISA, --isa)
+// reaches these kernels too. The portable kernels (elementwise, dense,
+// pool) are built for the baseline, whose 128-bit vectors leave most of a
+// modern core idle; the per-ISA convolution microkernels (spatial_pack)
+// choose their own code from the same probe.
+//
+// Usage: write the loop as a pthreadpool task marked QNNC_CLONE_BODY,
+//   QNNC_CLONE_BODY static void RunBody(void* ctx, size_t a, size_t b) {...}
+// and launch CpuClones<&Task::RunBody>::Pick(). The body is inlined into a
+// wrapper per level, and vectorized for that level there.
 //
 // Every clone computes the same bits: the loops use integer arithmetic and
 // IEEE-exact float operations in source order, and the float kernels build
 // with -ffp-contract=off, so a wider ISA cannot fuse a multiply and an add.
 //
-// Clang gets feature names, not "arch=x86-64-v4": before Clang 18 it
-// dispatches arch= clones wrongly (LLVM issue 55830). Elsewhere (not x86-64,
-// not glibc, whose ifuncs the clones need, or an older compiler) the macro
-// is empty and the baseline code runs.
+// The levels are feature lists, not "arch=x86-64-v3": GCC inlines a body
+// only into a caller of the same -march (a feature superset is fine).
+// Elsewhere (not x86-64, or a compiler without the target attribute) every
+// level runs the baseline code.
 #ifndef QNNC_KERNELS_CPU_CLONES_H_
 #define QNNC_KERNELS_CPU_CLONES_H_
 
-#if defined(__has_include)
-#if __has_include(<features.h>)
-#include <features.h>  // __GLIBC__
-#endif
+#include <cstddef>
+
+#include "kernels/cpu/isa.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define QNNC_CLONE_BODY __attribute__((always_inline)) inline
+#define QNNC_TARGET_X86_64_V3 \
+  __attribute__((target("avx2,fma,bmi,bmi2,f16c,lzcnt,movbe,popcnt,sse4.2")))
+#define QNNC_TARGET_X86_64_V4                                                         \
+  __attribute__((target("avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,fma,bmi,bmi2," \
+                        "f16c,lzcnt,movbe,popcnt,sse4.2")))
+#define QNNC_HAS_CPU_CLONES 1
+#else
+#define QNNC_CLONE_BODY inline
+#define QNNC_TARGET_X86_64_V3
+#define QNNC_TARGET_X86_64_V4
+#define QNNC_HAS_CPU_CLONES 0
 #endif
 
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && defined(__clang__) && \
-    __clang_major__ >= 14
-#define QNNC_CPU_CLONES __attribute__((target_clones("avx512bw", "avx2", "default")))
-#elif defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && !defined(__clang__) && \
-    defined(__GNUC__) && __GNUC__ >= 12
-// GCC takes no ISA name for AVX-512BW here, only the x86-64 levels (GCC 12).
-#define QNNC_CPU_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define QNNC_CPU_CLONES
-#endif
+namespace qnnc::kernels {
+
+// The pthreadpool task shape of every cloned loop (1d_tile_1d and 2d tasks).
+using CloneTask = void (*)(void*, size_t, size_t);
+
+template <CloneTask Body>
+struct CpuClones {
+  QNNC_TARGET_X86_64_V4 static void Avx512(void* ctx, size_t a, size_t b) { Body(ctx, a, b); }
+  QNNC_TARGET_X86_64_V3 static void Avx2(void* ctx, size_t a, size_t b) { Body(ctx, a, b); }
+  static void Baseline(void* ctx, size_t a, size_t b) { Body(ctx, a, b); }
+
+  // The clone for `level`.
+  static CloneTask For(cpu::IsaLevel level) {
+    if (!QNNC_HAS_CPU_CLONES) return &Baseline;
+    if (level >= cpu::IsaLevel::kAvx512bw) return &Avx512;
+    if (level >= cpu::IsaLevel::kAvx2) return &Avx2;
+    return &Baseline;
+  }
+  // The clone this host may run (detected, lowered by the cap).
+  static CloneTask Pick() { return For(cpu::HostIsaLevel()); }
+};
+
+}  // namespace qnnc::kernels
 
 #endif  // QNNC_KERNELS_CPU_CLONES_H_

@@ -1,16 +1,12 @@
 #include "target/target.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
-
 #include <algorithm>
 #include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "cpuinfo.h"
+#include "kernels/cpu/isa.h"
 #include "re2/re2.h"
 
 namespace qnnc::target {
@@ -127,33 +123,20 @@ absl::StatusOr<Target> ParseTarget(absl::string_view text) {
 }
 
 Target DetectHost() {
+  // kernels/cpu: the CPU's features, lowered by the instruction-set cap.
+  const kernels::cpu::CpuFeatures f = kernels::cpu::HostCpuFeatures();
   Target t;
 #if defined(__x86_64__)
   t.arch = Arch::kX86_64;
-  if (cpuinfo_initialize()) {
-    if (cpuinfo_has_x86_sse4_2()) AddWithImplied(Feature::kSse42, t.features);
-    if (cpuinfo_has_x86_avx2()) AddWithImplied(Feature::kAvx2, t.features);
-    if (cpuinfo_has_x86_avx512bw()) AddWithImplied(Feature::kAvx512bw, t.features);
-    if (cpuinfo_has_x86_avx512vnni()) AddWithImplied(Feature::kAvx512vnni, t.features);
-  }
-  // This cpuinfo predates AVX-VNNI; ask the compiler's CPU detection.
-#if defined(__clang__) && __clang_major__ < 15
-  // clang 14 (the fuzz build) does not know "avxvnni": CPUID.(7,1):EAX[4],
-  // usable only where AVX2 (and so the OS's YMM state) is.
-  unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (t.features.count(Feature::kAvx2) && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) &&
-      (eax & (1u << 4))) {
-    AddWithImplied(Feature::kAvxvnni, t.features);
-  }
-#else
-  if (__builtin_cpu_supports("avxvnni")) AddWithImplied(Feature::kAvxvnni, t.features);
-#endif
+  if (f.sse42) AddWithImplied(Feature::kSse42, t.features);
+  if (f.avx2) AddWithImplied(Feature::kAvx2, t.features);
+  if (f.avx512bw) AddWithImplied(Feature::kAvx512bw, t.features);
+  if (f.avx512vnni) AddWithImplied(Feature::kAvx512vnni, t.features);
+  if (f.avxvnni) AddWithImplied(Feature::kAvxvnni, t.features);
 #elif defined(__aarch64__)
   t.arch = Arch::kAArch64;
-  if (cpuinfo_initialize()) {
-    if (cpuinfo_has_arm_neon()) AddWithImplied(Feature::kNeon, t.features);
-    if (cpuinfo_has_arm_neon_dot()) AddWithImplied(Feature::kDotprod, t.features);
-  }
+  if (f.neon) AddWithImplied(Feature::kNeon, t.features);
+  if (f.dotprod) AddWithImplied(Feature::kDotprod, t.features);
 #endif
   return t;
 }
@@ -163,6 +146,32 @@ bool CanRunOn(const Target& target, const Target& host) {
   if (target.arch != host.arch) return false;
   return std::includes(host.features.begin(), host.features.end(), target.features.begin(),
                        target.features.end());
+}
+
+std::vector<std::string> MissingFeatures(const Target& target, const Target& host) {
+  std::vector<std::string> missing;
+  if (target.arch == Arch::kGeneric) return missing;
+  if (target.arch != host.arch) {
+    missing.push_back(Target{target.arch, {}, ""}.ToString());
+    return missing;
+  }
+  for (Feature f : target.features) {
+    if (!host.features.count(f)) {
+      for (const auto& i : Features()) {
+        if (i.feature == f) missing.push_back(i.name);
+      }
+    }
+  }
+  return missing;
+}
+
+absl::Status CheckRunsOnHost(const Target& target) {
+  const Target host = DetectHost();
+  if (CanRunOn(target, host)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "code for ", target.ToString(), " cannot run on this machine: it needs ",
+      absl::StrJoin(MissingFeatures(target, host), ", "), " (this machine: ", host.ToString(),
+      ", instruction sets ", kernels::cpu::DescribeHostIsa(), ")"));
 }
 
 }  // namespace qnnc::target

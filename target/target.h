@@ -53,12 +53,21 @@ struct Target {
 // architecture or feature is an error listing the valid ones.
 absl::StatusOr<Target> ParseTarget(absl::string_view text);
 
-// This machine, detected with cpuinfo.
+// This machine: the CPU's features (kernels/cpu/isa.h) lowered by the
+// instruction-set cap (QNNC_ISA, the tools' --isa).
 Target DetectHost();
 
 // Whether code for `target` can run on `host` (same architecture, or a
 // generic target, and every feature present).
 bool CanRunOn(const Target& target, const Target& host);
+// What `host` lacks to run code for `target`: feature names (e.g.
+// "avx512vnni"), or the architecture when they differ; empty when it can.
+std::vector<std::string> MissingFeatures(const Target& target, const Target& host);
+// OK when code for `target` runs on this host (DetectHost(), the cap
+// applied); otherwise FailedPrecondition: "code for T cannot run on this
+// machine: it needs avx512bw, avx512vnni (this machine: ..., instruction
+// sets ...)".
+absl::Status CheckRunsOnHost(const Target& target);
 
 }  // namespace qnnc::target
 

@@ -23,8 +23,7 @@ struct DenseTask {
   int32_t* out;  // [M][N]
   int64_t m, n, k;
 
-  QNNC_CPU_CLONES
-  static void Run(void* ctx, size_t n0, size_t count) {
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t n0, size_t count) {
     const DenseTask& t = *static_cast<const DenseTask*>(ctx);
     const int64_t n1 = std::min<int64_t>(t.n, static_cast<int64_t>(n0 + count));
     for (int64_t row = 0; row < t.m; ++row) {
@@ -84,8 +83,8 @@ absl::Status Int8Dense::Run(const Tensor& data, Tensor* out, pthreadpool_t pool)
   auto launch = [&](auto* tag) {
     using X = std::remove_pointer_t<decltype(tag)>;
     DenseTask<X> t{data.data<X>(), weight_.data(), out->data<int32_t>(), m, n_, k_};
-    pthreadpool_parallelize_1d_tile_1d(pool, &DenseTask<X>::Run, &t, static_cast<size_t>(n_),
-                                       kFeaturesPerTask, 0);
+    pthreadpool_parallelize_1d_tile_1d(pool, CpuClones<&DenseTask<X>::RunBody>::Pick(), &t,
+                                       static_cast<size_t>(n_), kFeaturesPerTask, 0);
   };
   if (data_dtype_ == DType::kU8) {
     launch(static_cast<uint8_t*>(nullptr));

@@ -23,8 +23,7 @@ struct DequantizeTask {
   float scale;
   int32_t zp;
 
-  QNNC_CPU_CLONES
-  static void Run(void* ctx, size_t start, size_t count) {
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
     const DequantizeTask& t = *static_cast<const DequantizeTask*>(ctx);
     const Q* __restrict q = t.q;
     float* __restrict out = t.out;
@@ -63,7 +62,7 @@ absl::Status DequantizePerTensor(const Tensor& q, float scale, int32_t zero_poin
   auto launch = [&](auto* tag) {
     using Q = std::remove_pointer_t<decltype(tag)>;
     DequantizeTask<Q> t{q.data<Q>(), out->data<float>(), n, scale, zero_point};
-    ParallelRows(pool, &DequantizeTask<Q>::Run, &t, q.shape());
+    ParallelRows(pool, CpuClones<&DequantizeTask<Q>::RunBody>::Pick(), &t, q.shape());
   };
   if (q.dtype() == DType::kU8) {
     launch(static_cast<uint8_t*>(nullptr));

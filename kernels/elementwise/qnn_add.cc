@@ -30,8 +30,7 @@ struct AddTask {
   float ra, rb, lo, hi;  // lo/hi: the result range minus the output zero point
   int32_t a_zp, b_zp, out_zp;
 
-  QNNC_CPU_CLONES
-  static void Run(void* ctx, size_t start, size_t count) {
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
     const AddTask& t = *static_cast<const AddTask*>(ctx);
     // Locals: stores through the 8-bit `out` may alias anything, which
     // would make the compiler reload every field and give up vectorizing.
@@ -69,7 +68,7 @@ void Launch(const Tensor& a, const Tensor& b, const QnnAddParams& p, DType out_d
   t.a_zp = p.a_zero_point;
   t.b_zp = p.b_zero_point;
   t.out_zp = p.out_zero_point;
-  ParallelRows(pool, &AddTask<A, B, O>::Run, &t, a.shape());
+  ParallelRows(pool, CpuClones<&AddTask<A, B, O>::RunBody>::Pick(), &t, a.shape());
 }
 
 template <typename A, typename B>

@@ -23,8 +23,7 @@ struct QuantizeTask {
   float scale, lo, hi;  // lo/hi: the dtype's range minus the zero point
   int32_t zp;
 
-  QNNC_CPU_CLONES
-  static void Run(void* ctx, size_t start, size_t count) {
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
     const QuantizeTask& t = *static_cast<const QuantizeTask*>(ctx);
     // Locals: stores through the 8-bit `out` may alias anything, which
     // would make the compiler reload every field and give up vectorizing.
@@ -55,7 +54,7 @@ void Launch(const Tensor& x, float scale, int32_t zp, DType out_dtype, Tensor* o
   t.lo = static_cast<float>(tensor::DTypeMin(out_dtype) - zp);
   t.hi = static_cast<float>(tensor::DTypeMax(out_dtype) - zp);
   t.zp = zp;
-  ParallelRows(pool, &QuantizeTask<O>::Run, &t, x.shape());
+  ParallelRows(pool, CpuClones<&QuantizeTask<O>::RunBody>::Pick(), &t, x.shape());
 }
 
 }  // namespace

@@ -57,8 +57,7 @@ struct PoolTask {
   int64_t lanes;
 
   // One output row of one plane (all lanes).
-  QNNC_CPU_CLONES
-  static void Run(void* ctx, size_t plane, size_t oy) {
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t plane, size_t oy) {
     const PoolTask& t = *static_cast<const PoolTask*>(ctx);
     const Axis &h = *t.h, &w = *t.w;
     const int64_t L = Lanes > 0 ? Lanes : t.lanes;
@@ -127,7 +126,7 @@ absl::Status MaxPool2D8Bit(const Tensor& x, const reference::Pool2DParams& p, Te
       task.h = &h;
       task.w = &w;
       task.lanes = lanes;
-      pthreadpool_parallelize_2d(pool, &decltype(task)::Run, &task, planes,
+      pthreadpool_parallelize_2d(pool, CpuClones<&decltype(task)::RunBody>::Pick(), &task, planes,
                                  static_cast<size_t>(h.out), 0);
     };
     if (lanes == 16) {

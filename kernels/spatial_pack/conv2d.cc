@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "cpuinfo.h"
+#include "kernels/cpu/isa.h"
 #include "kernels/spatial_pack/internal/int16.h"
 #include "kernels/spatial_pack/internal/microkernels.h"
 #include "util/status_macros.h"
@@ -337,9 +337,7 @@ class U8S8Dense final : public Conv2DKernel {
     k->bias_ = PaddedBias(p, k->ocb_ * 16);
     k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
     const int8_t* w = weight.data<int8_t>();
-    if (isa == Isa::kAvx2) {
-      for (int64_t i = 0; i < weight.num_elements(); ++i) k->split_ |= w[i] < -64 || w[i] > 64;
-    }
+    k->split_ = NeedsSplit(weight, isa);
     k->Pack(w);
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
@@ -355,9 +353,24 @@ class U8S8Dense final : public Conv2DKernel {
         k->fns_[nco * (max_pix + 1) + np] = fn;
       }
     }
-    k->description_ = absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co,
-                                   " tile_ow=", tile_ow, k->split_ ? " split" : "");
+    k->description_ = Description(weight, tile_co, tile_ow, isa);
     return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  // The AVX2 microkernel splits the weights in two passes when a weight is
+  // outside [-64, 64] (vpmaddubsw's int16 pair sums must not saturate).
+  static bool NeedsSplit(const Tensor& weight, Isa isa) {
+    if (isa != Isa::kAvx2) return false;
+    const int8_t* w = weight.data<int8_t>();
+    for (int64_t i = 0; i < weight.num_elements(); ++i) {
+      if (w[i] < -64 || w[i] > 64) return true;
+    }
+    return false;
+  }
+
+  static std::string Description(const Tensor& weight, int64_t tile_co, int64_t tile_ow, Isa isa) {
+    return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow,
+                        NeedsSplit(weight, isa) ? " split" : "");
   }
 
   absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override;
@@ -601,9 +614,11 @@ class U8S8Depthwise final : public Conv2DKernel {
     if (isa == Isa::kAvx512Vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
     if (isa == Isa::kAvx2) k->fn_ = internal::GetDwRowAvx2();
     if (k->fn_ == nullptr) return absl::InternalError("missing depthwise microkernel");
-    k->description_ = absl::StrCat("u8s8.", IsaName(isa), ".depthwise");
+    k->description_ = Description(isa);
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
+
+  static std::string Description(Isa isa) { return absl::StrCat("u8s8.", IsaName(isa), ".depthwise"); }
 
   absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override {
     const QuantizedConvParams& p = params_;
@@ -774,31 +789,26 @@ const char* IsaName(Isa isa) {
 }
 
 bool IsaSupported(Isa isa) {
-  static const bool vnni = [] {
-    return cpuinfo_initialize() && cpuinfo_has_x86_avx512f() && cpuinfo_has_x86_avx512bw() &&
-           cpuinfo_has_x86_avx512vl() && cpuinfo_has_x86_avx512vnni() &&
-           internal::GetDenseTileAvx512Vnni(1, 1, 16, 1) != nullptr;
-  }();
-  static const bool avx2 = [] {
-    return cpuinfo_initialize() && cpuinfo_has_x86_avx2() &&
-           internal::GetDenseTileAvx2(1, 1, 16, false) != nullptr;
-  }();
+  // Compiled in (the build's compiler knew the ISA) and allowed on this host
+  // (the CPU has it, and the cap, QNNC_ISA or --isa, does not exclude it).
+  static const bool vnni_built = internal::GetDenseTileAvx512Vnni(1, 1, 16, 1) != nullptr;
+  static const bool avx2_built = internal::GetDenseTileAvx2(1, 1, 16, false) != nullptr;
+  const cpu::IsaLevel host = cpu::HostIsaLevel();
   switch (isa) {
     case Isa::kScalar:
       return true;
     case Isa::kAvx2:
-      return avx2;
+      return avx2_built && host >= cpu::IsaLevel::kAvx2;
     case Isa::kAvx512Vnni:
-      return vnni;
+      return vnni_built && host >= cpu::IsaLevel::kAvx512vnni;
   }
   return false;
 }
 
 Isa DetectIsa() {
-  static const Isa isa = IsaSupported(Isa::kAvx512Vnni) ? Isa::kAvx512Vnni
-                         : IsaSupported(Isa::kAvx2)     ? Isa::kAvx2
-                                                        : Isa::kScalar;
-  return isa;
+  return IsaSupported(Isa::kAvx512Vnni) ? Isa::kAvx512Vnni
+         : IsaSupported(Isa::kAvx2)     ? Isa::kAvx2
+                                        : Isa::kScalar;
 }
 
 KnobSpace ConfigSpaceU8S8(Isa isa) {
@@ -847,12 +857,27 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateU8S8(
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
   if (!IsaSupported(isa)) {
-    return Invalid("instruction set ", IsaName(isa), " is not available on this build/CPU");
+    return absl::FailedPreconditionError(absl::StrCat(
+        "instruction set ", IsaName(isa), " is not available on this host (",
+        cpu::DescribeHostIsa(), ")"));
   }
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa),
                                             DefaultConfigU8S8(params, isa)));
   if (IsDepthwise(params)) return U8S8Depthwise::Make(weight, params, isa);
   return U8S8Dense::Make(weight, params, tiles.first, tiles.second, isa);
+}
+
+absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
+                                                       const QuantizedConvParams& params,
+                                                       const KnobMap& config, Isa isa) {
+  RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI8));
+  if (params.input_zero_point < 0 || params.input_zero_point > 255) {
+    return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
+  }
+  ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa),
+                                            DefaultConfigU8S8(params, isa)));
+  if (IsDepthwise(params)) return U8S8Depthwise::Description(isa);
+  return U8S8Dense::Description(weight, tiles.first, tiles.second, isa);
 }
 
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(

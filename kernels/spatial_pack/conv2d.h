@@ -83,9 +83,10 @@ struct QuantizedConvParams {
 
 enum class Isa { kScalar, kAvx2, kAvx512Vnni };
 const char* IsaName(Isa isa);
-// The best instruction set of this CPU (cpuinfo; computed once).
+// The best instruction set this host may use (kernels/cpu/isa.h: the CPU,
+// lowered by the cap).
 Isa DetectIsa();
-// Whether kernels for `isa` were compiled in and this CPU runs them.
+// Whether kernels for `isa` were compiled in and this host may run them.
 bool IsaSupported(Isa isa);
 
 // Knob name -> value. Knobs (missing ones take DefaultConfig's value):
@@ -111,10 +112,17 @@ class Conv2DKernel {
 
   // weight_s8_OIHW: i8 [out_channels, in_channels / groups, kernel_h, kernel_w]
   // holding w - zw. Fails with InvalidArgument on inconsistent params, an
-  // unknown knob or knob value, or an `isa` this build/CPU cannot run.
+  // unknown knob or knob value; FailedPrecondition for an `isa` this host
+  // may not run (not built, not in the CPU, or above the cap).
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateU8S8(
       const tensor::Tensor& weight_s8_OIHW, const QuantizedConvParams& params,
       const KnobMap& config, Isa isa);
+  // Checks what CreateU8S8 checks, except whether this host may run `isa`,
+  // and returns the description the kernel would have, without packing:
+  // compiling for a target this host cannot run (compile --no-run).
+  static absl::StatusOr<std::string> DescribeU8S8(const tensor::Tensor& weight_s8_OIHW,
+                                                  const QuantizedConvParams& params,
+                                                  const KnobMap& config, Isa isa);
   // weight_i16_OIHW: i16 [out_channels, in_channels / groups, kernel_h,
   // kernel_w] holding w - zw; params.input_zero_point must be 0.
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateInt16(

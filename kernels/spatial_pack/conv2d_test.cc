@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/cpu/isa.h"
 #include "kernels/testing/two_threads.h"
 #include "kernels/reference/conv2d.h"
 #include "kernels/reference/layout_transform.h"
@@ -381,7 +382,7 @@ TEST(ErrorTest, BadKnobsAndParams) {
 
 TEST(IsaTest, DetectIsaIsSupported) {
   EXPECT_TRUE(IsaSupported(DetectIsa()));
-  if (!IsaSupported(Isa::kAvx512Vnni)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  if (!IsaSupported(Isa::kAvx512Vnni)) GTEST_SKIP() << "needs avx512vnni, which this host may not use: " << kernels::cpu::DescribeHostIsa();
   EXPECT_EQ(DetectIsa(), Isa::kAvx512Vnni);
 }
 

@@ -1,0 +1,168 @@
+#include "kernels/cpu/isa.h"
+
+#include <atomic>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "cpuinfo.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+namespace qnnc::kernels::cpu {
+namespace {
+
+constexpr char kEnvVar[] = "QNNC_ISA";
+
+// -1: no cap; otherwise an IsaLevel. -2: not yet read from the environment.
+constexpr int kNoCap = -1;
+constexpr int kUnread = -2;
+std::atomic<int> g_cap{kUnread};
+// Where the cap came from, for DescribeHostIsa.
+std::atomic<bool> g_cap_from_env{false};
+
+bool AvxVnniCpuid() {
+#if defined(__x86_64__)
+  // CPUID.(EAX=7,ECX=1):EAX[4]; usable only with AVX2 (the OS saves YMM).
+  unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax & (1u << 4)) != 0;
+#else
+  return false;
+#endif
+}
+
+struct Detected {
+  CpuFeatures features;
+  IsaLevel level = IsaLevel::kScalar;
+  std::string model = "unknown";
+};
+
+const Detected& Detect() {
+  static const Detected* d = [] {
+    auto* r = new Detected();
+    if (!cpuinfo_initialize()) return r;
+#if defined(__x86_64__)
+    CpuFeatures& f = r->features;
+    f.sse42 = cpuinfo_has_x86_sse4_2();
+    const bool v3 = cpuinfo_has_x86_avx2() && cpuinfo_has_x86_fma3() && cpuinfo_has_x86_bmi() &&
+                    cpuinfo_has_x86_bmi2() && cpuinfo_has_x86_f16c() && cpuinfo_has_x86_lzcnt() &&
+                    cpuinfo_has_x86_movbe();
+    const bool v4 = v3 && cpuinfo_has_x86_avx512f() && cpuinfo_has_x86_avx512bw() &&
+                    cpuinfo_has_x86_avx512cd() && cpuinfo_has_x86_avx512dq() &&
+                    cpuinfo_has_x86_avx512vl();
+    f.avx2 = v3;
+    f.avx512bw = v4;
+    f.avx512vnni = v4 && cpuinfo_has_x86_avx512vnni();
+    f.avxvnni = v3 && AvxVnniCpuid();
+    r->level = f.avx512vnni ? IsaLevel::kAvx512vnni
+               : f.avx512bw ? IsaLevel::kAvx512bw
+               : f.avx2     ? IsaLevel::kAvx2
+                            : IsaLevel::kScalar;
+#elif defined(__aarch64__)
+    r->features.neon = cpuinfo_has_arm_neon();
+    r->features.dotprod = cpuinfo_has_arm_neon_dot();
+#endif
+    if (cpuinfo_get_packages_count() > 0 && cpuinfo_get_package(0)->name[0] != '\0') {
+      r->model = cpuinfo_get_package(0)->name;
+    }
+    return r;
+  }();
+  return *d;
+}
+
+int ReadCap() {
+  int cap = g_cap.load(std::memory_order_acquire);
+  if (cap != kUnread) return cap;
+  const char* env = std::getenv(kEnvVar);
+  int from_env = kNoCap;
+  if (env != nullptr && env[0] != '\0') {
+    auto level = ParseIsaLevel(env);
+    from_env = static_cast<int>(level.ok() ? *level : IsaLevel::kScalar);
+  }
+  // A concurrent SetIsaCap wins over the environment.
+  if (g_cap.compare_exchange_strong(cap, from_env, std::memory_order_acq_rel)) {
+    g_cap_from_env.store(from_env != kNoCap);
+    return from_env;
+  }
+  return cap;
+}
+
+}  // namespace
+
+const char* IsaLevelName(IsaLevel level) {
+  switch (level) {
+    case IsaLevel::kScalar:
+      return "scalar";
+    case IsaLevel::kAvx2:
+      return "avx2";
+    case IsaLevel::kAvx512bw:
+      return "avx512bw";
+    case IsaLevel::kAvx512vnni:
+      return "avx512vnni";
+  }
+  return "?";
+}
+
+absl::StatusOr<IsaLevel> ParseIsaLevel(absl::string_view name) {
+  for (IsaLevel l : kAllIsaLevels) {
+    if (name == IsaLevelName(l)) return l;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown instruction-set level '", name, "' (valid: scalar, avx2, avx512bw, avx512vnni)"));
+}
+
+IsaLevel DetectedIsaLevel() { return Detect().level; }
+
+std::optional<IsaLevel> IsaCap() {
+  const int cap = ReadCap();
+  if (cap == kNoCap) return std::nullopt;
+  return static_cast<IsaLevel>(cap);
+}
+
+void SetIsaCap(std::optional<IsaLevel> cap) {
+  g_cap.store(cap ? static_cast<int>(*cap) : kNoCap, std::memory_order_release);
+  g_cap_from_env.store(false);
+}
+
+absl::Status CheckIsaEnvironment() {
+  const char* env = std::getenv(kEnvVar);
+  if (env == nullptr || env[0] == '\0') return absl::OkStatus();
+  auto level = ParseIsaLevel(env);
+  if (!level.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(kEnvVar, ": ", level.status().message()));
+  }
+  return absl::OkStatus();
+}
+
+IsaLevel HostIsaLevel() {
+  const IsaLevel detected = DetectedIsaLevel();
+  const int cap = ReadCap();
+  if (cap == kNoCap || cap >= static_cast<int>(detected)) return detected;
+  return static_cast<IsaLevel>(cap);
+}
+
+CpuFeatures HostCpuFeatures() {
+  CpuFeatures f = Detect().features;
+  const std::optional<IsaLevel> cap = IsaCap();
+  if (!cap) return f;
+  if (*cap < IsaLevel::kAvx512vnni) f.avx512vnni = f.avxvnni = false;
+  if (*cap < IsaLevel::kAvx512bw) f.avx512bw = false;
+  if (*cap < IsaLevel::kAvx2) f.avx2 = false;
+  return f;
+}
+
+std::string CpuModelName() { return Detect().model; }
+
+std::string DescribeHostIsa() {
+  std::string s = IsaLevelName(HostIsaLevel());
+  if (const std::optional<IsaLevel> cap = IsaCap()) {
+    absl::StrAppend(&s, " (capped at ", IsaLevelName(*cap),
+                    g_cap_from_env.load() ? " by QNNC_ISA" : "", "; the CPU has ",
+                    IsaLevelName(DetectedIsaLevel()), ")");
+  }
+  absl::StrAppend(&s, " (", CpuModelName(), ")");
+  return s;
+}
+
+}  // namespace qnnc::kernels::cpu

@@ -1,0 +1,71 @@
+// The one CPU-feature probe: what this x86-64 CPU can execute, lowered by
+// an instruction-set cap. Target detection (`host`), the spatial-pack ISA
+// choice and the per-level clones of the portable kernels all ask here, so
+// a cap makes a better host behave like a lesser one everywhere qnnc picks
+// code. (XNNPACK picks its own microkernels through cpuinfo and cannot be
+// capped.)
+//
+// The cap comes from the QNNC_ISA environment variable (read once, at the
+// first query; tests take it through `bazel test --test_env=QNNC_ISA=avx2`)
+// or from SetIsaCap (the tools' --isa flag, tests that step through levels).
+#ifndef QNNC_KERNELS_CPU_ISA_H_
+#define QNNC_KERNELS_CPU_ISA_H_
+
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace qnnc::kernels::cpu {
+
+// Levels, lowest first; each includes the ones below it.
+//   kScalar      x86-64 baseline (the portable and scalar kernels)
+//   kAvx2        x86-64-v3: AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE
+//   kAvx512bw    x86-64-v4: AVX-512 F, BW, CD, DQ, VL
+//   kAvx512vnni  x86-64-v4 and AVX-512 VNNI
+enum class IsaLevel { kScalar = 0, kAvx2 = 1, kAvx512bw = 2, kAvx512vnni = 3 };
+
+// "scalar", "avx2", "avx512bw", "avx512vnni".
+const char* IsaLevelName(IsaLevel level);
+// The inverse of IsaLevelName; an error lists the valid names.
+absl::StatusOr<IsaLevel> ParseIsaLevel(absl::string_view name);
+// Every level, lowest first.
+inline constexpr IsaLevel kAllIsaLevels[] = {IsaLevel::kScalar, IsaLevel::kAvx2,
+                                             IsaLevel::kAvx512bw, IsaLevel::kAvx512vnni};
+
+// What the CPU reports (cpuinfo), before any cap. Non-x86 CPUs report only
+// the Arm fields.
+struct CpuFeatures {
+  bool sse42 = false, avx2 = false, avx512bw = false, avx512vnni = false, avxvnni = false;
+  bool neon = false, dotprod = false;
+};
+
+// The highest level this CPU runs, ignoring the cap (kScalar off x86-64).
+IsaLevel DetectedIsaLevel();
+// The cap in force, if any. An invalid QNNC_ISA caps at kScalar (the
+// safe side) and is reported by CheckIsaEnvironment.
+std::optional<IsaLevel> IsaCap();
+// Sets (or with nullopt, removes) the cap for this process, replacing
+// QNNC_ISA. Not for use while kernels run on other threads.
+void SetIsaCap(std::optional<IsaLevel> cap);
+// An error naming the variable and the valid values when QNNC_ISA is set
+// to something that is not a level.
+absl::Status CheckIsaEnvironment();
+
+// min(DetectedIsaLevel(), IsaCap()): the level qnnc's own code may use.
+IsaLevel HostIsaLevel();
+// The CPU's features with those above the cap removed (AVX-VNNI counts as
+// above every cap but avx512vnni).
+CpuFeatures HostCpuFeatures();
+
+// The CPU's model as cpuinfo names it (e.g. "AMD EPYC"), or "unknown".
+std::string CpuModelName();
+// One line for logs: "avx512vnni (AMD EPYC)", or with a cap
+// "avx2 (capped at avx2 by QNNC_ISA; the CPU has avx512vnni) (AMD EPYC)".
+std::string DescribeHostIsa();
+
+}  // namespace qnnc::kernels::cpu
+
+#endif  // QNNC_KERNELS_CPU_ISA_H_

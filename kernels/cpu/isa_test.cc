@@ -1,0 +1,112 @@
+#include "kernels/cpu/isa.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "kernels/cpu_clones.h"
+
+namespace qnnc::kernels::cpu {
+namespace {
+
+// Restores the cap a test found.
+class IsaTest : public ::testing::Test {
+ protected:
+  void SetUp() override { saved_ = IsaCap(); }
+  void TearDown() override { SetIsaCap(saved_); }
+  std::optional<IsaLevel> saved_;
+};
+
+TEST_F(IsaTest, NamesRoundTrip) {
+  for (IsaLevel l : kAllIsaLevels) {
+    auto parsed = ParseIsaLevel(IsaLevelName(l));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, l);
+  }
+  auto bad = ParseIsaLevel("avx");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("valid: scalar, avx2"), std::string::npos);
+}
+
+TEST_F(IsaTest, CapLowersTheLevelAndTheFeaturesNeverRaisesThem) {
+  const IsaLevel detected = DetectedIsaLevel();
+  for (IsaLevel cap : kAllIsaLevels) {
+    SetIsaCap(cap);
+    EXPECT_EQ(HostIsaLevel(), cap < detected ? cap : detected) << IsaLevelName(cap);
+    const CpuFeatures f = HostCpuFeatures();
+    if (cap < IsaLevel::kAvx2) EXPECT_FALSE(f.avx2);
+    if (cap < IsaLevel::kAvx512bw) EXPECT_FALSE(f.avx512bw);
+    if (cap < IsaLevel::kAvx512vnni) EXPECT_FALSE(f.avx512vnni || f.avxvnni);
+    EXPECT_NE(DescribeHostIsa().find(std::string("capped at ") + IsaLevelName(cap)),
+              std::string::npos)
+        << DescribeHostIsa();
+  }
+  SetIsaCap(std::nullopt);
+  EXPECT_EQ(HostIsaLevel(), detected);
+  EXPECT_EQ(DescribeHostIsa().find("capped"), std::string::npos);
+}
+
+TEST_F(IsaTest, FeaturesAreConsistentWithTheLevel) {
+  SetIsaCap(std::nullopt);
+  const CpuFeatures f = HostCpuFeatures();
+  const IsaLevel l = HostIsaLevel();
+  EXPECT_EQ(f.avx2, l >= IsaLevel::kAvx2);
+  EXPECT_EQ(f.avx512bw, l >= IsaLevel::kAvx512bw);
+  EXPECT_EQ(f.avx512vnni, l >= IsaLevel::kAvx512vnni);
+  std::cout << "host: " << DescribeHostIsa() << "\n";
+}
+
+TEST_F(IsaTest, BadEnvironmentIsAnErrorNamingTheVariable) {
+  const char* old = std::getenv("QNNC_ISA");
+  std::string saved = old ? old : "";
+  setenv("QNNC_ISA", "avx3", 1);
+  absl::Status s = CheckIsaEnvironment();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.message()).find("QNNC_ISA"), std::string::npos);
+  setenv("QNNC_ISA", "avx2", 1);
+  EXPECT_TRUE(CheckIsaEnvironment().ok());
+  if (old) {
+    setenv("QNNC_ISA", saved.c_str(), 1);
+  } else {
+    unsetenv("QNNC_ISA");
+  }
+}
+
+// A loop the compiler vectorizes: every clone must give the same sums.
+struct SumTask {
+  const int32_t* x;
+  int64_t* out;
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
+    const SumTask& t = *static_cast<const SumTask*>(ctx);
+    int64_t s = 0;
+    for (size_t i = start; i < start + count; ++i) s += static_cast<int64_t>(t.x[i]) * t.x[i];
+    *t.out = s;
+  }
+};
+
+TEST_F(IsaTest, ClonesPerLevelComputeTheSameAndFollowTheCap) {
+  std::vector<int32_t> x(1000);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int32_t>(i * 7919 % 2001) - 1000;
+  int64_t want = 0;
+  for (int32_t v : x) want += static_cast<int64_t>(v) * v;
+  using Clones = CpuClones<&SumTask::RunBody>;
+  for (IsaLevel l : kAllIsaLevels) {
+    if (l > DetectedIsaLevel()) {
+      std::cout << "clone for " << IsaLevelName(l) << " not run: the CPU lacks it\n";
+      continue;
+    }
+    int64_t got = 0;
+    SumTask t{x.data(), &got};
+    Clones::For(l)(&t, 0, x.size());
+    EXPECT_EQ(got, want) << IsaLevelName(l);
+    SetIsaCap(l);
+    EXPECT_EQ(Clones::Pick(), Clones::For(l));
+  }
+#if QNNC_HAS_CPU_CLONES
+  EXPECT_NE(Clones::For(IsaLevel::kScalar), Clones::For(IsaLevel::kAvx2));
+  EXPECT_NE(Clones::For(IsaLevel::kAvx2), Clones::For(IsaLevel::kAvx512vnni));
+#endif
+}
+
+}  // namespace
+}  // namespace qnnc::kernels::cpu
