@@ -3,7 +3,10 @@
 # --runs runs of the executor) against ONNX Runtime (npm onnxruntime-node,
 # median of session.run()), at 1 and 2 threads, one Markdown table.
 #
-#   bench/models.sh [--runs=N] [--rounds=R]     (defaults 200 and 1)
+#   bench/models.sh [--runs=N] [--rounds=R] [--isa=LEVEL]   (defaults 200, 1, none)
+#
+# --isa=avx2|scalar|... caps qnnc's instruction sets (README "Hosts"): an
+# AVX-512 machine then measures qnnc's AVX2 path. ONNX Runtime is not capped.
 #
 # Both run the same input and report only the model's run, not loading. With
 # --rounds=R every measurement is repeated R times, qnnc and ORT alternating
@@ -16,11 +19,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=200
 rounds=1
+isa_flag=()
 for arg in "$@"; do
   case "$arg" in
     --runs=*) runs="${arg#--runs=}" ;;
     --rounds=*) rounds="${arg#--rounds=}" ;;
-    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
+    --isa=*) isa_flag=("$arg") ;;
+    -h|--help) sed -n 2,18p "$0"; exit 0 ;;
     *) echo "models.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +37,9 @@ if [ ! -d bench/peers/node_modules/onnxruntime-node ]; then
 fi
 bazel build -c opt //tools:compile >&2
 compile="$(bazel info -c opt bazel-bin 2>/dev/null)/tools/compile"
+scripts/host_isa.sh
+"$compile" --no-run "${isa_flag[@]}" | grep '^host:' | sed 's/^host: */qnnc runs at: /' ||
+  { echo "models.sh: bad --isa" >&2; exit 2; }
 
 samples=$(mktemp)
 trap 'rm -f "$samples"' EXIT
@@ -42,7 +50,7 @@ for ((r = 1; r <= rounds; r++)); do
     for t in 1 2; do
       # A mismatch (exit 1) still times the model: the table shows it.
       line=$("$compile" --model="$model" --input="$input" \
-        --expect=testdata/models/$m.ort_output.f32 --runs="$runs" --threads="$t") || true
+        --expect=testdata/models/$m.ort_output.f32 --runs="$runs" --threads="$t" "${isa_flag[@]}") || true
       q=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$line")
       [ -n "$q" ] || { echo "models.sh: //tools:compile failed on $m:" >&2; echo "$line" >&2; exit 1; }
       match=$(sed -n 's/^match: *logits: //p' <<<"$line" | sed 's/ (worst.*//; s/|diff|/diff/; s/, tolerance.*//')

@@ -128,6 +128,23 @@ class SpatialPackKernel : public PreparedKernel {
   bool blocked_io_;
 };
 
+// A kernel checked and described for a plan, not created: its instruction
+// set is one this host may not use.
+class DescribedKernel : public PreparedKernel {
+ public:
+  DescribedKernel(std::string description, std::string isa)
+      : description_(std::move(description)), isa_(std::move(isa)) {}
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>&, pthreadpool_t) const override {
+    return absl::FailedPreconditionError(absl::StrCat(
+        description_, " needs the instruction set ", isa_, ", which this host may not use"));
+  }
+  std::string description() const override { return description_; }
+  std::string missing_isa() const override { return isa_; }
+
+ private:
+  std::string description_, isa_;
+};
+
 absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node& n, bool int16,
                                                                   sp::Isa isa) {
   for (int i : {kWeight, kBias, kRequantScale, kOutScale, kOutZp}) {
@@ -157,6 +174,17 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node
   p.clamp_max = c.clamp_max;
   p.out_dtype = c.out_dtype;
   ASSIGN_OR_RETURN(sp::KnobMap knobs, Knobs(n));
+  if (!int16 && !sp::IsaSupported(isa)) {
+    // Compiled for a host that has this instruction set: checked and
+    // described now, created where the plan runs.
+    auto description = sp::Conv2DKernel::DescribeU8S8(w, p, knobs, isa);
+    if (!description.ok()) {
+      return absl::Status(description.status().code(),
+                          absl::StrCat(n.Describe(), ": ", description.status().message()));
+    }
+    return std::unique_ptr<PreparedKernel>(
+        new DescribedKernel("spatial_pack " + *description, sp::IsaName(isa)));
+  }
   auto kernel = int16 ? sp::Conv2DKernel::CreateInt16(w, p, knobs)
                       : sp::Conv2DKernel::CreateU8S8(w, p, knobs, isa);
   if (!kernel.ok()) {

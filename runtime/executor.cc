@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "kernels/cpu/isa.h"
 #include "runtime/node_evaluator.h"
 #include "util/status_macros.h"
 
@@ -16,11 +17,12 @@ Executor::Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& opti
 absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(std::unique_ptr<ir::Graph> graph,
                                                            const ExecutorOptions& options) {
   std::unique_ptr<Executor> e(new Executor(std::move(graph), options));
-  RETURN_IF_ERROR(e->Plan(options.max_bytes));
+  RETURN_IF_ERROR(e->Plan(options));
   return e;
 }
 
-absl::Status Executor::Plan(int64_t max_bytes) {
+absl::Status Executor::Plan(const ExecutorOptions& options) {
+  const int64_t max_bytes = options.max_bytes;
   RETURN_IF_ERROR(graph_->Verify());
   // Every tensor the graph holds, counted before anything is allocated (the
   // sum stops at the first one past the limit, so it cannot overflow).
@@ -54,6 +56,14 @@ absl::Status Executor::Plan(int64_t max_bytes) {
     Step step{n, {}, {}, {}, nullptr};
     if (const KernelFactory* factory = KernelRegistry::Global().Find(*n)) {
       ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> kernel, (*factory)(*n));
+      std::string isa = kernel ? kernel->missing_isa() : "";
+      if (!isa.empty() && unrunnable_.empty()) {
+        unrunnable_ = absl::StrCat(n->Describe(), ": its kernel (", kernel->description(),
+                                   ") needs the instruction set ", isa,
+                                   ", which this host may not use (",
+                                   kernels::cpu::DescribeHostIsa(), ")");
+        if (!options.allow_unrunnable) return absl::FailedPreconditionError(unrunnable_);
+      }
       step.kernel = std::move(kernel);
     }
     const ir::Attrs& a = n->attrs();
@@ -103,6 +113,7 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
     }
     slots[input_slots_[i]] = inputs[i];
   }
+  if (!unrunnable_.empty()) return absl::FailedPreconditionError(unrunnable_);
   // The op records were built at plan load: a run only sets their times.
   for (OpTiming& t : timings_) t.ms = 0;
   std::vector<tensor::Tensor> args;

@@ -20,6 +20,10 @@ struct ExecutorOptions {
   // Create fails (ResourceExhaustedError with the size) when the inputs,
   // constants and results of every op together need more bytes than this.
   int64_t max_bytes = tensor::kDefaultMaxBytes;
+  // Compile only (cross-compilation): kernels needing an instruction set
+  // this host may not use are checked and described, and Create succeeds;
+  // Run then fails naming the instruction set. Without it, Create fails.
+  bool allow_unrunnable = false;
 };
 
 // The time one op took in the last run.
@@ -35,6 +39,8 @@ struct OpTiming {
 class Executor {
  public:
   // Takes a typed graph (InferTypes done).
+  // Fails (FailedPrecondition) when a kernel needs an instruction set this
+  // host may not use, unless options.allow_unrunnable.
   static absl::StatusOr<std::unique_ptr<Executor>> Create(std::unique_ptr<ir::Graph> graph,
                                                           const ExecutorOptions& options = {});
 
@@ -45,6 +51,9 @@ class Executor {
   // One record per op, in plan order: the last run's times (0 for the ops
   // after one that failed).
   const std::vector<OpTiming>& last_timings() const { return timings_; }
+  // Why this host cannot run the plan ("" when it can): the first op whose
+  // kernel needs an instruction set the host may not use.
+  const std::string& unrunnable() const { return unrunnable_; }
 
  private:
   struct Step {
@@ -58,7 +67,7 @@ class Executor {
   };
 
   Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options);
-  absl::Status Plan(int64_t max_bytes);
+  absl::Status Plan(const ExecutorOptions& options);
 
   std::unique_ptr<ir::Graph> graph_;
   ThreadPool pool_;
@@ -68,6 +77,7 @@ class Executor {
   std::vector<int> output_slots_;
   int num_slots_ = 0;
   std::vector<OpTiming> timings_;  // one per step, built at plan load; Run sets `ms`
+  std::string unrunnable_;
 };
 
 }  // namespace qnnc::runtime

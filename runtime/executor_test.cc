@@ -2,6 +2,7 @@
 
 #include "gtest/gtest.h"
 #include "ir/builder.h"
+#include "kernels/cpu/isa.h"
 
 namespace qnnc::runtime {
 namespace {
@@ -205,6 +206,83 @@ TEST(Executor, BlockedMaxPoolMatchesNchw) {
     EXPECT_EQ(blocked->last_timings()[1].kernel,
               dt == tensor::DType::kU8 ? "pool max 8-bit" : "reference");
   }
+}
+
+// A fused convolution decided for the VNNI kernel (x: u8[1,16,2,2] NCHW).
+std::unique_ptr<ir::Graph> VnniConv() {
+  Builder b;
+  Value* x = b.Input("x", {DType::kU8, {1, 16, 2, 2}});
+  std::vector<int8_t> w(16 * 16);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i % 7) - 3);
+  Attrs a;
+  a.Set("impl", std::string("x86.spatial_pack.u8s8.vnni"));
+  a.Set("out_dtype", std::string("u8"));
+  a.Set("pad_value", 0.0);
+  Value* y = b.Op("qnn.conv2d_requantize",
+                  {x, b.Constant(Tensor::FromVector<int8_t>({16, 16, 1, 1}, w)),
+                   b.Constant(Tensor::Zeros(DType::kI32, {16})), b.Scalar<uint8_t>(0),
+                   b.Scalar<int8_t>(0), b.Scalar<float>(1.0f), b.Scalar<float>(1.0f),
+                   b.Scalar<float>(0.25f), b.Scalar<float>(1.0f), b.Scalar<uint8_t>(3)},
+                  a, "conv");
+  b.Output(y);
+  return *b.Finish();
+}
+
+// Restores the instruction-set cap a test found.
+class CappedExecutor : public ::testing::Test {
+ protected:
+  void SetUp() override { saved_ = kernels::cpu::IsaCap(); }
+  void TearDown() override { kernels::cpu::SetIsaCap(saved_); }
+  std::optional<kernels::cpu::IsaLevel> saved_;
+};
+
+// Build anywhere, run where it fits: capped below VNNI, the kernel is only
+// described; Create refuses the plan unless asked to allow it, and Run
+// refuses to run it, each naming the op, the kernel and the instruction set.
+TEST_F(CappedExecutor, KernelsTheHostCannotRunAreDescribedNotCreated) {
+  kernels::cpu::SetIsaCap(kernels::cpu::IsaLevel::kAvx2);
+  auto refused = Executor::Create(VnniConv());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.status().message().find("node 'conv'"), std::string::npos) << refused.status();
+  EXPECT_NE(refused.status().message().find("needs the instruction set avx512vnni"),
+            std::string::npos)
+      << refused.status();
+  ExecutorOptions options;
+  options.allow_unrunnable = true;
+  auto described = Executor::Create(VnniConv(), options);
+  ASSERT_TRUE(described.ok()) << described.status();
+  EXPECT_NE((*described)->unrunnable().find("avx512vnni"), std::string::npos);
+  EXPECT_EQ((*described)->last_timings()[0].kernel,
+            "spatial_pack u8s8.avx512vnni.dense tile_co=16 tile_ow=14");
+  auto run = (*described)->Run({Tensor::Zeros(DType::kU8, {1, 16, 2, 2})});
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.status().message().find("avx512vnni"), std::string::npos) << run.status();
+}
+
+// Where the host has VNNI, the same graph creates and runs its kernel.
+TEST_F(CappedExecutor, TheSameGraphRunsWhereTheHostHasTheInstructionSet) {
+  kernels::cpu::SetIsaCap(saved_);
+  if (kernels::cpu::HostIsaLevel() < kernels::cpu::IsaLevel::kAvx512vnni) {
+    GTEST_SKIP() << "needs avx512vnni, which this host may not use: "
+                 << kernels::cpu::DescribeHostIsa();
+  }
+  auto exec = Executor::Create(VnniConv());
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  EXPECT_TRUE((*exec)->unrunnable().empty());
+  Tensor x = Tensor::Zeros(DType::kU8, {1, 16, 2, 2});
+  for (int64_t i = 0; i < x.num_elements(); ++i) x.data<uint8_t>()[i] = static_cast<uint8_t>(i * 5);
+  auto run = (*exec)->Run({x});
+  ASSERT_TRUE(run.ok()) << run.status();
+  // Checked against the reference: the same graph without a decision.
+  std::unique_ptr<ir::Graph> reference = VnniConv();
+  reference->nodes()[0]->mutable_attrs().Erase("impl");
+  auto ref = Executor::Create(std::move(reference));
+  ASSERT_TRUE(ref.ok()) << ref.status();
+  auto want = (*ref)->Run({x});
+  ASSERT_TRUE(want.ok()) << want.status();
+  EXPECT_EQ((*ref)->last_timings()[0].kernel, "reference");
+  EXPECT_TRUE((*run)[0].BitwiseEquals((*want)[0]));
 }
 
 }  // namespace

@@ -28,6 +28,10 @@ class PreparedKernel {
                                                           pthreadpool_t pool) const = 0;
   // What runs, e.g. "spatial_pack u8s8.avx512vnni.dense tile_co=32 tile_ow=14".
   virtual std::string description() const = 0;
+  // The instruction set this kernel needs and this host may not use (e.g.
+  // "avx512vnni"), or empty. Such a kernel was checked and described when the
+  // plan was compiled, but not created: its Run fails (see ExecutorOptions).
+  virtual std::string missing_isa() const { return ""; }
 };
 
 using KernelFactory =

@@ -46,6 +46,9 @@ grep -q 'arm.spatial_pack.int16' "$OUT/arm.json" || fail "aarch64+neon report la
 # Compiled plans: --out writes the compiled graph with its decisions; --plan
 # runs it without import or passes, and gives the same output bit for bit.
 expect 0 "match: +logits: match" --out="$OUT/mbv2.plan" --output="$OUT/direct.npy"
+# How many ops the plan for this host has (it depends on the host's target).
+plan_ops=$(grep -oE "^ops: +[0-9]+" "$TEST_TMPDIR/log" | grep -oE "[0-9]+")
+[ -n "$plan_ops" ] || fail "the direct run printed no op count"
 head -1 "$OUT/mbv2.plan" | grep -q "^# qnnc plan v1 target=" || fail "the plan has no header"
 grep -q 'qnn.conv2d_requantize(.*impl = "' "$OUT/mbv2.plan" || fail "the plan records no decisions"
 cp "$OUT/mbv2.plan" "$OUT/direct.npy" "$TEST_TMPDIR/"
@@ -56,6 +59,45 @@ cmp -s "$TEST_TMPDIR/direct.npy" "$OUT/plan.npy" || fail "the plan's output diff
 expect 0 "run: +skipped" --target=aarch64+neon --no-run --out="$OUT/arm.plan"
 head -1 "$OUT/arm.plan" | grep -q "target=aarch64+neon" || fail "the arm plan names another target"
 cp "$OUT/arm.plan" "$TEST_TMPDIR/"
+
+# Cross-compilation: a plan for every x86 level and for Arm, written on any
+# host. The cap (--isa=scalar) makes this host one that runs none of the
+# x86 kernels, so the path that checks and describes kernels without
+# creating them runs everywhere.
+for t in x86_64 x86_64+avx2 x86_64+avx512vnni aarch64+neon aarch64+dotprod; do
+  expect 0 "run: +skipped" --isa=scalar --target="$t" --no-run --out="$OUT/cross.plan" \
+    --report="$OUT/cross.json"
+  # The header spells the target canonically (implied features added).
+  want="target=${t%%+*}\+.*${t#*+}"
+  [ "$t" = "${t#*+}" ] && want="target=$t\$"
+  head -1 "$OUT/cross.plan" | grep -qE "$want" ||
+    fail "the $t plan names another target: $(head -1 "$OUT/cross.plan")"
+  grep -q '"kernel"' "$OUT/cross.json" || fail "the $t report names no kernels"
+  cp "$OUT/cross.plan" "$TEST_TMPDIR/cross_$t.plan"
+  cp "$OUT/cross.json" "$TEST_TMPDIR/cross_$t.json"
+done
+grep -q '"kernel": "spatial_pack u8s8.avx512vnni' "$TEST_TMPDIR/cross_x86_64+avx512vnni.json" ||
+  fail "the avx512vnni plan written under --isa=scalar does not describe its VNNI kernels"
+grep -q '"kernel": "spatial_pack u8s8.avx2' "$TEST_TMPDIR/cross_x86_64+avx2.json" ||
+  fail "the avx2 plan written under --isa=scalar does not describe its AVX2 kernels"
+# Such a plan on a host that cannot run it: exit 2 naming what is missing.
+expect 2 "cannot run on this machine: it needs avx512bw, avx512vnni" --isa=avx2 \
+  --plan="$TEST_TMPDIR/cross_x86_64+avx512vnni.plan"
+expect 2 "cannot run on this machine: it needs avx2" --isa=scalar \
+  --plan="$TEST_TMPDIR/cross_x86_64+avx2.plan"
+# And where the host can run it, it runs and matches ONNX Runtime.
+host_isa=$("$COMPILE" --no-run 2>/dev/null | sed -n 's/^host: *\([a-z0-9]*\).*/\1/p')
+echo "host instruction-set level: $host_isa"
+[ -n "$host_isa" ] || fail "compile --no-run printed no host line"
+for t in x86_64 x86_64+avx2 x86_64+avx512vnni; do
+  case "$t:$host_isa" in
+    x86_64+avx2:scalar | x86_64+avx512vnni:scalar | x86_64+avx512vnni:avx2 | x86_64+avx512vnni:avx512bw)
+      echo "SKIP: running the $t plan needs an instruction set this host ($host_isa) lacks"
+      continue ;;
+  esac
+  expect 0 "match: +logits: match" --plan="$TEST_TMPDIR/cross_$t.plan" \
+    --input="$MODELS/mobilenet_v2_qdq.input.f32" --expect="$MODELS/mobilenet_v2_qdq.ort_output.f32"
+done
 
 # ONNX node test folders.
 expect 0 "exact match" --model="$NODE/test_qlinearconv/model.onnx" --test-data="$NODE/test_qlinearconv/test_data_set_0"
@@ -89,6 +131,13 @@ bad "unknown feature .neon. for x86_64" --target=x86_64+neon
 bad "cannot run on this machine.*--no-run" --target=aarch64+neon
 bad "no tuning record" --require-tuned
 bad "threads" --threads=0
+bad "--isa: unknown instruction-set level 'avx3' \(valid: scalar, avx2" --isa=avx3
+rm -rf "$OUT" && mkdir -p "$OUT"
+QNNC_ISA=avx3 "$COMPILE" --output="$OUT/y.npy" >"$TEST_TMPDIR/log" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "QNNC_ISA=avx3: exit $rc, expected 2"
+grep -q "QNNC_ISA: unknown instruction-set level 'avx3'" "$TEST_TMPDIR/log" || fail "QNNC_ISA=avx3: $(cat "$TEST_TMPDIR/log")"
+expect_clean
 bad "no input 'nope'" --input="nope=$MODELS/mobilenet_v2_qdq.input.f32"
 bad "--expect needs --input" --model="$MODELS/resnet18_qdq.onnx" --expect="$MODELS/resnet18_qdq.ort_output.f32"
 bad "--model does not apply" --plan="$TEST_TMPDIR/mbv2.plan" --model="$MODELS/resnet18_qdq.onnx"
@@ -99,9 +148,9 @@ bad "truncated.plan:[0-9]+:[0-9]+" --plan="$TEST_TMPDIR/truncated.plan"
 bad "--time-passes does not apply" --plan="$TEST_TMPDIR/mbv2.plan" --time-passes
 # A plan is text IR whatever its name, and a CRLF header line still reads.
 cp "$TEST_TMPDIR/mbv2.plan" "$TEST_TMPDIR/named.onnx"
-expect 0 "ops: +74" --plan="$TEST_TMPDIR/named.onnx" --no-run
+expect 0 "ops: +$plan_ops " --plan="$TEST_TMPDIR/named.onnx" --no-run
 { printf '%s\r\n' "$(head -1 "$TEST_TMPDIR/mbv2.plan")"; tail -n +2 "$TEST_TMPDIR/mbv2.plan"; } >"$TEST_TMPDIR/crlf.plan"
-expect 0 "ops: +74" --plan="$TEST_TMPDIR/crlf.plan" --no-run
+expect 0 "ops: +$plan_ops " --plan="$TEST_TMPDIR/crlf.plan" --no-run
 # Files are written last and together: a report that cannot be written
 # leaves no plan and no output behind.
 rm -rf "$OUT" && mkdir -p "$OUT/report_is_a_dir/x"

@@ -18,10 +18,12 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "frontend/load_model.h"
 #include "ir/text_printer.h"
+#include "kernels/cpu/isa.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
@@ -30,6 +32,7 @@
 #include "target/target.h"
 #include "tools/compile_report.h"
 #include "tools/flag_names.h"
+#include "tools/isa_cap.h"
 #include "tools/tool_paths.h"
 #include "util/status_macros.h"
 
@@ -51,7 +54,10 @@ ABSL_FLAG(std::string, plan, "",
           "their weights at load, for the target the plan was compiled for");
 ABSL_FLAG(std::string, print_ir_after, "", "print the IR after passes matching this RE2 pattern");
 ABSL_FLAG(bool, time_passes, false, "print the time of each pass");
-ABSL_FLAG(bool, no_run, false, "compile only; do not run");
+ABSL_FLAG(bool, no_run, false,
+          "compile only; do not run (works for any target on any host: kernels this host "
+          "cannot run are checked and described, created where the plan runs)");
+ABSL_FLAG(std::string, isa, "", qnnc::tools::kIsaFlagHelp);
 ABSL_FLAG(int64_t, max_memory_mb, 4096,
           "refuse a model whose constants, or whose tensors when run, need more MiB than this");
 ABSL_FLAG(double, atol, 1e-5, "absolute tolerance for float outputs not produced by a dequantize");
@@ -194,6 +200,7 @@ int Main(int argc, char** argv) {
     std::cerr << "qnnc compile: error: " << s.message() << "\n";
     return code;
   };
+  if (absl::Status s = ApplyIsaFlag(absl::GetFlag(FLAGS_isa)); !s.ok()) return fail(2, s);
   const std::string plan_path =
       absl::GetFlag(FLAGS_plan).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_plan));
   const std::string out_path =
@@ -220,14 +227,13 @@ int Main(int argc, char** argv) {
                                      : target_or.status());
   }
   target::Target target = *target_or;
-  target::Target host = target::DetectHost();
   bool no_run = absl::GetFlag(FLAGS_no_run);
-  if (!no_run && !target::CanRunOn(target, host)) {
+  // A model is checked before it is compiled; a plan once it has loaded, so
+  // that a bad plan is reported as bad on any host.
+  if (absl::Status runs_here = target::CheckRunsOnHost(target);
+      !no_run && plan_path.empty() && !runs_here.ok()) {
     return fail(2, absl::InvalidArgumentError(absl::StrCat(
-                       plan_path.empty() ? "--target" : absl::StrCat("--plan: '", plan_path, "'"),
-                       ": code for ", target.ToString(),
-                       " cannot run on this machine (", host.ToString(), ")",
-                       plan_path.empty() ? "; add --no-run to compile and report only" : "")));
+                       "--target: ", runs_here.message(), "; add --no-run to compile and report only")));
   }
   int threads = absl::GetFlag(FLAGS_threads), runs = absl::GetFlag(FLAGS_runs);
   if (threads < 1 || threads > 256) return fail(2, absl::InvalidArgumentError("--threads must be 1..256"));
@@ -315,6 +321,7 @@ int Main(int argc, char** argv) {
   runtime::ExecutorOptions executor_options;
   executor_options.threads = threads;
   executor_options.max_bytes = max_bytes;
+  executor_options.allow_unrunnable = no_run || !plan_path.empty();
   auto executor_or = runtime::Executor::Create(std::move(graph), executor_options);
   if (!executor_or.ok()) {
     // A plan's decisions are bound only now: name the file they came from.
@@ -324,6 +331,16 @@ int Main(int argc, char** argv) {
                                                                  executor_or.status().message())));
   }
   runtime::Executor& executor = **executor_or;
+  if (!no_run && !plan_path.empty()) {
+    absl::Status runs_here = target::CheckRunsOnHost(target);
+    if (runs_here.ok() && !executor.unrunnable().empty()) {
+      runs_here = absl::FailedPreconditionError(executor.unrunnable());
+    }
+    if (!runs_here.ok()) {
+      return fail(2, absl::InvalidArgumentError(
+                         absl::StrCat("--plan: '", plan_path, "': ", runs_here.message())));
+    }
+  }
   std::vector<tensor::Tensor> expected;
   for (size_t i = 0; i < expect_files.size(); ++i) {
     auto t = runtime::ReadTensorFile(expect_files[i], out_types[i]);
@@ -336,6 +353,7 @@ int Main(int argc, char** argv) {
   CompileSummary summary;
   summary.model = model_path;
   summary.target = target.ToString();
+  summary.host = kernels::cpu::DescribeHostIsa();
   summary.untuned_workloads.assign(context.untuned_workloads.begin(), context.untuned_workloads.end());
   summary.threads = threads;
 
@@ -372,6 +390,9 @@ int Main(int argc, char** argv) {
   };
 
   if (no_run) {
+    // The kernels bound (or, for an instruction set this host lacks,
+    // described) at plan load; nothing ran.
+    summary.timings = executor.last_timings();
     if (absl::Status s = write_results(nullptr); !s.ok()) return fail(2, s);
     std::cout << HumanSummary(executor.graph(), summary);
     return 0;

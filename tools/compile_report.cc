@@ -21,6 +21,7 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
   nlohmann::json j;
   j["model"] = s.model;
   j["target"] = s.target;
+  j["host"] = s.host;
   j["threads"] = s.threads;
   j["runs"] = s.runs;
   j["latency_ms_median"] = s.median_ms;
@@ -67,6 +68,7 @@ std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
     absl::StrAppend(&ops, ops.empty() ? "" : ", ", count, " ", kind);
   }
   std::string out = absl::StrCat("model:   ", s.model, "\n", "target:  ", s.target, "\n",
+                                 "host:    ", s.host, "\n",
                                  "ops:     ", graph.num_nodes(), " (", ops, ")\n");
   if (s.runs > 0) {
     absl::StrAppend(&out, absl::StrFormat("latency: %.3f ms (median of %d run%s, %d thread%s)\n",

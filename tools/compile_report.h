@@ -20,6 +20,9 @@ struct OutputCheck {
 struct CompileSummary {
   std::string model;
   std::string target;
+  // The instruction-set level this host used and its CPU, e.g.
+  // "avx2 (capped at avx2 by QNNC_ISA; the CPU has avx512vnni) (AMD EPYC)".
+  std::string host;
   int threads = 1;
   int runs = 0;
   double median_ms = 0;

@@ -1,26 +1,76 @@
 // MobileNetV2 and ResNet-18 (QDQ, from testdata/models) against ONNX
 // Runtime's outputs: same top-1 and top-5, and a max absolute difference of
 // at most 2 quantization steps of the last quantized tensor.
+//
+// Each model is compiled for the generic target and for this host at every
+// instruction-set level it has (the cap: kernels/cpu/isa.h), so the VNNI,
+// AVX2, scalar, int16 and XNNPACK kernels all meet the whole-model check,
+// and run at 1 and 2 threads. A level the host lacks (or that QNNC_ISA caps
+// away) is skipped, naming it. The compile report must show every
+// convolution running on the kernel its decision names.
 #include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
 
+#include "absl/strings/match.h"
 #include "frontend/onnx/import.h"
 #include "gtest/gtest.h"
+#include "kernels/cpu/isa.h"
+#include "nlohmann/json.hpp"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
 #include "runtime/output_compare.h"
 #include "runtime/tensor_files.h"
+#include "target/target.h"
+#include "tools/compile_report.h"
 
 namespace qnnc::tools {
 namespace {
 
-class ModelTest : public ::testing::TestWithParam<std::string> {};
+namespace cpu = kernels::cpu;
 
-TEST_P(ModelTest, MatchesOnnxRuntime) {
-  std::string base = "testdata/models/" + GetParam();
+// What the kernel description of a convolution must start with for its
+// decision's implementation.
+std::string KernelFor(const std::string& impl) {
+  if (impl == "x86.spatial_pack.u8s8.vnni") return "spatial_pack u8s8.avx512vnni.";
+  if (impl == "x86.spatial_pack.u8s8.avx2") return "spatial_pack u8s8.avx2.";
+  if (absl::EndsWith(impl, "spatial_pack.int16")) return "spatial_pack int16.portable";
+  if (absl::StartsWith(impl, "xnnpack.")) return "xnnpack " + impl.substr(8);
+  return impl;  // "reference"
+}
+
+// The level the original cap (QNNC_ISA) allows, restored after each test.
+class ModelTest
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
+ protected:
+  void SetUp() override { saved_cap_ = cpu::IsaCap(); }
+  void TearDown() override { cpu::SetIsaCap(saved_cap_); }
+  std::optional<cpu::IsaLevel> saved_cap_;
+};
+
+TEST_P(ModelTest, MatchesOnnxRuntimeWithTheDecidedKernels) {
+  const auto& [model, level_name] = GetParam();
+  target::Target target;  // generic
+  if (level_name != "generic") {
+    const cpu::IsaLevel level = *cpu::ParseIsaLevel(level_name);
+    const cpu::IsaLevel host = cpu::HostIsaLevel();
+    if (level > host) {
+      GTEST_SKIP() << "needs the instruction set " << level_name
+                   << ", which this host may not use: " << cpu::DescribeHostIsa();
+    }
+    cpu::SetIsaCap(level);
+    target = target::DetectHost();
+  }
+  std::cout << model << " for " << target.ToString() << " (host " << cpu::DescribeHostIsa()
+            << ")\n";
+  std::string base = "testdata/models/" + model;
   auto graph = frontend::onnx::ImportOnnxFile(base + ".onnx");
   ASSERT_TRUE(graph.ok()) << graph.status();
   passes::PassContext context;
+  context.target = target;
   std::ostringstream log;
   ASSERT_TRUE(passes::PassManager().Run(passes::DefaultPipeline(), **graph, context, log).ok());
   ASSERT_EQ((*graph)->outputs().size(), 1u);
@@ -31,20 +81,61 @@ TEST_P(ModelTest, MatchesOnnxRuntime) {
   auto input = runtime::ReadTensorFile(base + ".input.f32", in_type);
   auto expected = runtime::ReadTensorFile(base + ".ort_output.f32", out_type);
   ASSERT_TRUE(input.ok() && expected.ok());
-  auto exec = runtime::Executor::Create(*std::move(graph), {2});
-  ASSERT_TRUE(exec.ok()) << exec.status();
-  auto outputs = (*exec)->Run({*input});
-  ASSERT_TRUE(outputs.ok()) << outputs.status();
-  runtime::Comparison c = runtime::CompareTensors((*outputs)[0], *expected, tol);
-  std::cout << GetParam() << ": " << c.message << "\n";
-  EXPECT_TRUE(c.has_topk);
-  EXPECT_TRUE(c.top1_equal);
-  EXPECT_TRUE(c.top5_equal);
-  EXPECT_TRUE(c.match) << c.message;
+
+  std::optional<tensor::Tensor> first_output;
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(testing::Message() << threads << " thread(s)");
+    runtime::ExecutorOptions options;
+    options.threads = threads;
+    auto exec = runtime::Executor::Create((*graph)->Clone(), options);
+    ASSERT_TRUE(exec.ok()) << exec.status();
+    auto outputs = (*exec)->Run({*input});
+    ASSERT_TRUE(outputs.ok()) << outputs.status();
+    runtime::Comparison c = runtime::CompareTensors((*outputs)[0], *expected, tol);
+    std::cout << "  " << threads << " thread(s): " << c.message << "\n";
+    EXPECT_TRUE(c.has_topk);
+    EXPECT_TRUE(c.top1_equal);
+    EXPECT_TRUE(c.top5_equal);
+    EXPECT_TRUE(c.match) << c.message;
+    // Threads split work, never change a result.
+    if (first_output) {
+      EXPECT_TRUE((*outputs)[0].BitwiseEquals(*first_output)) << "1 and 2 threads differ";
+    }
+    first_output = (*outputs)[0];
+
+    // The report (as compile --report writes it): every convolution ran on
+    // the kernel its decision names.
+    CompileSummary summary;
+    summary.target = target.ToString();
+    summary.timings = (*exec)->last_timings();
+    nlohmann::json report = nlohmann::json::parse(ReportJson((*exec)->graph(), summary));
+    int convs = 0;
+    std::map<std::string, int> kernels;
+    for (const auto& op : report["ops"]) {
+      const std::string kind = op["kind"];
+      if (!absl::StrContains(kind, "conv2d")) continue;
+      ++convs;
+      const std::string impl = op["implementation"], kernel = op["kernel"];
+      ++kernels[kernel.substr(0, kernel.find(' ', kernel.find(' ') + 1))];
+      EXPECT_TRUE(absl::StartsWith(kernel, KernelFor(impl)))
+          << op["node"] << " (" << kind << "): decision " << impl << ", kernel " << kernel;
+    }
+    EXPECT_GT(convs, 0);
+    if (threads == 1) {
+      for (const auto& [k, n] : kernels) std::cout << "  " << n << " x " << k << "\n";
+    }
+  }
+}
+
+std::string Name(const ::testing::TestParamInfo<ModelTest::ParamType>& info) {
+  return std::get<0>(info.param) + "_" + std::get<1>(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ModelTest,
-                         ::testing::Values("mobilenet_v2_qdq", "resnet18_qdq"));
+                         ::testing::Combine(::testing::Values("mobilenet_v2_qdq", "resnet18_qdq"),
+                                            ::testing::Values("generic", "scalar", "avx2",
+                                                              "avx512bw", "avx512vnni")),
+                         Name);
 
 }  // namespace
 }  // namespace qnnc::tools

@@ -16,6 +16,7 @@
 #include "runtime/tensor_files.h"
 #include "target/target.h"
 #include "tools/flag_names.h"
+#include "tools/isa_cap.h"
 #include "tools/tool_paths.h"
 
 ABSL_FLAG(std::string, passes, "InferTypes", "comma-separated passes to run, in order");
@@ -23,6 +24,7 @@ ABSL_FLAG(std::string, target, "generic", "target the passes compile for");
 ABSL_FLAG(std::string, output, "", "write the IR here instead of stdout");
 ABSL_FLAG(std::string, print_ir_after, "", "print the IR after passes matching this RE2 pattern (to stderr)");
 ABSL_FLAG(bool, time_passes, false, "print the time of each pass (to stderr)");
+ABSL_FLAG(std::string, isa, "", qnnc::tools::kIsaFlagHelp);
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("qnnc opt [flags] INPUT.qnnir|INPUT.onnx");
@@ -32,6 +34,9 @@ int main(int argc, char** argv) {
     std::cerr << "qnnc opt: error: " << message << "\n";
     return 2;
   };
+  if (absl::Status s = qnnc::tools::ApplyIsaFlag(absl::GetFlag(FLAGS_isa)); !s.ok()) {
+    return fail(std::string(s.message()));
+  }
   if (args.size() != 2) return fail("expected exactly one input file");
   auto graph = qnnc::frontend::LoadModel(qnnc::tools::ResolveUserPath(args[1]));
   if (!graph.ok()) return fail(std::string(graph.status().message()));
