@@ -8,6 +8,7 @@
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
 #include "target/decision_attrs.h"
+#include "target/target.h"
 #include "target/workload.h"
 
 namespace qnnc::passes {
@@ -37,11 +38,11 @@ struct Compiled {
   tensor::Tensor output;
 };
 
-Compiled CompileAndRun(const target::DispatchContext* records) {
+Compiled CompileAndRun(const std::string& target_name, const target::DispatchContext* records) {
   auto graph = ir::ParseGraph(kConv);
   EXPECT_TRUE(graph.ok()) << graph.status();
   PassContext context;
-  context.target = *target::ParseTarget("x86_64+avx512vnni");
+  context.target = *target::ParseTarget(target_name);
   context.dispatch = records;
   std::ostringstream log;
   EXPECT_TRUE(PassManager().Run(DefaultPipeline(), **graph, context, log).ok());
@@ -73,14 +74,25 @@ std::string KernelOf(const Compiled& c) {
   return "";
 }
 
-TEST(DecideOnce, RecordsChangeLegalizationAndKernelTogether) {
+// Each x86 target with the fallback it gives this convolution; a target
+// this host cannot run is skipped, naming what it lacks.
+class DecideOnceOnX86 : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(DecideOnceOnX86, RecordsChangeLegalizationAndKernelTogether) {
+  const auto& [target_name, fallback_impl] = GetParam();
+  if (absl::Status s = target::CheckRunsOnHost(*target::ParseTarget(target_name)); !s.ok()) {
+    GTEST_SKIP() << s.message();
+  }
+  auto CompileAndRun = [&](const target::DispatchContext* records) {
+    return passes::CompileAndRun(target_name, records);
+  };
   Compiled fallback = CompileAndRun(nullptr);
-  EXPECT_EQ(fallback.implementation, "x86.spatial_pack.u8s8.vnni");
+  EXPECT_EQ(fallback.implementation, fallback_impl);
   EXPECT_EQ(fallback.legalization, "u8s8");
   EXPECT_EQ(fallback.op, "qnn.conv2d_requantize");  // fused for its kernel
   EXPECT_EQ(fallback.weight_dtype, "i8");            // w - zw as s8
   EXPECT_FALSE(fallback.tuned);
-  EXPECT_EQ(KernelOf(fallback), "x86.spatial_pack.u8s8.vnni");
+  EXPECT_EQ(KernelOf(fallback), fallback_impl);
 
   // The workload key is taken before legalization, so the record written for
   // the model's op applies whatever the fallback would have done.
@@ -104,9 +116,17 @@ TEST(DecideOnce, RecordsChangeLegalizationAndKernelTogether) {
   target::InMemoryDispatchContext bad;
   bad.Add(workload->Key(), {"arm.spatial_pack.s8s8.dotprod", {}});
   Compiled ignored = CompileAndRun(&bad);
-  EXPECT_EQ(ignored.implementation, "x86.spatial_pack.u8s8.vnni");
+  EXPECT_EQ(ignored.implementation, fallback_impl);
   EXPECT_FALSE(ignored.tuned);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Targets, DecideOnceOnX86,
+    ::testing::Values(std::make_pair("x86_64+avx512vnni", "x86.spatial_pack.u8s8.vnni"),
+                      std::make_pair("x86_64+avx2", "x86.spatial_pack.u8s8.avx2")),
+    [](const auto& info) {
+      return std::string(info.param.first == "x86_64+avx2" ? "avx2" : "avx512vnni");
+    });
 
 TEST(DecideOnce, NothingAppliesListsEveryRejection) {
   // NHWC data: no implementation of this build consumes it before layout
