@@ -94,9 +94,14 @@ Implementation Int16SpatialPack(const std::string& name, int priority) {
   impl.fuses_requantize = true;
   impl.config_space = FromKnobSpace(sp::ConfigSpaceInt16());
   impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
+    if (w.op == "qnn.dense") {
+      // The int16 legalization of a dense has no kernel of its own: the
+      // decision would run on the reference kernel.
+      return absl::FailedPreconditionError("no int16 dense kernel is bound by the runtime");
+    }
     RETURN_IF_ERROR(NeedsEightBitOperands(w));
-    if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
-    return absl::OkStatus();
+    RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+    return NeedsFusedRequantize(w);
   };
   impl.default_config = [](const Workload& w, const Target&) {
     return sp::DefaultConfigInt16(KernelParams(w), OutWidth(w));
@@ -119,6 +124,11 @@ Implementation XnnpackBase(const std::string& name, int priority, const std::str
 
 absl::Status XnnpackCommon(const Workload& w, const Target& t) {
   RETURN_IF_ERROR(NeedsRealArch(t));
+  if (w.op == "qnn.dense") {
+    // kernels/xnnpack/dense is not bound by the runtime yet: the decision
+    // would run on the reference kernel.
+    return absl::FailedPreconditionError("no XNNPACK dense kernel is bound by the runtime");
+  }
   RETURN_IF_ERROR(NeedsEightBitOperands(w));
   RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
   RETURN_IF_ERROR(NeedsConstantWeights(w));
@@ -197,6 +207,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
     RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
     RETURN_IF_ERROR(NeedsConstantWeights(w));
     if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+    RETURN_IF_ERROR(NeedsFusedRequantize(w));
     if (!w.data_zero_point) return absl::FailedPreconditionError("needs a per-tensor data zero point");
     return NeedsWeightOffsetsIn(w, -std::min<int64_t>(max_abs_weight, 128), std::min<int64_t>(max_abs_weight, 127));
   };

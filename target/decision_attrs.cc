@@ -10,6 +10,7 @@ void SetDecisionAttrs(const Decision& d, const Implementation& impl, ir::Node& n
   a.Set("workload", d.workload_key);
   a.Set("legalization", impl.legalization);
   a.Set("impl_layout", impl.layout);
+  if (!d.rejected_records.empty()) a.Set("record_rejected", d.rejected_records);
 }
 
 std::optional<StoredDecision> GetDecision(const ir::Node& node) {

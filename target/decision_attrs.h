@@ -6,6 +6,7 @@
 //   workload      the workload key (before legalization)
 //   legalization  the legalization that was applied
 //   impl_layout   the data layout the implementation consumes
+//   record_rejected  tuning records of the workload not used, and why
 #ifndef QNNC_TARGET_DECISION_ATTRS_H_
 #define QNNC_TARGET_DECISION_ATTRS_H_
 

@@ -11,6 +11,13 @@ std::optional<TunedChoice> InMemoryDispatchContext::Lookup(const std::string& ke
   return it->second;
 }
 
+std::vector<TunedChoice> DispatchContext::LookupAll(const std::string& workload_key,
+                                                   const Target& target) const {
+  std::vector<TunedChoice> all;
+  if (auto one = Lookup(workload_key, target)) all.push_back(*std::move(one));
+  return all;
+}
+
 absl::StatusOr<Decision> DispatchContext::Decide(
     const Workload& workload, const Target& target,
     const std::vector<const Implementation*>& candidates) const {
@@ -31,15 +38,23 @@ absl::StatusOr<Decision> DispatchContext::Decide(
         "no implementation of ", workload.op, " applies on target ", target.ToString(),
         candidates.empty() ? " (none registered)" : ":", rejected));
   }
-  if (auto tuned = Lookup(d.workload_key, target)) {
-    for (const Implementation* impl : applicable) {
-      if (impl->name == tuned->implementation && impl->config_space.Validate(tuned->config).ok()) {
-        d.implementation = impl->name;
-        d.config = tuned->config;
-        d.tuned = true;
-        return d;
-      }
+  for (const TunedChoice& tuned : LookupAll(d.workload_key, target)) {
+    const Implementation* found = nullptr;
+    for (const Implementation* impl : candidates) {
+      if (impl->name == tuned.implementation) found = impl;
     }
+    absl::Status why = found == nullptr
+                           ? absl::NotFoundError("not an implementation of this target")
+                           : found->applicable(workload, target);
+    if (why.ok()) why = found->config_space.Validate(tuned.config);
+    if (why.ok()) {
+      d.implementation = found->name;
+      d.config = tuned.config;
+      d.tuned = true;
+      return d;
+    }
+    absl::StrAppend(&d.rejected_records, d.rejected_records.empty() ? "" : "; ",
+                    tuned.implementation, " ", ConfigToJson(tuned.config), ": ", why.message());
   }
   const Implementation* best = applicable[0];
   for (const Implementation* impl : applicable) {

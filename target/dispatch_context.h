@@ -23,6 +23,10 @@ struct Decision {
   Config config;
   bool tuned = false;
   std::string workload_key;
+  // Records found for the workload but not used for this op, each with why
+  // (the implementation does not apply to this op, or the config is not in
+  // its space); empty when none was rejected.
+  std::string rejected_records;
 };
 
 // A tuning record's answer for one workload.
@@ -37,10 +41,15 @@ class DispatchContext {
   // The tuned choice for a workload on a target, if any.
   virtual std::optional<TunedChoice> Lookup(const std::string& workload_key,
                                             const Target& target) const = 0;
+  // Every tuned choice for the workload on the target, most preferred
+  // first; Decide takes the first that applies to the op. Default: Lookup's.
+  virtual std::vector<TunedChoice> LookupAll(const std::string& workload_key,
+                                             const Target& target) const;
 
-  // Decides among `candidates` (most preferred registry order): a tuned
-  // choice when it names an applicable candidate and a valid config, else the
-  // fallback. An error lists every candidate and why it was rejected.
+  // Decides among `candidates` (most preferred registry order): the first
+  // tuned choice that names an applicable candidate and a valid config, else
+  // the fallback (with the rejected records and why in the decision). An
+  // error lists every candidate and why it was rejected.
   absl::StatusOr<Decision> Decide(const Workload& workload, const Target& target,
                                   const std::vector<const Implementation*>& candidates) const;
 };
@@ -53,8 +62,9 @@ class FallbackDispatchContext : public DispatchContext {
   }
 };
 
-// Records held in memory, keyed by workload key (the tuning issue adds the
-// JSON-lines file format on top).
+// Records held in memory, keyed by workload key, for any target (tests;
+// tuning/records_dispatch_context.h reads records files and honours the
+// target).
 class InMemoryDispatchContext : public DispatchContext {
  public:
   void Add(const std::string& workload_key, TunedChoice choice) {

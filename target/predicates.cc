@@ -101,4 +101,11 @@ absl::Status NeedsRealArch(const Target& t) {
   return absl::OkStatus();
 }
 
+absl::Status NeedsFusedRequantize(const Workload& w) {
+  if (w.op != "qnn.conv2d" || w.requant_fusable) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      "its kernel runs only fused with a float-mode (TONEAREST_EVEN) requantize with a zero input "
+      "zero point after the op");
+}
+
 }  // namespace qnnc::target

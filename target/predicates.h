@@ -20,6 +20,10 @@ absl::Status NeedsLayout(const Workload& w, const char* data, const char* kernel
 absl::Status NeedsRequantScaleBelow(const Workload& w, double limit);
 // Every constant weight minus its zero point lies in [lo, hi].
 absl::Status NeedsWeightOffsetsIn(const Workload& w, int64_t lo, int64_t hi);
+// A convolution whose kernel runs only fused with its requantize: a
+// float-mode (TONEAREST_EVEN) qnn.requantize with constant scales and a zero
+// input zero point consumes it (dense ops pass).
+absl::Status NeedsFusedRequantize(const Workload& w);
 absl::Status NeedsFeature(const Target& t, Feature f);
 absl::Status NeedsArch(const Target& t, Arch a);
 absl::Status NeedsRealArch(const Target& t);  // not "generic"
