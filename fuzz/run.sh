@@ -4,7 +4,7 @@
 #
 #   fuzz/run.sh [--time=SECONDS | --runs=N] [--keep=DIR] [TARGET...]
 #
-# TARGET: onnx_import, text_ir, plan, tensor_files (default: all four). Default
+# TARGET: onnx_import, text_ir, plan, tensor_files, records (default: all five). Default
 # --time=25. A finding is written to $ARTIFACTS (default: a temp folder) and
 # makes the script exit 1; copy it to fuzz/regressions/<target>/ with a fix.
 # Builds in $QNNC_FUZZ_OUTPUT_BASE (default ~/.cache/qnnc_fuzz).
@@ -25,7 +25,7 @@ for arg in "$@"; do
     *) targets+=("$arg") ;;
   esac
 done
-[ ${#targets[@]} -eq 0 ] && targets=(onnx_import text_ir plan tensor_files)
+[ ${#targets[@]} -eq 0 ] && targets=(onnx_import text_ir plan tensor_files records)
 
 OUTPUT_BASE="${QNNC_FUZZ_OUTPUT_BASE:-$HOME/.cache/qnnc_fuzz}"
 bazel_fuzz() { bazel --output_base="$OUTPUT_BASE" "$@"; }
@@ -61,6 +61,8 @@ seed() {
     plan)
       cp fuzz/seeds/plan/* testdata/bad/*.plan "$dir/"
       find testdata/passes -name '*.expected.qnnir' | while read -r f; do cp "$f" "$dir/$(echo "$f" | tr / _)"; done ;;
+    records)
+      cp fuzz/seeds/records/* testdata/bad/*.plan testdata/bad/*.qnnir "$dir/" ;;
     tensor_files)
       cp fuzz/seeds/tensor_files/* testdata/bad/*.npy testdata/bad/*.pb "$dir/" 2>/dev/null
       for f in "$node"/test_{qlinearconv,quantizelinear,dequantizelinear_axis,basic_conv_with_padding}/test_data_set_0/*.pb; do

@@ -43,6 +43,7 @@ _SYSTEM_LIBS = {
     "xnnpack": "xnnpack.BUILD",
     "onnx": "onnx.BUILD",
     "nlohmann_json": "nlohmann_json.BUILD",
+    "xgboost": "xgboost.BUILD",
 }
 
 def qnnc_system_deps(qnnc_repo = ""):

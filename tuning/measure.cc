@@ -1,0 +1,312 @@
+#include "tuning/measure.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "ir/builder.h"
+#include "nlohmann/json.hpp"
+#include "passes/pass_manager.h"
+#include "passes/pipeline.h"
+#include "runtime/executor.h"
+#include "target/decision_attrs.h"
+#include "target/dispatch_context.h"
+#include "util/status_macros.h"
+
+namespace qnnc::tuning {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+// The single node reading `v`, or nullptr.
+const ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v) {
+  const ir::Node* user = nullptr;
+  for (const ir::Node* n : graph.nodes()) {
+    for (const ir::Value* in : n->inputs()) {
+      if (in != v) continue;
+      if (user != nullptr && user != n) return nullptr;
+      user = n;
+    }
+  }
+  return user;
+}
+
+bool AllConstantFrom(const ir::Node& n, size_t first) {
+  for (size_t i = first; i < n.inputs().size(); ++i) {
+    if (!n.input(i)->is_constant()) return false;
+  }
+  return true;
+}
+
+// The op (+ bias_add + requantize) as a graph of its own.
+absl::StatusOr<std::unique_ptr<ir::Graph>> OpGraph(const ir::Graph& model, const ir::Node& node) {
+  if (!AllConstantFrom(node, 1)) {
+    return absl::FailedPreconditionError(
+        "its weights or quantization parameters are computed at run time");
+  }
+  ir::Builder b;
+  auto copy = [&](const ir::Node& n, ir::Value* first) {
+    std::vector<ir::Value*> inputs{first};
+    for (size_t i = 1; i < n.inputs().size(); ++i) inputs.push_back(b.Constant(n.input(i)->data()));
+    return b.Op(n.op(), inputs, n.attrs(), n.name());
+  };
+  ir::Value* out = copy(node, b.Input("x", *node.input(0)->type()));
+  const ir::Node* user = SoleUser(model, node.output());
+  if (user != nullptr && user->op() == "nn.bias_add" && AllConstantFrom(*user, 1)) {
+    out = copy(*user, out);
+    user = SoleUser(model, user->output());
+  }
+  if (user != nullptr && user->op() == "qnn.requantize" && AllConstantFrom(*user, 1)) {
+    out = copy(*user, out);
+  }
+  b.Output(out);
+  return b.Finish();
+}
+
+tensor::Tensor RandomInput(const ir::TensorType& type, uint32_t seed) {
+  tensor::Tensor t = tensor::Tensor::Zeros(type.dtype, type.shape);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    if (type.dtype == tensor::DType::kU8) t.data<uint8_t>()[i] = static_cast<uint8_t>(byte(rng));
+    if (type.dtype == tensor::DType::kI8) t.data<int8_t>()[i] = static_cast<int8_t>(byte(rng) - 128);
+  }
+  return t;
+}
+
+MeasureResult Failed(MeasureError e, std::string message) {
+  MeasureResult r;
+  r.error = e;
+  r.message = std::move(message);
+  return r;
+}
+
+// The measurement itself, in this process.
+MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
+                          const Candidate& candidate, const MeasureOptions& o) {
+  if (o.before_run) o.before_run();
+  const ir::TensorType in_type = *op.graph->inputs()[0]->type();
+  const tensor::Tensor input = RandomInput(in_type, o.seed);
+  // The reference: the op as the model states it, on the reference kernels.
+  auto ref_exec = runtime::Executor::Create(op.graph->Clone());
+  if (!ref_exec.ok()) return Failed(MeasureError::kCompileError, std::string(ref_exec.status().message()));
+  auto expected = (*ref_exec)->Run({input});
+  if (!expected.ok()) return Failed(MeasureError::kRuntimeError, std::string(expected.status().message()));
+
+  const target::Registry& registry = target::GlobalRegistry();
+  const target::Implementation* impl = nullptr;
+  for (const target::Implementation* i : registry.Implementations(op.workload.op, target)) {
+    if (i->name == candidate.implementation) impl = i;
+  }
+  if (impl == nullptr) {
+    return Failed(MeasureError::kInvalidConfig,
+                  absl::StrCat(candidate.implementation, " is not an implementation on ", target.ToString()));
+  }
+  if (absl::Status s = impl->config_space.Validate(candidate.config); !s.ok()) {
+    return Failed(MeasureError::kInvalidConfig, std::string(s.message()));
+  }
+  target::InMemoryDispatchContext records;
+  records.Add(op.key, {candidate.implementation, candidate.config});
+  passes::PassContext context;
+  context.target = target;
+  context.dispatch = &records;
+  std::unique_ptr<ir::Graph> graph = op.graph->Clone();
+  std::ostringstream log;
+  if (absl::Status s = passes::PassManager().Run(passes::DefaultPipeline(), *graph, context, log);
+      !s.ok()) {
+    return Failed(MeasureError::kCompileError, std::string(s.message()));
+  }
+  bool decided = false;
+  for (const ir::Node* n : graph->nodes()) {
+    auto d = target::GetDecision(*n);
+    if (d && d->implementation == candidate.implementation && d->tuned) decided = true;
+  }
+  if (!decided) {
+    return Failed(MeasureError::kCompileError,
+                  absl::StrCat(candidate.implementation, " was not chosen for the op"));
+  }
+  runtime::ExecutorOptions eo;
+  eo.threads = o.threads;
+  auto exec = runtime::Executor::Create(std::move(graph), eo);
+  if (!exec.ok()) return Failed(MeasureError::kCompileError, std::string(exec.status().message()));
+  MeasureResult r;
+  for (int i = 0; i < o.warmup + o.repeats; ++i) {
+    auto out = (*exec)->Run({input});
+    if (!out.ok()) return Failed(MeasureError::kRuntimeError, std::string(out.status().message()));
+    if (i == 0 && !(*out)[0].BitwiseEquals((*expected)[0])) {
+      return Failed(MeasureError::kWrongAnswer, "the output differs from the reference kernel's");
+    }
+    double ms = 0;
+    bool bound = false;
+    for (const runtime::OpTiming& t : (*exec)->last_timings()) {
+      if (t.implementation != candidate.implementation) continue;
+      if (t.kernel == "reference" && candidate.implementation != "reference") {
+        return Failed(MeasureError::kCompileError,
+                      absl::StrCat(t.op, " decided for ", candidate.implementation,
+                                   " ran on the reference kernel"));
+      }
+      ms += t.ms;
+      bound = true;
+    }
+    if (!bound) return Failed(MeasureError::kCompileError, "no op carries the decision");
+    if (i >= o.warmup) r.repeats_s.push_back(ms / 1000.0);
+  }
+  std::vector<double> sorted = r.repeats_s;
+  std::sort(sorted.begin(), sorted.end());
+  r.median_s = sorted[sorted.size() / 2];
+  if (r.median_s <= 0) r.median_s = 1e-9;  // below the clock's resolution
+  return r;
+}
+
+std::string ResultToJson(const MeasureResult& r) {
+  nlohmann::json j;
+  j["error"] = MeasureErrorName(r.error);
+  j["median_s"] = r.median_s;
+  j["repeats_s"] = r.repeats_s;
+  j["message"] = r.message;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+MeasureResult ResultFromJson(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Failed(MeasureError::kCrash, "no result from the child");
+  MeasureResult r;
+  r.error = ParseMeasureError(j.value("error", "crash")).value_or(MeasureError::kCrash);
+  r.median_s = j.value("median_s", 0.0);
+  r.repeats_s = j.value("repeats_s", std::vector<double>{});
+  r.message = j.value("message", "");
+  return r;
+}
+
+// Runs MeasureHere in a child process: a crash or a hang is a result.
+MeasureResult MeasureIsolated(const TunableOp& op, const target::Target& target,
+                              const Candidate& candidate, const MeasureOptions& o) {
+  int fds[2];
+  if (pipe(fds) != 0) return Failed(MeasureError::kRuntimeError, "pipe() failed");
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return Failed(MeasureError::kRuntimeError, "fork() failed");
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const std::string text = ResultToJson(MeasureHere(op, target, candidate, o));
+    size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = write(fds[1], text.data() + done, text.size() - done);
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  const auto start = Clock::now();
+  bool timed_out = false;
+  char buf[4096];
+  for (;;) {
+    const double left = o.timeout_s - Seconds(start);
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(std::min(left, 1.0) * 1000) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    const ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n <= 0) break;  // EOF: the child is done (or died)
+    text.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  if (timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out) {
+    return Failed(MeasureError::kTimeout, absl::StrCat("killed after ", o.timeout_s, " s"));
+  }
+  if (WIFSIGNALED(status)) {
+    return Failed(MeasureError::kCrash,
+                  absl::StrCat("the candidate's process died of signal ", WTERMSIG(status), " (",
+                               strsignal(WTERMSIG(status)), ")"));
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty()) {
+    return Failed(MeasureError::kCrash, "the candidate's process exited without a result");
+  }
+  return ResultFromJson(text);
+}
+
+}  // namespace
+
+absl::StatusOr<TunableOps> ExtractTunableOps(const ir::Graph& model) {
+  std::unique_ptr<ir::Graph> graph = model.Clone();
+  passes::PassContext context;
+  std::ostringstream log;
+  RETURN_IF_ERROR(passes::PassManager().Run({"InferTypes", "FoldConstant"}, *graph, context, log));
+  TunableOps out;
+  std::map<std::string, size_t> seen;
+  for (const ir::Node* n : graph->nodes()) {
+    if (n->op() != "qnn.conv2d" && n->op() != "qnn.dense") continue;
+    auto workload = target::ExtractWorkload(*graph, *n);
+    if (!workload.ok()) {
+      out.skipped.push_back(absl::StrCat(n->Describe(), ": ", workload.status().message()));
+      continue;
+    }
+    const std::string key = workload->Key();
+    if (auto it = seen.find(key); it != seen.end()) {
+      ++out.ops[it->second].count;
+      continue;
+    }
+    auto op_graph = OpGraph(*graph, *n);
+    if (!op_graph.ok()) {
+      out.skipped.push_back(absl::StrCat(n->Describe(), ": not tunable: ", op_graph.status().message()));
+      continue;
+    }
+    seen[key] = out.ops.size();
+    out.ops.push_back({n->name(), *workload, key, std::shared_ptr<const ir::Graph>(*std::move(op_graph)), 1});
+  }
+  return out;
+}
+
+std::vector<Candidate> Candidates(const target::Workload& workload, const target::Target& target,
+                                  const target::Registry& registry) {
+  std::vector<Candidate> out;
+  for (const target::Implementation* impl : registry.Implementations(workload.op, target)) {
+    if (!impl->applicable(workload, target).ok()) continue;
+    for (int64_t i = 0; i < impl->config_space.size(); ++i) {
+      out.push_back({impl->name, impl->config_space.At(i), i});
+    }
+  }
+  return out;
+}
+
+MeasureResult Measure(const TunableOp& op, const target::Target& target,
+                      const Candidate& candidate, const MeasureOptions& options) {
+  const auto start = Clock::now();
+  MeasureResult r = options.isolate ? MeasureIsolated(op, target, candidate, options)
+                                    : MeasureHere(op, target, candidate, options);
+  r.wall_s = Seconds(start);
+  if (r.error != MeasureError::kNone) {
+    r.median_s = 0;
+    r.repeats_s.clear();
+  }
+  return r;
+}
+
+}  // namespace qnnc::tuning

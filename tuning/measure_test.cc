@@ -1,0 +1,97 @@
+#include "tuning/measure.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <set>
+
+#include "frontend/onnx/import.h"
+#include "gtest/gtest.h"
+#include "kernels/cpu/isa.h"
+#include "target/registry.h"
+
+namespace qnnc::tuning {
+namespace {
+
+const TunableOps& MobileNetOps() {
+  static const TunableOps* ops = [] {
+    auto graph = frontend::onnx::ImportOnnxFile("testdata/models/mobilenet_v2_qdq.onnx");
+    EXPECT_TRUE(graph.ok()) << graph.status();
+    auto ops = ExtractTunableOps(**graph);
+    EXPECT_TRUE(ops.ok()) << ops.status();
+    return new TunableOps(*std::move(ops));
+  }();
+  return *ops;
+}
+
+TEST(Measure, ExtractsOneTunableOpPerWorkloadKey) {
+  const TunableOps& ops = MobileNetOps();
+  int total = 0;
+  std::set<std::string> keys;
+  for (const TunableOp& op : ops.ops) {
+    total += op.count;
+    EXPECT_TRUE(keys.insert(op.key).second) << op.key;
+    EXPECT_EQ(op.graph->inputs().size(), 1u);
+    EXPECT_EQ(op.graph->nodes().back()->op(), "qnn.requantize") << op.node;
+  }
+  EXPECT_TRUE(ops.skipped.empty());
+  EXPECT_EQ(total, 53);  // 52 convolutions and the classifier's dense
+  EXPECT_LT(ops.ops.size(), 53u);
+}
+
+TEST(Measure, EveryApplicableCandidateIsExactAndTimed) {
+  const TunableOp& op = MobileNetOps().ops[1];
+  const target::Target host = target::DetectHost();
+  std::vector<Candidate> candidates = Candidates(op.workload, host, target::GlobalRegistry());
+  ASSERT_GT(candidates.size(), 1u);
+  MeasureOptions o;
+  o.repeats = 3;
+  o.warmup = 1;
+  std::set<std::string> implementations;
+  for (const Candidate& c : candidates) {
+    if (!implementations.insert(c.implementation).second) continue;  // one config each
+    o.isolate = implementations.size() % 2 == 0;  // both ways
+    MeasureResult r = Measure(op, host, c, o);
+    EXPECT_EQ(r.error, MeasureError::kNone) << c.implementation << ": " << r.message;
+    EXPECT_GT(r.median_s, 0);
+    EXPECT_EQ(r.repeats_s.size(), 3u);
+    std::cout << op.node << " " << c.implementation << ": " << r.median_s * 1e3 << " ms\n";
+  }
+  EXPECT_GE(implementations.size(), 2u);
+}
+
+TEST(Measure, BadCandidatesAreRecordedNotFatal) {
+  const TunableOp& op = MobileNetOps().ops[0];
+  const target::Target host = target::DetectHost();
+  Candidate c = Candidates(op.workload, host, target::GlobalRegistry())[0];
+  MeasureOptions o;
+  o.repeats = 1;
+  o.warmup = 0;
+
+  Candidate bad = c;
+  bad.config["tile_co"] = 12345;
+  EXPECT_EQ(Measure(op, host, bad, o).error, MeasureError::kInvalidConfig);
+  Candidate unknown = c;
+  unknown.implementation = "no.such.impl";
+  EXPECT_EQ(Measure(op, host, unknown, o).error, MeasureError::kInvalidConfig);
+
+  o.before_run = [] { std::abort(); };
+  MeasureResult crash = Measure(op, host, c, o);
+  EXPECT_EQ(crash.error, MeasureError::kCrash);
+  EXPECT_NE(crash.message.find("signal"), std::string::npos) << crash.message;
+  EXPECT_EQ(crash.median_s, 0);
+
+  o.before_run = [] { sleep(30); };
+  o.timeout_s = 0.5;
+  MeasureResult hang = Measure(op, host, c, o);
+  EXPECT_EQ(hang.error, MeasureError::kTimeout);
+  EXPECT_LT(hang.wall_s, 5);
+
+  o.before_run = [] { std::_Exit(3); };
+  o.timeout_s = 60;
+  EXPECT_EQ(Measure(op, host, c, o).error, MeasureError::kCrash);
+}
+
+}  // namespace
+}  // namespace qnnc::tuning

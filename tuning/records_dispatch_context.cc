@@ -1,0 +1,72 @@
+#include "tuning/records_dispatch_context.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+
+namespace qnnc::tuning {
+
+std::vector<Record> BestRecords(const std::vector<Record>& records) {
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, const Record*> best;
+  for (const Record& r : records) {
+    if (!r.valid()) continue;
+    const Record*& b = best[{r.workload, r.target, r.cpu, r.implementation}];
+    if (b == nullptr || r.result.median_s < b->result.median_s) b = &r;
+  }
+  std::vector<Record> out;
+  for (const auto& [key, r] : best) out.push_back(*r);
+  return out;
+}
+
+RecordsDispatchContext::RecordsDispatchContext(const std::vector<Record>& records,
+                                               std::string host_cpu)
+    : host_cpu_(std::move(host_cpu)) {
+  for (Record& r : BestRecords(records)) {
+    auto t = target::ParseTarget(r.target);
+    if (!t.ok() || r.target == "host") {
+      dropped_.push_back(absl::StrCat("record for ", r.implementation, " on '", r.target,
+                                      "': ", t.ok() ? "not a concrete target" : t.status().message()));
+      continue;
+    }
+    by_workload_[r.workload].push_back({*t, std::move(r)});
+    ++size_;
+  }
+}
+
+std::vector<const RecordsDispatchContext::Entry*> RecordsDispatchContext::Ordered(
+    const std::string& key, const target::Target& target) const {
+  std::vector<const Entry*> out;
+  auto it = by_workload_.find(key);
+  if (it == by_workload_.end()) return out;
+  for (const Entry& e : it->second) {
+    if (target::CanRunOn(e.target, target)) out.push_back(&e);
+  }
+  std::stable_sort(out.begin(), out.end(), [&](const Entry* a, const Entry* b) {
+    const bool ha = a->record.cpu == host_cpu_, hb = b->record.cpu == host_cpu_;
+    if (ha != hb) return ha;
+    if (a->target.features.size() != b->target.features.size()) {
+      return a->target.features.size() > b->target.features.size();
+    }
+    return a->record.result.median_s < b->record.result.median_s;
+  });
+  return out;
+}
+
+std::optional<target::TunedChoice> RecordsDispatchContext::Lookup(
+    const std::string& key, const target::Target& target) const {
+  std::vector<target::TunedChoice> all = LookupAll(key, target);
+  if (all.empty()) return std::nullopt;
+  return all[0];
+}
+
+std::vector<target::TunedChoice> RecordsDispatchContext::LookupAll(
+    const std::string& key, const target::Target& target) const {
+  std::vector<target::TunedChoice> out;
+  for (const Entry* e : Ordered(key, target)) {
+    out.push_back({e->record.implementation, e->record.config});
+  }
+  return out;
+}
+
+}  // namespace qnnc::tuning

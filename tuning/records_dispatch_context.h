@@ -1,0 +1,56 @@
+// The dispatch context of tuning records: for a workload on a target, the
+// best valid record of every implementation measured, most preferred first.
+// Preference (DESIGN.md rule 4, "candidates compete where they will run"):
+// records measured on this host's CPU model first, then the record's target
+// from the most specific (most features) to the most generic, then time. A
+// record applies only to a target that runs its code (an avx512vnni record
+// never decides for an avx2 target). On a miss, the deterministic fallback.
+#ifndef QNNC_TUNING_RECORDS_DISPATCH_CONTEXT_H_
+#define QNNC_TUNING_RECORDS_DISPATCH_CONTEXT_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "target/dispatch_context.h"
+#include "target/target.h"
+#include "tuning/record.h"
+
+namespace qnnc::tuning {
+
+// The best valid record per (workload, target, cpu, implementation): the
+// smallest median time. Invalid (error) records are dropped.
+std::vector<Record> BestRecords(const std::vector<Record>& records);
+
+class RecordsDispatchContext : public target::DispatchContext {
+ public:
+  // `host_cpu`: the CPU model whose records are preferred (normally
+  // kernels::cpu::CpuModelName()). Records whose target does not parse are
+  // dropped (see dropped()).
+  RecordsDispatchContext(const std::vector<Record>& records, std::string host_cpu);
+
+  std::optional<target::TunedChoice> Lookup(const std::string& workload_key,
+                                            const target::Target& target) const override;
+  std::vector<target::TunedChoice> LookupAll(const std::string& workload_key,
+                                             const target::Target& target) const override;
+
+  size_t size() const { return size_; }
+  const std::vector<std::string>& dropped() const { return dropped_; }
+
+ private:
+  struct Entry {
+    target::Target target;
+    Record record;
+  };
+  std::vector<const Entry*> Ordered(const std::string& key, const target::Target& target) const;
+
+  std::string host_cpu_;
+  std::map<std::string, std::vector<Entry>> by_workload_;
+  std::vector<std::string> dropped_;
+  size_t size_ = 0;
+};
+
+}  // namespace qnnc::tuning
+
+#endif  // QNNC_TUNING_RECORDS_DISPATCH_CONTEXT_H_

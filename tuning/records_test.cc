@@ -1,0 +1,129 @@
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "target/target.h"
+#include "tuning/record.h"
+#include "tuning/records_dispatch_context.h"
+#include "tuning/records_file.h"
+
+namespace qnnc::tuning {
+namespace {
+
+Record Make(const std::string& target, const std::string& cpu, const std::string& impl,
+            double seconds, const std::string& workload = "W") {
+  Record r;
+  r.target = target;
+  r.cpu = cpu;
+  r.workload = workload;
+  r.implementation = impl;
+  r.config = {{"tile_co", 16}, {"tile_ow", 4}};
+  r.config_index = 3;
+  r.result.median_s = seconds;
+  r.result.repeats_s = {seconds, seconds * 1.1};
+  r.result.wall_s = 0.5;
+  r.timestamp = "2026-12-01T09:00:00Z";
+  return r;
+}
+
+TEST(Records, RoundTripEveryField) {
+  Record r = Make("x86_64+avx2+sse4.2", "AMD EPYC", "xnnpack.qs8", 1.5e-4);
+  r.result.message = "";
+  auto back = RecordFromJson(RecordToJson(r));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(RecordToJson(*back), RecordToJson(r));
+  EXPECT_EQ(back->config, r.config);
+  EXPECT_EQ(back->result.repeats_s, r.result.repeats_s);
+  Record failed = r;
+  failed.result = {};
+  failed.result.error = MeasureError::kCrash;
+  failed.result.message = "signal 11";
+  auto f = RecordFromJson(RecordToJson(failed));
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->result.error, MeasureError::kCrash);
+  EXPECT_FALSE(f->valid());
+  for (MeasureError e : {MeasureError::kInvalidConfig, MeasureError::kCompileError,
+                         MeasureError::kRuntimeError, MeasureError::kWrongAnswer,
+                         MeasureError::kTimeout}) {
+    EXPECT_EQ(*ParseMeasureError(MeasureErrorName(e)), e);
+  }
+}
+
+TEST(Records, MalformedLinesAreWarningsWithFileAndLineOrErrorsWhenStrict) {
+  const std::string good = RecordToJson(Make("x86_64", "c", "xnnpack.qu8", 1e-3));
+  const std::string text = good + "\n{\"format\":1}\n\n" + good + "\n" + good.substr(0, 40);
+  auto loaded = ParseRecords(text, "r.jsonl", false);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->records.size(), 2u);
+  ASSERT_EQ(loaded->warnings.size(), 2u);
+  EXPECT_EQ(loaded->warnings[0].rfind("r.jsonl:2: ", 0), 0u) << loaded->warnings[0];
+  EXPECT_NE(loaded->warnings[1].find("r.jsonl:5: truncated last line"), std::string::npos)
+      << loaded->warnings[1];
+  auto strict = ParseRecords(text, "r.jsonl", true);
+  ASSERT_FALSE(strict.ok());
+  EXPECT_NE(std::string(strict.status().message()).find("r.jsonl:2:"), std::string::npos);
+}
+
+TEST(Records, ForeignFilesAndOtherVersionsAreErrors) {
+  auto png = ParseRecords(std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16), "x.png", false);
+  ASSERT_FALSE(png.ok());
+  EXPECT_NE(std::string(png.status().message()).find("not a records file"), std::string::npos);
+  auto plan = ParseRecords("# qnnc plan v1 target=generic\ngraph @g() {\n}\n", "p.plan", false);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(std::string(plan.status().message()).find("'p.plan' is not a records file"),
+            std::string::npos);
+  std::string v2 = RecordToJson(Make("x86_64", "c", "xnnpack.qu8", 1e-3));
+  v2.replace(v2.find("\"format\":1"), 10, "\"format\":2");
+  auto other = ParseRecords(v2 + "\n", "v2.jsonl", false);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(std::string(other.status().message()).find("v2.jsonl:1: records of format 2"),
+            std::string::npos)
+      << other.status();
+  EXPECT_TRUE(ParseRecords("", "empty", false).ok());
+}
+
+TEST(Records, AppendedLinesLoadBack) {
+  const std::string path = std::string(getenv("TEST_TMPDIR")) + "/append.jsonl";
+  std::remove(path.c_str());
+  ASSERT_TRUE(AppendRecord(path, Make("x86_64", "c", "a", 1e-3)).ok());
+  ASSERT_TRUE(AppendRecord(path, Make("x86_64", "c", "b", 2e-3)).ok());
+  auto loaded = LoadRecords(path, true);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->records.size(), 2u);
+  EXPECT_EQ(loaded->records[1].implementation, "b");
+  EXPECT_FALSE(LoadRecords(path + ".missing", false).ok());
+}
+
+TEST(RecordsDispatch, BestPerImplementationThenHostCpuThenSpecificTarget) {
+  const target::Target vnni = *target::ParseTarget("x86_64+avx512vnni");
+  const target::Target avx2 = *target::ParseTarget("x86_64+avx2");
+  std::vector<Record> records = {
+      Make(avx2.ToString(), "other cpu", "xnnpack.qs8", 1e-4),
+      Make(avx2.ToString(), "this cpu", "xnnpack.qs8", 5e-4),
+      Make(avx2.ToString(), "this cpu", "xnnpack.qs8", 3e-4),  // the better of the two
+      Make(vnni.ToString(), "this cpu", "x86.spatial_pack.u8s8.vnni", 4e-4),
+  };
+  Record failed = Make(avx2.ToString(), "this cpu", "broken", 1e-9);
+  failed.result.error = MeasureError::kWrongAnswer;
+  records.push_back(failed);
+  RecordsDispatchContext ctx(records, "this cpu");
+  // On the VNNI target: this CPU's records first, the VNNI target (more
+  // specific) before the AVX2 one, the failed record never.
+  std::vector<target::TunedChoice> all = ctx.LookupAll("W", vnni);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].implementation, "x86.spatial_pack.u8s8.vnni");
+  EXPECT_EQ(all[1].implementation, "xnnpack.qs8");
+  EXPECT_EQ(all[2].implementation, "xnnpack.qs8");
+  // On AVX2 the VNNI record cannot run: the AVX2 ones only, this CPU first.
+  all = ctx.LookupAll("W", avx2);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(ctx.Lookup("W", avx2)->implementation, "xnnpack.qs8");
+  // Records for another target only: nothing, so the fallback decides.
+  EXPECT_FALSE(ctx.Lookup("W", *target::ParseTarget("aarch64+neon")).has_value());
+  EXPECT_FALSE(ctx.Lookup("other workload", vnni).has_value());
+  EXPECT_EQ(BestRecords(records).size(), 3u);  // two AVX2 ones of this CPU are one
+}
+
+}  // namespace
+}  // namespace qnnc::tuning
