@@ -34,6 +34,8 @@
 #include "tools/flag_names.h"
 #include "tools/isa_cap.h"
 #include "tools/tool_paths.h"
+#include "tuning/records_dispatch_context.h"
+#include "tuning/records_file.h"
 #include "util/status_macros.h"
 
 ABSL_FLAG(std::string, model, "", "model to compile: .onnx or text IR (default: bundled MobileNetV2)");
@@ -58,6 +60,7 @@ ABSL_FLAG(bool, no_run, false,
           "compile only; do not run (works for any target on any host: kernels this host "
           "cannot run are checked and described, created where the plan runs)");
 ABSL_FLAG(std::string, isa, "", qnnc::tools::kIsaFlagHelp);
+ABSL_FLAG(bool, strict_records, false, "a malformed line in a --records file is an error, not a warning");
 ABSL_FLAG(int64_t, max_memory_mb, 4096,
           "refuse a model whose constants, or whose tensors when run, need more MiB than this");
 ABSL_FLAG(double, atol, 1e-5, "absolute tolerance for float outputs not produced by a dequantize");
@@ -194,6 +197,7 @@ absl::StatusOr<target::Target> PlanTarget(const std::string& path) {
 int Main(int argc, char** argv) {
   DashesToUnderscores(argc, argv);
   std::vector<std::string> input_specs = ExtractRepeated(argc, argv, "--input");
+  std::vector<std::string> records_specs = ExtractRepeated(argc, argv, "--records");
   absl::SetProgramUsageMessage("qnnc compile: import, compile and run a quantized model");
   absl::ParseCommandLine(argc, argv);
   auto fail = [](int code, const absl::Status& s) {
@@ -210,6 +214,7 @@ int Main(int argc, char** argv) {
     const char* conflict = !absl::GetFlag(FLAGS_model).empty() ? "--model"
                            : absl::GetFlag(FLAGS_target) != "host" ? "--target"
                            : absl::GetFlag(FLAGS_require_tuned) ? "--require-tuned"
+                           : !records_specs.empty() ? "--records"
                            : !absl::GetFlag(FLAGS_print_ir_after).empty() ? "--print-ir-after"
                            : absl::GetFlag(FLAGS_time_passes) ? "--time-passes"
                            : !out_path.empty() ? "--out"
@@ -294,8 +299,21 @@ int Main(int argc, char** argv) {
   pm_options.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);
   pm_options.time_passes = absl::GetFlag(FLAGS_time_passes);
   passes::PassManager pm(pm_options);
+  // Tuning records: each op's decision comes from the best that applies.
+  std::vector<tuning::Record> records;
+  for (const std::string& spec : records_specs) {
+    auto loaded = tuning::LoadRecords(ResolveUserPath(spec), absl::GetFlag(FLAGS_strict_records));
+    if (!loaded.ok()) return fail(2, absl::InvalidArgumentError(absl::StrCat("--records: ", loaded.status().message())));
+    for (const std::string& w : loaded->warnings) std::cerr << "qnnc compile: warning: --records: " << w << "\n";
+    records.insert(records.end(), loaded->records.begin(), loaded->records.end());
+  }
+  tuning::RecordsDispatchContext records_dispatch(records, kernels::cpu::CpuModelName());
+  for (const std::string& d : records_dispatch.dropped()) {
+    std::cerr << "qnnc compile: warning: --records: " << d << "\n";
+  }
   passes::PassContext context;
   context.target = target;
+  if (!records_specs.empty()) context.dispatch = &records_dispatch;
   context.require_tuned = absl::GetFlag(FLAGS_require_tuned);
   context.max_bytes = max_bytes;
   if (plan_path.empty()) {

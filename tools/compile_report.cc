@@ -40,6 +40,9 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
       op["decision"] = op["tuned"].get<bool>() ? "tuned" : "fallback";
       op["legalization"] = a.GetString("legalization", "").value_or("");
       op["config"] = nlohmann::json::parse(a.GetString("config", "{}").value_or("{}"), nullptr, false);
+      if (a.Has("record_rejected")) {
+        op["record_rejected"] = a.GetString("record_rejected", "").value_or("");
+      }
     }
     if (i < s.timings.size()) {
       op["kernel"] = s.timings[i].kernel;
