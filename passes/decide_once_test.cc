@@ -114,7 +114,7 @@ TEST_P(DecideOnceOnX86, RecordsChangeLegalizationAndKernelTogether) {
   // A record naming an implementation that does not apply is ignored: the
   // fallback runs (and is reported as such).
   target::InMemoryDispatchContext bad;
-  bad.Add(workload->Key(), {"arm.spatial_pack.s8s8.dotprod", {}});
+  bad.Add(workload->Key(), {"arm.spatial_pack.int16", {}});
   Compiled ignored = CompileAndRun(&bad);
   EXPECT_EQ(ignored.implementation, fallback_impl);
   EXPECT_FALSE(ignored.tuned);

@@ -51,6 +51,12 @@ ConfigSpace FromKnobSpace(const sp::KnobSpace& space) {
   return out;
 }
 
+// The spatial-pack depthwise kernels take no tiles: their workloads get an
+// empty space (one config, {}), the others `space`.
+std::function<ConfigSpace(const Workload&)> DepthwiseHasNoKnobs(ConfigSpace space) {
+  return [space](const Workload& w) { return w.depthwise() ? ConfigSpace{} : space; };
+}
+
 // The kernel's view of a workload (a dense is a 1x1 convolution).
 sp::QuantizedConvParams KernelParams(const Workload& w) {
   sp::QuantizedConvParams p;
@@ -94,17 +100,13 @@ Implementation Int16SpatialPack(const std::string& name, int priority) {
   impl.fuses_requantize = true;
   impl.config_space = FromKnobSpace(sp::ConfigSpaceInt16());
   impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
-    if (w.op == "qnn.dense") {
-      // The int16 legalization of a dense has no kernel of its own: the
-      // decision would run on the reference kernel.
-      return absl::FailedPreconditionError("no int16 dense kernel is bound by the runtime");
-    }
     RETURN_IF_ERROR(NeedsEightBitOperands(w));
     RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
     return NeedsFusedRequantize(w);
   };
+  impl.space_for = DepthwiseHasNoKnobs(impl.config_space);
   impl.default_config = [](const Workload& w, const Target&) {
-    return sp::DefaultConfigInt16(KernelParams(w), OutWidth(w));
+    return w.depthwise() ? Config{} : sp::DefaultConfigInt16(KernelParams(w), OutWidth(w));
   };
   return impl;
 }
@@ -124,11 +126,6 @@ Implementation XnnpackBase(const std::string& name, int priority, const std::str
 
 absl::Status XnnpackCommon(const Workload& w, const Target& t) {
   RETURN_IF_ERROR(NeedsRealArch(t));
-  if (w.op == "qnn.dense") {
-    // kernels/xnnpack/dense is not bound by the runtime yet: the decision
-    // would run on the reference kernel.
-    return absl::FailedPreconditionError("no XNNPACK dense kernel is bound by the runtime");
-  }
   RETURN_IF_ERROR(NeedsEightBitOperands(w));
   RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
   RETURN_IF_ERROR(NeedsConstantWeights(w));
@@ -215,13 +212,21 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
     impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(*isa));
     sp::Isa i = *isa;
     impl.default_config = [i](const Workload& w, const Target&) {
-      return sp::DefaultConfigU8S8(KernelParams(w), i, OutWidth(w));
+      return w.depthwise() ? Config{} : sp::DefaultConfigU8S8(KernelParams(w), i, OutWidth(w));
     };
   } else {
     ConfigSpace space = impl.config_space;
-    impl.default_config = [space](const Workload& w, const Target&) { return TileDefault(w, space); };
+    impl.default_config = [space](const Workload& w, const Target&) {
+      return w.depthwise() ? Config{} : TileDefault(w, space);
+    };
   }
+  impl.space_for = DepthwiseHasNoKnobs(impl.config_space);
   return impl;
+}
+
+absl::Status RegisterForConv(Registry& registry, const std::string& key,
+                             const Implementation& impl) {
+  return registry.RegisterImplementation("qnn.conv2d", key, impl);
 }
 
 absl::Status RegisterForTunableOps(Registry& registry, const std::string& key,

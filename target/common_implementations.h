@@ -23,9 +23,13 @@ Implementation XnnpackQc8(int priority);
 Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
                                       Feature needs, int64_t max_abs_weight);
 
-// Registers the implementations above for qnn.conv2d and qnn.dense.
+// Registers an implementation for qnn.conv2d and qnn.dense (it has a
+// kernel for both), or for qnn.conv2d only. Only implementations with a
+// kernel are registered (//tools:implementation_kernels_test).
 absl::Status RegisterForTunableOps(class Registry& registry, const std::string& key,
                                    const Implementation& impl);
+absl::Status RegisterForConv(class Registry& registry, const std::string& key,
+                             const Implementation& impl);
 
 }  // namespace qnnc::target
 

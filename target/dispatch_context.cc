@@ -46,7 +46,7 @@ absl::StatusOr<Decision> DispatchContext::Decide(
     absl::Status why = found == nullptr
                            ? absl::NotFoundError("not an implementation of this target")
                            : found->applicable(workload, target);
-    if (why.ok()) why = found->config_space.Validate(tuned.config);
+    if (why.ok()) why = SpaceFor(*found, workload).Validate(tuned.config);
     if (why.ok()) {
       d.implementation = found->name;
       d.config = tuned.config;

@@ -28,9 +28,18 @@ struct Implementation {
   // QnnCanonicalize leaves the qnn.requantize for fusion).
   bool fuses_requantize = false;
   ConfigSpace config_space;
+  // The space for one workload, when it differs from config_space (e.g. the
+  // depthwise kernels have no knobs: a knob that changes nothing is not a
+  // knob). Use SpaceFor().
+  std::function<ConfigSpace(const Workload&)> space_for;
   // A good config computed from the workload and target: the fallback.
   std::function<Config(const Workload&, const Target&)> default_config;
 };
+
+// The config space of `impl` for `workload`.
+inline ConfigSpace SpaceFor(const Implementation& impl, const Workload& workload) {
+  return impl.space_for ? impl.space_for(workload) : impl.config_space;
+}
 
 }  // namespace qnnc::target
 

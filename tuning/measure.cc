@@ -115,7 +115,7 @@ MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
     return Failed(MeasureError::kInvalidConfig,
                   absl::StrCat(candidate.implementation, " is not an implementation on ", target.ToString()));
   }
-  if (absl::Status s = impl->config_space.Validate(candidate.config); !s.ok()) {
+  if (absl::Status s = target::SpaceFor(*impl, op.workload).Validate(candidate.config); !s.ok()) {
     return Failed(MeasureError::kInvalidConfig, std::string(s.message()));
   }
   target::InMemoryDispatchContext records;
@@ -289,8 +289,9 @@ std::vector<Candidate> Candidates(const target::Workload& workload, const target
   std::vector<Candidate> out;
   for (const target::Implementation* impl : registry.Implementations(workload.op, target)) {
     if (!impl->applicable(workload, target).ok()) continue;
-    for (int64_t i = 0; i < impl->config_space.size(); ++i) {
-      out.push_back({impl->name, impl->config_space.At(i), i});
+    const target::ConfigSpace space = target::SpaceFor(*impl, workload);
+    for (int64_t i = 0; i < space.size(); ++i) {
+      out.push_back({impl->name, space.At(i), i});
     }
   }
   return out;

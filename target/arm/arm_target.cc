@@ -1,6 +1,7 @@
-// aarch64: the int16 spatial pack is the default without dotprod (NEON
-// smlal on zero-point-subtracted int16); with dotprod, s8 x s8 (sdot) with
-// the zero-point compensation folded into the bias.
+// aarch64: the int16 spatial pack (NEON smlal on zero-point-subtracted
+// int16), with and without dotprod. An s8 x s8 (sdot) implementation will
+// join it when it has a kernel: until then a decision for it would run on
+// the reference kernel (DESIGN.md rule 3, "a decision is a promise").
 #include "target/common_implementations.h"
 #include "target/registry.h"
 #include "util/status_macros.h"
@@ -8,11 +9,8 @@
 namespace qnnc::target {
 
 absl::Status RegisterArmTarget(Registry& registry) {
-  RETURN_IF_ERROR(RegisterForTunableOps(registry, "aarch64",
-                                        Int16SpatialPack("arm.spatial_pack.int16", 40)));
-  RETURN_IF_ERROR(RegisterForTunableOps(
-      registry, "aarch64+dotprod",
-      CompensatedSpatialPack("arm.spatial_pack.s8s8.dotprod", 50, false, Feature::kDotprod, 128)));
+  RETURN_IF_ERROR(RegisterForConv(registry, "aarch64",
+                                  Int16SpatialPack("arm.spatial_pack.int16", 40)));
   return absl::OkStatus();
 }
 

@@ -13,12 +13,15 @@ absl::Status RegisterGenericTarget(Registry& registry) {
     RETURN_IF_ERROR(registry.RegisterLegalize(op, "default", LegalizeTunableOp));
   }
   RETURN_IF_ERROR(RegisterForTunableOps(registry, "default", ReferenceImplementation()));
-  RETURN_IF_ERROR(RegisterForTunableOps(registry, "default",
-                                        Int16SpatialPack("generic.spatial_pack.int16", 10)));
+  // Convolutions only: no int16 or XNNPACK dense kernel is bound by the
+  // runtime yet (kernels/xnnpack/dense awaits it), so a dense decision for
+  // them would run on the reference kernel.
+  RETURN_IF_ERROR(RegisterForConv(registry, "default",
+                                  Int16SpatialPack("generic.spatial_pack.int16", 10)));
   // XNNPACK runs on x86_64 and aarch64 alike (its predicate refuses generic).
-  RETURN_IF_ERROR(RegisterForTunableOps(registry, "cpu", XnnpackQu8(30)));
-  RETURN_IF_ERROR(RegisterForTunableOps(registry, "cpu", XnnpackQs8(31)));
-  RETURN_IF_ERROR(RegisterForTunableOps(registry, "cpu", XnnpackQc8(32)));
+  RETURN_IF_ERROR(RegisterForConv(registry, "cpu", XnnpackQu8(30)));
+  RETURN_IF_ERROR(RegisterForConv(registry, "cpu", XnnpackQs8(31)));
+  RETURN_IF_ERROR(RegisterForConv(registry, "cpu", XnnpackQc8(32)));
   return absl::OkStatus();
 }
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Tuned against fallback, end to end: tunes a model with //tools:tune (-c
+# opt, default budget unless --trials), then times //tools:compile on it with
+# and without the records, alternating, at 1 and 2 threads, and prints the
+# medians, the median (range) of the rounds' tuned/fallback ratios, the tune's
+# wall time, and which implementation won per layer kind.
+#
+#   bench/tuned.sh [--model=PATH] [--isa=LEVEL] [--rounds=R] [--runs=N]
+#                  [--records=FILE (reuse, no tuning)] [--trials=N] [--tuner=T]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+model=testdata/models/mobilenet_v2_qdq.onnx
+rounds=3 runs=200 records="" tune_flags=() isa_flag=()
+for arg in "$@"; do
+  case "$arg" in
+    --model=*) model="${arg#--model=}" ;;
+    --isa=*) isa_flag=("$arg") ;;
+    --rounds=*) rounds="${arg#--rounds=}" ;;
+    --runs=*) runs="${arg#--runs=}" ;;
+    --records=*) records="${arg#--records=}" ;;
+    --trials=* | --tuner=* | --early-stopping=* | --repeats=*) tune_flags+=("$arg") ;;
+    -h | --help) sed -n 2,10p "$0"; exit 0 ;;
+    *) echo "tuned.sh: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
+command -v node >/dev/null || { echo "tuned.sh: needs Node.js" >&2; exit 2; }
+bazel build -c opt //tools:compile //tools:tune >&2
+bin="$(bazel info -c opt bazel-bin 2>/dev/null)/tools"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+scripts/host_isa.sh
+if [ -z "$records" ]; then
+  records="$work/records.jsonl"
+  start=$(date +%s.%N)
+  "$bin/tune" --model="$model" --records="$records" "${isa_flag[@]}" "${tune_flags[@]}" >"$work/tune.log"
+  end=$(date +%s.%N)
+  grep -E "^(target|host|workloads|measured):" "$work/tune.log"
+  echo "tune wall time: $(node -e "console.log((process.argv[1]-process.argv[2]).toFixed(1))" "$end" "$start") s"
+fi
+input=${model%.onnx}.input.f32
+expect=${model%.onnx}.ort_output.f32
+io=()
+[ -f "$input" ] && [ -f "$expect" ] && io=(--input="$input" --expect="$expect")
+samples="$work/samples"
+for ((r = 1; r <= rounds; r++)); do
+  for t in 1 2; do
+    for mode in fallback tuned; do
+      extra=()
+      [ "$mode" = tuned ] && extra=(--records="$records" --report="$work/tuned_$t.json")
+      out=$("$bin/compile" --model="$model" "${io[@]}" --runs="$runs" --threads="$t" "${isa_flag[@]}" "${extra[@]}")
+      ms=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$out")
+      match=$(sed -n 's/^match: *[^:]*: //p' <<<"$out" | sed 's/ (worst.*//; s/, tolerance.*//' | head -1)
+      printf '%s\t%s\t%s\t%s\n' "$t" "$mode" "$ms" "${match:-not checked}" >>"$samples"
+    done
+  done
+done
+node - "$samples" "$work/tuned_1.json" <<'JS'
+const fs = require('fs');
+const [samplesFile, reportFile] = process.argv.slice(2);
+const rows = fs.readFileSync(samplesFile, 'utf8').trim().split('\n').map(l => l.split('\t'));
+const med = a => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+console.log('| threads | fallback ms | tuned ms | tuned/fallback (range) | tuned output |');
+console.log('|---|---|---|---|---|');
+for (const t of ['1', '2']) {
+  const f = rows.filter(r => r[0] === t && r[1] === 'fallback').map(r => +r[2]);
+  const u = rows.filter(r => r[0] === t && r[1] === 'tuned');
+  const ratios = u.map((r, i) => +r[2] / f[i]);
+  console.log(`| ${t} | ${med(f).toFixed(3)} | ${med(u.map(r => +r[2])).toFixed(3)} | ` +
+              `${med(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ${u[0][3]} |`);
+}
+const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+const kinds = {};
+for (const op of report.ops) {
+  if (!op.workload) continue;
+  const w = JSON.parse(op.workload);
+  const shape = s => s.slice(s.indexOf('[') + 1, -1).split(',').map(Number);
+  let kind = 'dense (fc)';
+  if (w.op === 'qnn.conv2d') {
+    const ws = shape(w.weight), ds = shape(w.data);
+    kind = w.groups > 1 && w.groups === ds[1] ? 'depthwise' : ds[1] <= 4 ? 'stem' :
+           ws[2] === 1 && ws[3] === 1 ? 'pointwise 1x1' : `dense ${ws[2]}x${ws[3]}`;
+  }
+  const k = kinds[kind] || (kinds[kind] = {});
+  const impl = `${op.implementation} (${op.decision})`;
+  k[impl] = (k[impl] || 0) + 1;
+}
+console.log('\n| layer kind | implementations chosen (ops) |\n|---|---|');
+for (const [kind, impls] of Object.entries(kinds)) {
+  console.log(`| ${kind} | ${Object.entries(impls).map(([i, n]) => `${i} x${n}`).join(', ')} |`);
+}
+JS
