@@ -38,7 +38,20 @@ absl::StatusOr<Decision> DispatchContext::Decide(
         "no implementation of ", workload.op, " applies on target ", target.ToString(),
         candidates.empty() ? " (none registered)" : ":", rejected));
   }
-  for (const TunedChoice& tuned : LookupAll(d.workload_key, target)) {
+  const Implementation* best = applicable[0];
+  for (const Implementation* impl : applicable) {
+    if (impl->priority > best->priority) best = impl;
+  }
+  const Config fallback_config = best->default_config ? best->default_config(workload, target) : Config{};
+  const std::vector<TunedChoice> tuned_choices = LookupAll(d.workload_key, target);
+  // The fallback's own record, if the tuner measured it.
+  const TunedChoice* fallback_record = nullptr;
+  for (const TunedChoice& c : tuned_choices) {
+    if (c.implementation == best->name && c.config == fallback_config && !fallback_record) {
+      fallback_record = &c;
+    }
+  }
+  for (const TunedChoice& tuned : tuned_choices) {
     const Implementation* found = nullptr;
     for (const Implementation* impl : candidates) {
       if (impl->name == tuned.implementation) found = impl;
@@ -51,17 +64,20 @@ absl::StatusOr<Decision> DispatchContext::Decide(
       d.implementation = found->name;
       d.config = tuned.config;
       d.tuned = true;
+      if (fallback_record != nullptr && &tuned != fallback_record && tuned.seconds > 0 &&
+          fallback_record->seconds > 0 &&
+          tuned.seconds > fallback_record->seconds * (1 - kTunedMargin)) {
+        // Not clearly faster than the fallback: the fallback, as measured.
+        d.implementation = best->name;
+        d.config = fallback_config;
+      }
       return d;
     }
     absl::StrAppend(&d.rejected_records, d.rejected_records.empty() ? "" : "; ",
                     tuned.implementation, " ", ConfigToJson(tuned.config), ": ", why.message());
   }
-  const Implementation* best = applicable[0];
-  for (const Implementation* impl : applicable) {
-    if (impl->priority > best->priority) best = impl;
-  }
   d.implementation = best->name;
-  d.config = best->default_config ? best->default_config(workload, target) : Config{};
+  d.config = fallback_config;
   return d;
 }
 

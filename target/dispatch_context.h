@@ -33,7 +33,13 @@ struct Decision {
 struct TunedChoice {
   std::string implementation;
   Config config;
+  double seconds = 0;  // its measured time, 0 when unknown
 };
+
+// A record replaces the fallback only when it measured at least this much
+// faster than the fallback's own record: closer is within the noise of
+// measuring one op alone (repeated tunes of one op differ by up to ~20%).
+inline constexpr double kTunedMargin = 0.05;
 
 class DispatchContext {
  public:

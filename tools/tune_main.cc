@@ -218,6 +218,7 @@ int Main(int argc, char** argv) {
   const auto start = Clock::now();
   Progress progress(selected.size());
   int measured = 0, reused = 0, failures = 0;
+  std::set<std::tuple<std::string, std::string, std::string>> measured_now;
   for (size_t w = 0; w < selected.size(); ++w) {
     const tuning::TunableOp& op = *selected[w];
     std::vector<tuning::Candidate> candidates =
@@ -240,13 +241,13 @@ int Main(int argc, char** argv) {
     const int budget = std::min<int>(trials, static_cast<int>(candidates.size()));
     int done = 0;
     std::vector<double> costs;
-    tuning::TuneOutcome outcome = tuning::TuneSpace(**tuner, budget, early, [&](int i) {
+    auto measure = [&](int i) {
       const tuning::Candidate& c = candidates[i];
       double cost;
       auto it = known.find({op.key, c.implementation, target::ConfigToJson(c.config)});
       if (it != known.end()) {
         cost = it->second;
-        ++reused;
+        if (!measured_now.count(it->first)) ++reused;
       } else {
         tuning::Record r;
         r.target = target_string;
@@ -269,12 +270,29 @@ int Main(int argc, char** argv) {
                     << tuning::MeasureErrorName(r.result.error) << ": " << r.result.message << "\n";
         }
         cost = r.valid() ? r.result.median_s : INFINITY;
+        known[{op.key, c.implementation, target::ConfigToJson(c.config)}] = cost;
+        measured_now.insert({op.key, c.implementation, target::ConfigToJson(c.config)});
       }
       costs.push_back(cost);
       if (std::isfinite(cost)) best_gops = std::max(best_gops, gop / cost);
       progress.Update(w, op.node, ++done, budget, best_gops, false);
       return cost;
-    });
+    };
+    // The fallback is measured first, always: a record replaces it only when
+    // clearly faster (target::kTunedMargin), so compile needs its time.
+    target::FallbackDispatchContext no_records;
+    auto fallback = no_records.Decide(op.workload, *target,
+                                      target::GlobalRegistry().Implementations(op.workload.op, *target));
+    if (fallback.ok()) {
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        if (candidates[i].implementation == fallback->implementation &&
+            candidates[i].config == fallback->config) {
+          (*tuner)->Update(static_cast<int>(i), measure(static_cast<int>(i)));
+          break;
+        }
+      }
+    }
+    tuning::TuneOutcome outcome = tuning::TuneSpace(**tuner, budget, early, measure);
     progress.Update(w, op.node, done, budget, best_gops, true);
     if (outcome.best >= 0) {
       int within5 = 0;

@@ -8,10 +8,13 @@
 namespace qnnc::tuning {
 
 std::vector<Record> BestRecords(const std::vector<Record>& records) {
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, const Record*> best;
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>,
+           const Record*>
+      best;
   for (const Record& r : records) {
     if (!r.valid()) continue;
-    const Record*& b = best[{r.workload, r.target, r.cpu, r.implementation}];
+    const Record*& b =
+        best[{r.workload, r.target, r.cpu, r.implementation, target::ConfigToJson(r.config)}];
     if (b == nullptr || r.result.median_s < b->result.median_s) b = &r;
   }
   std::vector<Record> out;
@@ -64,7 +67,7 @@ std::vector<target::TunedChoice> RecordsDispatchContext::LookupAll(
     const std::string& key, const target::Target& target) const {
   std::vector<target::TunedChoice> out;
   for (const Entry* e : Ordered(key, target)) {
-    out.push_back({e->record.implementation, e->record.config});
+    out.push_back({e->record.implementation, e->record.config, e->record.result.median_s});
   }
   return out;
 }

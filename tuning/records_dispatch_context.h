@@ -4,7 +4,9 @@
 // records measured on this host's CPU model first, then the record's target
 // from the most specific (most features) to the most generic, then time. A
 // record applies only to a target that runs its code (an avx512vnni record
-// never decides for an avx2 target). On a miss, the deterministic fallback.
+// never decides for an avx2 target). On a miss, the deterministic fallback;
+// and a record not clearly faster than the fallback's own record leaves the
+// fallback (target::kTunedMargin).
 #ifndef QNNC_TUNING_RECORDS_DISPATCH_CONTEXT_H_
 #define QNNC_TUNING_RECORDS_DISPATCH_CONTEXT_H_
 
@@ -19,8 +21,8 @@
 
 namespace qnnc::tuning {
 
-// The best valid record per (workload, target, cpu, implementation): the
-// smallest median time. Invalid (error) records are dropped.
+// The best valid record per (workload, target, cpu, implementation, config):
+// the smallest median time. Invalid (error) records are dropped.
 std::vector<Record> BestRecords(const std::vector<Record>& records);
 
 class RecordsDispatchContext : public target::DispatchContext {

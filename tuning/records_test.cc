@@ -122,7 +122,41 @@ TEST(RecordsDispatch, BestPerImplementationThenHostCpuThenSpecificTarget) {
   // Records for another target only: nothing, so the fallback decides.
   EXPECT_FALSE(ctx.Lookup("W", *target::ParseTarget("aarch64+neon")).has_value());
   EXPECT_FALSE(ctx.Lookup("other workload", vnni).has_value());
-  EXPECT_EQ(BestRecords(records).size(), 3u);  // two AVX2 ones of this CPU are one
+  EXPECT_EQ(BestRecords(records).size(), 3u);  // the two AVX2 ones of this CPU (same config) are one
+}
+
+// A record replaces the fallback only when clearly faster than the
+// fallback's own record (target::kTunedMargin); both count as tuned.
+TEST(RecordsDispatch, ARecordMustBeatTheFallbacksOwnRecordByTheMargin) {
+  target::Implementation a, b;
+  a.name = "a";
+  a.priority = 10;  // the fallback
+  b.name = "b";
+  b.priority = 5;
+  for (target::Implementation* i : {&a, &b}) {
+    i->applicable = [](const target::Workload&, const target::Target&) { return absl::OkStatus(); };
+    i->default_config = [](const target::Workload&, const target::Target&) {
+      return target::Config{};
+    };
+  }
+  target::Workload w;
+  w.op = "qnn.dense";
+  const target::Target t = *target::ParseTarget("x86_64");
+  auto decide = [&](double b_seconds) {
+    Record ra = Make(t.ToString(), "cpu", "a", 1e-3, w.Key());
+    Record rb = Make(t.ToString(), "cpu", "b", b_seconds, w.Key());
+    ra.config = rb.config = {};
+    RecordsDispatchContext ctx({ra, rb}, "cpu");
+    return *ctx.Decide(w, t, {&a, &b});
+  };
+  target::Decision close = decide(0.97e-3);
+  EXPECT_EQ(close.implementation, "a");
+  EXPECT_TRUE(close.tuned);
+  target::Decision clear = decide(0.90e-3);
+  EXPECT_EQ(clear.implementation, "b");
+  EXPECT_TRUE(clear.tuned);
+  target::Decision slower = decide(2e-3);
+  EXPECT_EQ(slower.implementation, "a");
 }
 
 }  // namespace
