@@ -32,9 +32,11 @@ namespace {
 
 namespace cpu = kernels::cpu;
 
-// What the kernel description of a convolution must start with for its
-// decision's implementation.
-std::string KernelFor(const std::string& impl) {
+// What the kernel description of an op carrying a decision must start with
+// for its implementation (the u8 x s8 dense leaves an integer nn.dense to
+// the int8 dense kernel).
+std::string KernelFor(const std::string& impl, const std::string& kind) {
+  if (kind == "nn.dense" && absl::StartsWith(impl, "x86.spatial_pack.u8s8.")) return "dense int8";
   if (impl == "x86.spatial_pack.u8s8.vnni") return "spatial_pack u8s8.avx512vnni.";
   if (impl == "x86.spatial_pack.u8s8.avx2") return "spatial_pack u8s8.avx2.";
   if (absl::EndsWith(impl, "spatial_pack.int16")) return "spatial_pack int16.portable";
@@ -103,24 +105,28 @@ TEST_P(ModelTest, MatchesOnnxRuntimeWithTheDecidedKernels) {
     }
     first_output = (*outputs)[0];
 
-    // The report (as compile --report writes it): every convolution ran on
-    // the kernel its decision names.
+    // The report (as compile --report writes it): every op carrying a
+    // decision (each convolution, and the classifier's dense) ran on the
+    // kernel its decision names.
     CompileSummary summary;
     summary.target = target.ToString();
     summary.timings = (*exec)->last_timings();
     nlohmann::json report = nlohmann::json::parse(ReportJson((*exec)->graph(), summary));
     int convs = 0;
     std::map<std::string, int> kernels;
+    int decided = 0;
     for (const auto& op : report["ops"]) {
       const std::string kind = op["kind"];
-      if (!absl::StrContains(kind, "conv2d")) continue;
-      ++convs;
+      if (!op.contains("workload")) continue;  // no decision
+      ++decided;
+      if (absl::StrContains(kind, "conv2d")) ++convs;
       const std::string impl = op["implementation"], kernel = op["kernel"];
       ++kernels[kernel.substr(0, kernel.find(' ', kernel.find(' ') + 1))];
-      EXPECT_TRUE(absl::StartsWith(kernel, KernelFor(impl)))
+      EXPECT_TRUE(absl::StartsWith(kernel, KernelFor(impl, kind)))
           << op["node"] << " (" << kind << "): decision " << impl << ", kernel " << kernel;
     }
     EXPECT_GT(convs, 0);
+    EXPECT_EQ(decided, convs + 1) << "the classifier's dense carries a decision too";
     if (threads == 1) {
       for (const auto& [k, n] : kernels) std::cout << "  " << n << " x " << k << "\n";
     }
