@@ -11,8 +11,8 @@ PACKAGES=(
   libabsl-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   libonnx-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev
-  # The tuner's cost model.
-  libxgboost-dev
+  # The tuner's cost model; unzip for the records of sharded tuning tests.
+  libxgboost-dev unzip
   # Test data: the ONNX backend node tests.
   libonnx-testdata
   # Reliability (README): libFuzzer targets with clang, the file-access

@@ -9,19 +9,6 @@
 namespace qnnc::target {
 namespace {
 
-// The single node reading `v`, or nullptr when it has zero or several users.
-const ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v) {
-  const ir::Node* user = nullptr;
-  for (const ir::Node* n : graph.nodes()) {
-    for (const ir::Value* in : n->inputs()) {
-      if (in != v) continue;
-      if (user != nullptr && user != n) return nullptr;
-      user = n;
-    }
-  }
-  return user;
-}
-
 bool PerChannel(const ir::Value* v) {
   return v->type()->rank() == 1 && v->type()->shape[0] > 1;
 }
@@ -33,6 +20,18 @@ std::vector<double> Values(const ir::Value* v) {
 }
 
 }  // namespace
+
+const ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v) {
+  const ir::Node* user = nullptr;
+  for (const ir::Node* n : graph.nodes()) {
+    for (const ir::Value* in : n->inputs()) {
+      if (in != v) continue;
+      if (user != nullptr && user != n) return nullptr;
+      user = n;
+    }
+  }
+  return user;
+}
 
 bool Workload::depthwise() const {
   if (op != "qnn.conv2d" || groups == 1) return false;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One shard of a qnnc_tune_test (tools/tune.bzl): //tools:tune over this
 # shard's slice of the workloads, records to the test's undeclared outputs
-# (bazel-testlogs/<test>/shard_<i>_of_<n>/test.outputs/records.jsonl).
+# (records.jsonl in bazel-testlogs/<test>/shard_<i>_of_<n>/test.outputs/,
+# zipped into outputs.zip by Bazel 4).
 # Usage: tune_shard.sh TUNE_BINARY TUNE_FLAGS...
 set -euo pipefail
 tune=$1

@@ -31,19 +31,6 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-// The single node reading `v`, or nullptr.
-const ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v) {
-  const ir::Node* user = nullptr;
-  for (const ir::Node* n : graph.nodes()) {
-    for (const ir::Value* in : n->inputs()) {
-      if (in != v) continue;
-      if (user != nullptr && user != n) return nullptr;
-      user = n;
-    }
-  }
-  return user;
-}
-
 bool AllConstantFrom(const ir::Node& n, size_t first) {
   for (size_t i = first; i < n.inputs().size(); ++i) {
     if (!n.input(i)->is_constant()) return false;
@@ -64,10 +51,10 @@ absl::StatusOr<std::unique_ptr<ir::Graph>> OpGraph(const ir::Graph& model, const
     return b.Op(n.op(), inputs, n.attrs(), n.name());
   };
   ir::Value* out = copy(node, b.Input("x", *node.input(0)->type()));
-  const ir::Node* user = SoleUser(model, node.output());
+  const ir::Node* user = target::SoleUser(model, node.output());
   if (user != nullptr && user->op() == "nn.bias_add" && AllConstantFrom(*user, 1)) {
     out = copy(*user, out);
-    user = SoleUser(model, user->output());
+    user = target::SoleUser(model, user->output());
   }
   if (user != nullptr && user->op() == "qnn.requantize" && AllConstantFrom(*user, 1)) {
     out = copy(*user, out);

@@ -34,9 +34,15 @@ TEST_F(IsaTest, CapLowersTheLevelAndTheFeaturesNeverRaisesThem) {
     SetIsaCap(cap);
     EXPECT_EQ(HostIsaLevel(), cap < detected ? cap : detected) << IsaLevelName(cap);
     const CpuFeatures f = HostCpuFeatures();
-    if (cap < IsaLevel::kAvx2) EXPECT_FALSE(f.avx2);
-    if (cap < IsaLevel::kAvx512bw) EXPECT_FALSE(f.avx512bw);
-    if (cap < IsaLevel::kAvx512vnni) EXPECT_FALSE(f.avx512vnni || f.avxvnni);
+    if (cap < IsaLevel::kAvx2) {
+      EXPECT_FALSE(f.avx2);
+    }
+    if (cap < IsaLevel::kAvx512bw) {
+      EXPECT_FALSE(f.avx512bw);
+    }
+    if (cap < IsaLevel::kAvx512vnni) {
+      EXPECT_FALSE(f.avx512vnni || f.avxvnni);
+    }
     EXPECT_NE(DescribeHostIsa().find(std::string("capped at ") + IsaLevelName(cap)),
               std::string::npos)
         << DescribeHostIsa();
