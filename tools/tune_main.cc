@@ -7,7 +7,7 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
@@ -172,8 +172,7 @@ int Main(int argc, char** argv) {
   // What the records already hold: an unreadable file is an error before
   // anything is measured (never appended to).
   std::map<std::tuple<std::string, std::string, std::string>, double> known;
-  if (FILE* f = std::fopen(records_path.c_str(), "r")) {
-    std::fclose(f);
+  if (std::filesystem::exists(records_path)) {
     auto loaded = tuning::LoadRecords(records_path, false);
     if (!loaded.ok()) return fail(loaded.status());
     for (const std::string& w : loaded->warnings) std::cerr << "qnnc tune: warning: " << w << "\n";

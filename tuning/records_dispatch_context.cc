@@ -33,7 +33,6 @@ RecordsDispatchContext::RecordsDispatchContext(const std::vector<Record>& record
       continue;
     }
     by_workload_[r.workload].push_back({*t, std::move(r)});
-    ++size_;
   }
 }
 

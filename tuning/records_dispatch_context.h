@@ -37,7 +37,6 @@ class RecordsDispatchContext : public target::DispatchContext {
   std::vector<target::TunedChoice> LookupAll(const std::string& workload_key,
                                              const target::Target& target) const override;
 
-  size_t size() const { return size_; }
   const std::vector<std::string>& dropped() const { return dropped_; }
 
  private:
@@ -50,7 +49,6 @@ class RecordsDispatchContext : public target::DispatchContext {
   std::string host_cpu_;
   std::map<std::string, std::vector<Entry>> by_workload_;
   std::vector<std::string> dropped_;
-  size_t size_ = 0;
 };
 
 }  // namespace qnnc::tuning
