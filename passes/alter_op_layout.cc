@@ -1,5 +1,7 @@
 #include "passes/alter_op_layout.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
 #include "ir/layout.h"
@@ -11,6 +13,11 @@ namespace qnnc::passes {
 namespace {
 
 using ir::Attrs;
+
+// A layout the kernels may run in other than NCHW: NHWC or NCHW{k}c.
+bool Altered(const std::string& layout) {
+  return layout == "NHWC" || ir::ChannelBlock(layout) > 0;
+}
 using ir::Node;
 using ir::Value;
 
@@ -18,20 +25,24 @@ Attrs Transform(const std::string& src, const std::string& dst, int64_t channels
   Attrs a;
   a.Set("src_layout", src);
   a.Set("dst_layout", dst);
-  if (channels > 0) a.Set("channels", channels);
+  // Leaving a blocked layout, `channels` drops the last block's padding.
+  if (channels > 0 && ir::ChannelBlock(src) > 0) a.Set("channels", channels);
   return a;
 }
 
-// The blocked layout a fused conv runs in, or "" to leave it in NCHW. Only
-// implementations with a kernel that consumes it (the x86 u8 x s8 spatial
-// pack) are altered; the others keep the layout their legalization gave.
-std::string BlockedLayout(const Node& n) {
-  if (n.op() != "qnn.conv2d_requantize") return "";
+// The layouts a fused conv's decision reads and writes (impl_layout,
+// impl_out_layout), when they are not NCHW: the graph then hands them over
+// and takes them back, so neighbouring transforms can cancel.
+struct DecidedLayouts {
+  std::string data, out;
+};
+std::optional<DecidedLayouts> AlteredLayouts(const Node& n) {
+  if (n.op() != "qnn.conv2d_requantize") return std::nullopt;
   auto d = target::GetDecision(n);
-  if (!d || d->layout != "NCHW16c" || d->implementation.rfind("x86.spatial_pack.u8s8", 0) != 0) {
-    return "";
-  }
-  return d->layout;
+  if (!d || !Altered(d->layout)) return std::nullopt;
+  DecidedLayouts l{d->layout, d->out_layout.empty() ? d->layout : d->out_layout};
+  if (!Altered(l.out)) return std::nullopt;
+  return l;
 }
 
 // Adds a node and types its result at once (later nodes of this pass read it).
@@ -45,13 +56,13 @@ absl::StatusOr<Node*> AddTyped(ir::Graph& graph, const std::string& op, std::vec
   return node;
 }
 
-// The blocked layout `v` comes back from (v = layout_transform(x: NCHW{k}c ->
-// NCHW)), or "".
-std::string BlockedSource(const Value* v) {
+// The layout `v` comes back from (v = layout_transform(x: L -> NCHW), L
+// blocked or NHWC), or "".
+std::string AlteredSource(const Value* v) {
   const Node* t = v->producer();
   if (t == nullptr || t->op() != "layout_transform") return "";
   auto src = t->attrs().GetString("src_layout"), dst = t->attrs().GetString("dst_layout");
-  if (!src.ok() || !dst.ok() || *dst != "NCHW" || ir::ChannelBlock(*src) == 0) return "";
+  if (!src.ok() || !dst.ok() || *dst != "NCHW" || !Altered(*src)) return "";
   return *src;
 }
 
@@ -61,16 +72,16 @@ bool OneElement(const Value* v) {
   return n == 1;
 }
 
-// qnn.add of two NCHW tensors that both come back from one blocked layout
-// with the same blocked type: the add runs in that layout instead, with one
+// qnn.add of two NCHW tensors that both come back from one altered layout
+// with the same type: the add runs in that layout instead, with one
 // transform after it. Exact: the add is elementwise with per-tensor
-// parameters, so each real lane gets the same value; padding lanes get
+// parameters, so each real element gets the same value; padding lanes get
 // values no kernel reads (their weights are zero, and the transform back to
 // NCHW drops them). Leaves any other node alone.
 absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   if (n->op() != "qnn.add" || n->inputs().size() != 8) return absl::OkStatus();
-  const std::string layout = BlockedSource(n->input(0));
-  if (layout.empty() || layout != BlockedSource(n->input(1))) return absl::OkStatus();
+  const std::string layout = AlteredSource(n->input(0));
+  if (layout.empty() || layout != AlteredSource(n->input(1))) return absl::OkStatus();
   Value* a = n->input(0)->producer()->input(0);
   Value* b = n->input(1)->producer()->input(0);
   if (*a->type() != *b->type() || *n->input(0)->type() != *n->input(1)->type() ||
@@ -91,14 +102,14 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   return absl::OkStatus();
 }
 
-// An 8-bit max pool of a tensor that comes back from a blocked layout pools
-// in that layout (lane by lane: exact; padding lanes pool garbage nobody
-// reads), with one transform after it. Leaves any other node alone.
+// An 8-bit max pool of a tensor that comes back from an altered layout pools
+// in that layout (channel by channel: exact; padding lanes pool garbage
+// nobody reads), with one transform after it. Leaves any other node alone.
 absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
   if (n->op() != "nn.max_pool2d" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
     return absl::OkStatus();
   }
-  const std::string layout = BlockedSource(n->input(0));
+  const std::string layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
   if (layout.empty() || t.rank() != 4 ||
       (t.dtype != tensor::DType::kU8 && t.dtype != tensor::DType::kI8)) {
@@ -118,26 +129,19 @@ absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
 
 absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
   for (Node* n : graph.nodes()) {
-    std::string layout = BlockedLayout(*n);
-    if (layout.empty() || n->attrs().GetString("data_layout", "NCHW").value_or("") != "NCHW") continue;
-    const ir::TensorType& in = *n->input(0)->type();
-    int64_t in_channels = in.shape[1], out_channels = n->output()->type()->shape[1];
-    // The dense kernel reads an image of at most 4 channels (the stem) as
-    // NCHW4c; the depthwise kernel always reads NCHW16c.
-    int64_t groups = n->attrs().GetInt("groups", 1).value_or(1);
-    bool depthwise = groups > 1 && groups == in_channels;
-    std::string in_layout = in_channels <= 4 && !depthwise ? "NCHW4c" : layout;
-    ASSIGN_OR_RETURN(Node* to_blocked,
-                     AddTyped(graph, "layout_transform", {n->input(0)}, Transform("NCHW", in_layout)));
-    Value* blocked = to_blocked->output();
+    std::optional<DecidedLayouts> layouts = AlteredLayouts(*n);
+    if (!layouts || n->attrs().GetString("data_layout", "NCHW").value_or("") != "NCHW") continue;
+    const int64_t out_channels = n->output()->type()->shape[1];
+    ASSIGN_OR_RETURN(Node* to_altered, AddTyped(graph, "layout_transform", {n->input(0)},
+                                                Transform("NCHW", layouts->data)));
     Attrs attrs = n->attrs();
-    attrs.Set("data_layout", in_layout);
-    attrs.Set("out_layout", layout);
+    attrs.Set("data_layout", layouts->data);
+    attrs.Set("out_layout", layouts->out);
     std::vector<Value*> inputs = n->inputs();
-    inputs[0] = blocked;
+    inputs[0] = to_altered->output();
     ASSIGN_OR_RETURN(Node* altered, AddTyped(graph, n->op(), inputs, attrs, n->name()));
     ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {altered->output()},
-                                          Transform(layout, "NCHW", out_channels)));
+                                          Transform(layouts->out, "NCHW", out_channels)));
     graph.ReplaceAllUsesWith(n->output(), back->output());
   }
   // Then max pools and residual adds between blocked convolutions, in graph

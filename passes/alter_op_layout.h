@@ -1,9 +1,11 @@
-// AlterOpLayout: gives each fused convolution the activation layout its
-// implementation's kernel consumes and produces (the decision's impl_layout;
-// today the spatial-pack u8 x s8 kernels' NCHW16c, NCHW4c for an input of at
-// most 4 channels) and inserts layout_transform ops around it. It runs for
-// fallback decisions as for tuned ones (docs/fallback.md). SimplifyLayout
-// then removes back-to-back inverse transforms between such ops.
+// AlterOpLayout: gives each fused convolution the activation layouts its
+// decision's kernel reads and writes (impl_layout and impl_out_layout, from
+// the implementation: NCHW16c for the spatial-pack u8 x s8 kernels, NCHW4c
+// for their stem's input, NHWC for XNNPACK) and inserts layout_transform ops
+// around it; 8-bit max pools and residual adds between such ops follow their
+// producers' layout. It runs for fallback decisions as for tuned ones
+// (docs/fallback.md). SimplifyLayout then removes back-to-back inverse
+// transforms between such ops.
 #ifndef QNNC_PASSES_ALTER_OP_LAYOUT_H_
 #define QNNC_PASSES_ALTER_OP_LAYOUT_H_
 

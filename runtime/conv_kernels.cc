@@ -1,13 +1,13 @@
 // Kernels of qnn.conv2d_requantize (built by FuseOps) for the implementations
 // that have one: the native spatial-pack kernels and XNNPACK. Weights are
-// packed when the plan is loaded. The activations arrive and leave in NCHW;
-// each kernel converts to the layout it consumes (NCHW16c, NHWC) around its
-// run (a later layout pass can keep them converted between ops).
+// packed when the plan is loaded. The activations arrive and leave in the
+// layouts the graph gives the op (data_layout, out_layout: AlterOpLayout sets
+// the decision's); a kernel given NCHW converts around its run.
 #include <cmath>
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "kernels/reference/layout.h"
+#include "kernels/layout/nhwc.h"
 #include "kernels/requantize/requantize.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "kernels/xnnpack/conv2d.h"
@@ -204,15 +204,22 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node
 
 class XnnpackKernel : public PreparedKernel {
  public:
-  XnnpackKernel(std::unique_ptr<xnn::Conv2D> conv, std::string name)
-      : conv_(std::move(conv)), name_(std::move(name)) {}
+  // `nhwc_io`: the graph hands over and takes back NHWC (AlterOpLayout);
+  // otherwise this converts from and to NCHW.
+  XnnpackKernel(std::unique_ptr<xnn::Conv2D> conv, std::string name, bool nhwc_io)
+      : conv_(std::move(conv)), name_(std::move(name)), nhwc_io_(nhwc_io) {}
 
   absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
                                           pthreadpool_t pool) const override {
-    ASSIGN_OR_RETURN(Tensor nhwc, kernels::reference::Transpose(in[kData], {0, 2, 3, 1}));
+    if (nhwc_io_) {
+      Tensor out;
+      RETURN_IF_ERROR(conv_->Run(in[kData], &out, pool));
+      return std::vector<Tensor>{out};
+    }
+    ASSIGN_OR_RETURN(Tensor nhwc, kernels::layout::NchwToNhwc(in[kData], pool));
     Tensor out;
     RETURN_IF_ERROR(conv_->Run(nhwc, &out, pool));
-    ASSIGN_OR_RETURN(Tensor nchw, kernels::reference::Transpose(out, {0, 3, 1, 2}));
+    ASSIGN_OR_RETURN(Tensor nchw, kernels::layout::NhwcToNchw(out, pool));
     return std::vector<Tensor>{nchw};
   }
   std::string description() const override { return name_; }
@@ -220,6 +227,7 @@ class XnnpackKernel : public PreparedKernel {
  private:
   std::unique_ptr<xnn::Conv2D> conv_;
   std::string name_;
+  bool nhwc_io_;
 };
 
 absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n, xnn::Variant variant) {
@@ -261,12 +269,19 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
   if (static_cast<int32_t>(pad_value) != p.input_zero_point) {
     return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": XNNPACK pads with the input zero point"));
   }
+  ASSIGN_OR_RETURN(std::string data_layout, n.attrs().GetString("data_layout", "NCHW"));
+  ASSIGN_OR_RETURN(std::string out_layout, n.attrs().GetString("out_layout", data_layout));
+  if ((data_layout != "NCHW" && data_layout != "NHWC") || out_layout != data_layout) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        n.Describe(), ": the graph gives ", data_layout, " and takes ", out_layout,
+        " but the XNNPACK kernel reads and writes NHWC (or converts from and to NCHW)"));
+  }
   auto conv = xnn::Conv2D::Create(variant, p, w, n.input(kBias)->data());
   if (!conv.ok()) {
     return absl::Status(conv.status().code(), absl::StrCat(n.Describe(), ": ", conv.status().message()));
   }
-  return std::unique_ptr<PreparedKernel>(
-      new XnnpackKernel(*std::move(conv), absl::StrCat("xnnpack ", xnn::VariantName(variant))));
+  return std::unique_ptr<PreparedKernel>(new XnnpackKernel(
+      *std::move(conv), absl::StrCat("xnnpack ", xnn::VariantName(variant)), data_layout == "NHWC"));
 }
 
 }  // namespace

@@ -54,8 +54,22 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
   for (const ir::Value* c : graph_->constants()) constant_slots_[new_slot(c)] = c->data();
   for (const ir::Node* n : graph_->nodes()) {
     Step step{n, {}, {}, {}, nullptr};
+    // A decision is a promise: an op whose decision names an implementation
+    // runs on that implementation's kernel, or the plan is refused (never a
+    // silent substitution by another kernel).
+    const std::string impl = n->attrs().GetString("impl", "").value_or("");
+    const bool promised = !impl.empty() && impl != "reference";
+    if (promised && !KernelRegistry::Global().Has(n->op(), impl)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(n->Describe(), ": its decision is ", impl, ", but no kernel runs ", impl,
+                       " for ", n->op()));
+    }
     if (const KernelFactory* factory = KernelRegistry::Global().Find(*n)) {
       ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> kernel, (*factory)(*n));
+      if (promised && !kernel) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            n->Describe(), ": its decision is ", impl, ", but its kernel cannot run this op"));
+      }
       std::string isa = kernel ? kernel->missing_isa() : "";
       if (!isa.empty() && unrunnable_.empty()) {
         unrunnable_ = absl::StrCat(n->Describe(), ": its kernel (", kernel->description(),

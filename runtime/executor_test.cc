@@ -287,3 +287,61 @@ TEST_F(CappedExecutor, TheSameGraphRunsWhereTheHostHasTheInstructionSet) {
 
 }  // namespace
 }  // namespace qnnc::runtime
+
+namespace qnnc::runtime {
+namespace {
+
+// A decision is a promise: an op whose decision names an implementation
+// without a kernel for that op, or whose kernel cannot take it, is refused
+// at plan load instead of running on another kernel.
+TEST(Executor, RefusesADecisionItsKernelsCannotKeep) {
+  {
+    // An unfused integer convolution decided for the AVX2 u8 x s8 kernel,
+    // which runs only the fused qnn.conv2d_requantize.
+    Builder b;
+    Value* x = b.Input("x", {DType::kU8, {1, 1, 1, 4}});
+    Attrs a;
+    a.Set("impl", std::string("x86.spatial_pack.u8s8.avx2"));
+    a.Set("out_dtype", std::string("i32"));
+    Value* w = b.Constant(Tensor::FromVector<int8_t>({1, 1, 1, 1}, {2}));
+    b.Output(b.Op("nn.conv2d", {x, w}, a, "conv"));
+    auto exec = Executor::Create(*b.Finish(), {1});
+    ASSERT_FALSE(exec.ok());
+    EXPECT_NE(exec.status().message().find(
+                  "its decision is x86.spatial_pack.u8s8.avx2, but no kernel runs "
+                  "x86.spatial_pack.u8s8.avx2 for nn.conv2d"),
+              std::string::npos)
+        << exec.status();
+  }
+  {
+    // A dense decided for u8 x s8 whose weights are not the i8 constants the
+    // int8 dense kernel takes.
+    Builder b;
+    Value* x = b.Input("x", {DType::kU8, {1, 4}});
+    Value* w = b.Input("w", {DType::kI8, {2, 4}});
+    Attrs a;
+    a.Set("impl", std::string("x86.spatial_pack.u8s8.avx2"));
+    a.Set("out_dtype", std::string("i32"));
+    b.Output(b.Op("nn.dense", {x, w}, a, "fc"));
+    auto exec = Executor::Create(*b.Finish(), {1});
+    ASSERT_FALSE(exec.ok());
+    EXPECT_NE(exec.status().message().find("its kernel cannot run this op"), std::string::npos)
+        << exec.status();
+  }
+  {
+    // The same dense decided for the reference runs (on any kernel that
+    // matches the reference).
+    Builder b;
+    Value* x = b.Input("x", {DType::kU8, {1, 4}});
+    Value* w = b.Input("w", {DType::kI8, {2, 4}});
+    Attrs a;
+    a.Set("impl", std::string("reference"));
+    a.Set("out_dtype", std::string("i32"));
+    b.Output(b.Op("nn.dense", {x, w}, a, "fc"));
+    auto exec = Executor::Create(*b.Finish(), {1});
+    EXPECT_TRUE(exec.ok()) << exec.status();
+  }
+}
+
+}  // namespace
+}  // namespace qnnc::runtime

@@ -11,6 +11,7 @@
 #include "kernels/reference/dense.h"
 #include "kernels/reference/elementwise.h"
 #include "kernels/reference/layout.h"
+#include "kernels/layout/nhwc.h"
 #include "kernels/reference/layout_transform.h"
 #include "kernels/reference/pool.h"
 #include "kernels/reference/qnn_elementwise.h"
@@ -306,6 +307,9 @@ const std::map<std::string, Kernel>& Kernels() {
            }
            return Single(kernels::spatial_pack::FromBlocked(in[0], channels, pool));
          }
+         // NCHW <-> NHWC around the NHWC kernels (XNNPACK).
+         if (src == "NCHW" && dst == "NHWC") return Single(kernels::layout::NchwToNhwc(in[0], pool));
+         if (src == "NHWC" && dst == "NCHW") return Single(kernels::layout::NhwcToNchw(in[0], pool));
          return Single(ref::LayoutTransform(in[0], src, dst));
        }},
       {"resize",

@@ -197,31 +197,45 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDense(const ir::Node& n) {
 
 class MaxPoolKernel : public PreparedKernel {
  public:
-  explicit MaxPoolKernel(const kernels::reference::Pool2DParams& p) : p_(p) {}
+  MaxPoolKernel(const kernels::reference::Pool2DParams& p, bool nhwc) : p_(p), nhwc_(nhwc) {}
 
   absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
                                           pthreadpool_t pool) const override {
     std::vector<Tensor> out(1);
-    RETURN_IF_ERROR(kernels::pool::MaxPool2D8Bit(in[0], p_, &out[0], pool));
+    if (!nhwc_) {
+      RETURN_IF_ERROR(kernels::pool::MaxPool2D8Bit(in[0], p_, &out[0], pool));
+      return out;
+    }
+    // NHWC [N, H, W, C] is NCHW{C}c with one block: [N, 1, H, W, C].
+    const tensor::Shape& s = in[0].shape();
+    if (s.size() != 4) return absl::InvalidArgumentError("an NHWC max pool needs a rank-4 input");
+    ASSIGN_OR_RETURN(Tensor blocked, in[0].Reshaped({s[0], 1, s[1], s[2], s[3]}));
+    Tensor pooled;
+    RETURN_IF_ERROR(kernels::pool::MaxPool2D8Bit(blocked, p_, &pooled, pool));
+    const tensor::Shape& o = pooled.shape();
+    ASSIGN_OR_RETURN(out[0], pooled.Reshaped({o[0], o[2], o[3], o[4]}));
     return out;
   }
-  std::string description() const override { return "pool max 8-bit"; }
+  std::string description() const override { return nhwc_ ? "pool max 8-bit NHWC" : "pool max 8-bit"; }
 
  private:
   kernels::reference::Pool2DParams p_;
+  bool nhwc_;
 };
 
-// u8/i8 nn.max_pool2d in NCHW or NCHW{k}c; nullptr (the reference) otherwise.
+// u8/i8 nn.max_pool2d in NCHW, NHWC or NCHW{k}c; nullptr (the reference)
+// otherwise.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
   if (n.inputs().size() != 1 || !n.input(0)->type()) return std::unique_ptr<PreparedKernel>();
   const DType dt = n.input(0)->type()->dtype;
   auto layout = n.attrs().GetString("layout", "NCHW");
   auto params = Pool2DParamsOf(n);
   if ((dt != DType::kU8 && dt != DType::kI8) || !layout.ok() || !params.ok() ||
-      (*layout != "NCHW" && ir::ChannelBlock(*layout) == 0) || !n.attrs().Has("pool_size")) {
+      (*layout != "NCHW" && *layout != "NHWC" && ir::ChannelBlock(*layout) == 0) ||
+      !n.attrs().Has("pool_size")) {
     return std::unique_ptr<PreparedKernel>();
   }
-  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(*params));
+  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(*params, *layout == "NHWC"));
 }
 
 }  // namespace
@@ -229,6 +243,12 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
 void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("nn.max_pool2d", &MakeMaxPool);
   registry.RegisterForOp("nn.dense", &MakeDense);
+  // The integer nn.dense the u8 x s8 legalization leaves, bound by its
+  // decision (the int8 dense kernel takes no tiles, so those
+  // implementations give dense workloads an empty config space).
+  for (const char* impl : {"x86.spatial_pack.u8s8.vnni", "x86.spatial_pack.u8s8.avx2"}) {
+    registry.Register("nn.dense", impl, &MakeDense);
+  }
   registry.RegisterForOp("qnn.add", &MakeQnnAdd);
   registry.RegisterForOp("qnn.quantize", &MakeQuantize);
   registry.RegisterForOp("qnn.dequantize", &MakeDequantize);

@@ -51,10 +51,14 @@ ConfigSpace FromKnobSpace(const sp::KnobSpace& space) {
   return out;
 }
 
-// The spatial-pack depthwise kernels take no tiles: their workloads get an
-// empty space (one config, {}), the others `space`.
-std::function<ConfigSpace(const Workload&)> DepthwiseHasNoKnobs(ConfigSpace space) {
-  return [space](const Workload& w) { return w.depthwise() ? ConfigSpace{} : space; };
+// Whether the kernel of a spatial-pack implementation for `w` takes no tiles:
+// the depthwise kernels, and the int8 dense kernel a dense runs on.
+bool TakesNoTiles(const Workload& w) { return w.depthwise() || w.op == "qnn.dense"; }
+
+// Workloads whose kernel takes no tiles get an empty space (one config, {}),
+// the others `space`.
+std::function<ConfigSpace(const Workload&)> OnlyTiledKernelsHaveKnobs(ConfigSpace space) {
+  return [space](const Workload& w) { return TakesNoTiles(w) ? ConfigSpace{} : space; };
 }
 
 // The kernel's view of a workload (a dense is a 1x1 convolution).
@@ -104,9 +108,13 @@ Implementation Int16SpatialPack(const std::string& name, int priority) {
     RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
     return NeedsFusedRequantize(w);
   };
-  impl.space_for = DepthwiseHasNoKnobs(impl.config_space);
+  impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);
   impl.default_config = [](const Workload& w, const Target&) {
-    return w.depthwise() ? Config{} : sp::DefaultConfigInt16(KernelParams(w), OutWidth(w));
+    return TakesNoTiles(w) ? Config{} : sp::DefaultConfigInt16(KernelParams(w), OutWidth(w));
+  };
+  impl.io_layouts = [](const Workload& w) {
+    sp::IoLayouts l = sp::LayoutsInt16(KernelParams(w));
+    return Implementation::IoLayouts{l.input, l.output};
   };
   return impl;
 }
@@ -212,15 +220,19 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
     impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(*isa));
     sp::Isa i = *isa;
     impl.default_config = [i](const Workload& w, const Target&) {
-      return w.depthwise() ? Config{} : sp::DefaultConfigU8S8(KernelParams(w), i, OutWidth(w));
+      return TakesNoTiles(w) ? Config{} : sp::DefaultConfigU8S8(KernelParams(w), i, OutWidth(w));
     };
   } else {
     ConfigSpace space = impl.config_space;
     impl.default_config = [space](const Workload& w, const Target&) {
-      return w.depthwise() ? Config{} : TileDefault(w, space);
+      return TakesNoTiles(w) ? Config{} : TileDefault(w, space);
     };
   }
-  impl.space_for = DepthwiseHasNoKnobs(impl.config_space);
+  impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);
+  impl.io_layouts = [](const Workload& w) {
+    sp::IoLayouts l = sp::LayoutsU8S8(KernelParams(w));
+    return Implementation::IoLayouts{l.input, l.output};
+  };
   return impl;
 }
 

@@ -2,14 +2,16 @@
 
 namespace qnnc::target {
 
-void SetDecisionAttrs(const Decision& d, const Implementation& impl, ir::Node& node) {
+void SetDecisionAttrs(const Decision& d, const Implementation& impl,
+                      const Implementation::IoLayouts& layouts, ir::Node& node) {
   ir::Attrs& a = node.mutable_attrs();
   a.Set("impl", d.implementation);
   a.Set("config", ConfigToJson(d.config));
   a.Set("tuned", int64_t{d.tuned ? 1 : 0});
   a.Set("workload", d.workload_key);
   a.Set("legalization", impl.legalization);
-  a.Set("impl_layout", impl.layout);
+  a.Set("impl_layout", layouts.data);
+  a.Set("impl_out_layout", layouts.out);
   if (!d.rejected_records.empty()) a.Set("record_rejected", d.rejected_records);
 }
 
@@ -23,6 +25,7 @@ std::optional<StoredDecision> GetDecision(const ir::Node& node) {
   d.workload = a.GetString("workload", "").value_or("");
   d.legalization = a.GetString("legalization", "").value_or("");
   d.layout = a.GetString("impl_layout", "").value_or("");
+  d.out_layout = a.GetString("impl_out_layout", "").value_or("");
   return d;
 }
 

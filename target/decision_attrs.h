@@ -5,7 +5,8 @@
 //   tuned         1 when it came from a tuning record, 0 for the fallback
 //   workload      the workload key (before legalization)
 //   legalization  the legalization that was applied
-//   impl_layout   the data layout the implementation consumes
+//   impl_layout   the data layout the implementation's kernel reads
+//   impl_out_layout  the layout it writes (AlterOpLayout reads both)
 //   record_rejected  tuning records of the workload not used, and why
 #ifndef QNNC_TARGET_DECISION_ATTRS_H_
 #define QNNC_TARGET_DECISION_ATTRS_H_
@@ -19,7 +20,8 @@
 
 namespace qnnc::target {
 
-void SetDecisionAttrs(const Decision& decision, const Implementation& impl, ir::Node& node);
+void SetDecisionAttrs(const Decision& decision, const Implementation& impl,
+                      const Implementation::IoLayouts& layouts, ir::Node& node);
 
 struct StoredDecision {
   std::string implementation;
@@ -27,7 +29,8 @@ struct StoredDecision {
   bool tuned = false;
   std::string workload;
   std::string legalization;
-  std::string layout;
+  std::string layout;      // impl_layout
+  std::string out_layout;  // impl_out_layout ("" in plans written before it)
 };
 
 // The decision stored on `node`, if it carries one.

@@ -24,6 +24,13 @@ struct Implementation {
   std::string legalization;
   // The data layout its kernel consumes ("NCHW", "NHWC", "NCHW16c", ...).
   std::string layout = "NCHW";
+  // The layouts its kernel reads and writes for one workload, when they
+  // differ from `layout` (the u8s8 stem reads NCHW4c and writes NCHW16c).
+  // Use IoLayoutsFor(); AlterOpLayout gives the graph these around the op.
+  struct IoLayouts {
+    std::string data, out;
+  };
+  std::function<IoLayouts(const Workload&)> io_layouts;
   // Whether its kernel applies the requantization in its epilogue (so
   // QnnCanonicalize leaves the qnn.requantize for fusion).
   bool fuses_requantize = false;
@@ -39,6 +46,13 @@ struct Implementation {
 // The config space of `impl` for `workload`.
 inline ConfigSpace SpaceFor(const Implementation& impl, const Workload& workload) {
   return impl.space_for ? impl.space_for(workload) : impl.config_space;
+}
+
+// The layouts `impl`'s kernel reads and writes for `workload` (a dense reads
+// and writes "NC": layouts are a convolution's concern).
+inline Implementation::IoLayouts IoLayoutsFor(const Implementation& impl, const Workload& workload) {
+  if (workload.op != "qnn.conv2d") return {"NC", "NC"};
+  return impl.io_layouts ? impl.io_layouts(workload) : Implementation::IoLayouts{impl.layout, impl.layout};
 }
 
 }  // namespace qnnc::target

@@ -58,9 +58,9 @@ bool IsConv(const ir::Node& n) { return n.op() == "qnn.conv2d"; }
 ir::Node* Producer(Value* v) { return v->producer(); }
 
 absl::StatusOr<Value*> Keep(const LegalizeCall& call, const Implementation& impl,
-                            const Decision& d) {
+                            const Decision& d, const Implementation::IoLayouts& layouts) {
   // The op stays; it only gains its decision.
-  SetDecisionAttrs(d, impl, const_cast<ir::Node&>(call.node));
+  SetDecisionAttrs(d, impl, layouts, const_cast<ir::Node&>(call.node));
   return static_cast<Value*>(nullptr);
 }
 
@@ -72,19 +72,20 @@ Value* IntegerOp(Builder& b, const LegalizeCall& call, Value* data, Value* weigh
 }
 
 absl::StatusOr<Value*> Int16(const LegalizeCall& call, const Implementation& impl,
-                             const Decision& d) {
+                             const Decision& d, const Implementation::IoLayouts& layouts) {
   Builder b(&call.context.graph);
   const auto& in = call.inputs;
   Value* x = b.Op("subtract", {Cast(b, in[0], DType::kI16), Cast(b, in[2], DType::kI16)});
   Value* w = b.Op("subtract", {Cast(b, in[1], DType::kI16),
                                WeightZeroPoint(b, in[3], in[1]->type()->rank())});
   Value* out = IntegerOp(b, call, x, w, OpAttrs(call.attrs, DType::kI32));
-  SetDecisionAttrs(d, impl, *Producer(out));
+  SetDecisionAttrs(d, impl, layouts, *Producer(out));
   return out;
 }
 
 absl::StatusOr<Value*> Xnnpack(const LegalizeCall& call, const Implementation& impl,
-                               const Decision& d, DType data_dtype, DType weight_dtype) {
+                               const Decision& d, const Implementation::IoLayouts& layouts, DType data_dtype,
+                               DType weight_dtype) {
   Builder b(&call.context.graph);
   Value *x = call.inputs[0], *zx = call.inputs[2], *w = call.inputs[1], *zw = call.inputs[3];
   if (x->type()->dtype != data_dtype) {
@@ -100,7 +101,7 @@ absl::StatusOr<Value*> Xnnpack(const LegalizeCall& call, const Implementation& i
   ir::Node* op = call.context.graph.AddNode(call.node.op(),
                                         {x, w, zx, zw, call.inputs[4], call.inputs[5]},
                                         OpAttrs(call.attrs, DType::kI32), 1, call.node.name());
-  SetDecisionAttrs(d, impl, *op);
+  SetDecisionAttrs(d, impl, layouts, *op);
   return op->output();
 }
 
@@ -116,7 +117,8 @@ absl::StatusOr<std::vector<int64_t>> WeightSums(const tensor::Tensor& w, const t
 }
 
 absl::StatusOr<Value*> Compensated(const LegalizeCall& call, const Implementation& impl,
-                                   const Decision& d, DType data_dtype) {
+                                   const Decision& d, const Implementation::IoLayouts& layouts,
+                                   DType data_dtype) {
   const auto& in = call.inputs;
   if (!in[1]->is_constant() || !in[2]->is_constant() || !in[3]->is_constant()) {
     return absl::FailedPreconditionError("needs constant weights and zero points");
@@ -148,7 +150,7 @@ absl::StatusOr<Value*> Compensated(const LegalizeCall& call, const Implementatio
     }
   }
   Value* acc = IntegerOp(b, call, x, w, attrs);
-  SetDecisionAttrs(d, impl, *Producer(acc));
+  SetDecisionAttrs(d, impl, layouts, *Producer(acc));
   ASSIGN_OR_RETURN(std::vector<int64_t> sums, WeightSums(in[1]->data(), in[3]->data()));
   std::vector<int32_t> comp(sums.size());
   for (size_t o = 0; o < sums.size(); ++o) comp[o] = static_cast<int32_t>(-zx * sums[o]);
@@ -160,14 +162,17 @@ absl::StatusOr<Value*> Compensated(const LegalizeCall& call, const Implementatio
 }  // namespace
 
 absl::StatusOr<ir::Value*> ApplyLegalization(const LegalizeCall& call, const Implementation& impl,
-                                             const Decision& d) {
+                                             const Workload& workload, const Decision& d) {
+  const Implementation::IoLayouts layouts = IoLayoutsFor(impl, workload);
   const std::string& l = impl.legalization;
-  if (l == "keep") return Keep(call, impl, d);
-  if (l == "int16") return Int16(call, impl, d);
-  if (l == "xnnpack_qu8") return Xnnpack(call, impl, d, DType::kU8, DType::kU8);
-  if (l == "xnnpack_qs8" || l == "xnnpack_qc8") return Xnnpack(call, impl, d, DType::kI8, DType::kI8);
-  if (l == "u8s8") return Compensated(call, impl, d, DType::kU8);
-  if (l == "s8s8") return Compensated(call, impl, d, DType::kI8);
+  if (l == "keep") return Keep(call, impl, d, layouts);
+  if (l == "int16") return Int16(call, impl, d, layouts);
+  if (l == "xnnpack_qu8") return Xnnpack(call, impl, d, layouts, DType::kU8, DType::kU8);
+  if (l == "xnnpack_qs8" || l == "xnnpack_qc8") {
+    return Xnnpack(call, impl, d, layouts, DType::kI8, DType::kI8);
+  }
+  if (l == "u8s8") return Compensated(call, impl, d, layouts, DType::kU8);
+  if (l == "s8s8") return Compensated(call, impl, d, layouts, DType::kI8);
   return absl::InternalError(absl::StrCat("implementation '", impl.name,
                                           "' names an unknown legalization '", l, "'"));
 }
@@ -183,7 +188,7 @@ absl::StatusOr<ir::Value*> LegalizeTunableOp(const LegalizeCall& call) {
   for (const Implementation* c : candidates) {
     if (c->name == decision->implementation) impl = c;
   }
-  return ApplyLegalization(call, *impl, *decision);
+  return ApplyLegalization(call, *impl, workload, *decision);
 }
 
 }  // namespace qnnc::target

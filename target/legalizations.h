@@ -28,9 +28,10 @@
 
 namespace qnnc::target {
 
-// Applies `impl.legalization` to the op of `call` for `decision`.
+// Applies `impl.legalization` to the op of `call` (whose workload is
+// `workload`) for `decision`.
 absl::StatusOr<ir::Value*> ApplyLegalization(const LegalizeCall& call, const Implementation& impl,
-                                             const Decision& decision);
+                                             const Workload& workload, const Decision& decision);
 
 // The legalize function of qnn.conv2d and qnn.dense registered for every
 // target under "default": extract the workload, decide through the dispatch

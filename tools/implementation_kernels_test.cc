@@ -28,10 +28,10 @@ TEST(ImplementationKernels, EveryRegisteredImplementationHasAKernel) {
           EXPECT_TRUE(kernels.Has("qnn.conv2d_requantize", impl->name)) << "no kernel factory";
         } else {
           // The u8 x s8 legalization leaves an integer nn.dense, which the
-          // integer dense kernel runs; no other legalization of a dense has
-          // a kernel, so none may be registered.
+          // integer dense kernel runs, bound by the decision; no other
+          // legalization of a dense has a kernel, so none may be registered.
           EXPECT_EQ(impl->legalization, "u8s8") << "a dense implementation without a kernel";
-          EXPECT_TRUE(kernels.HasForOp("nn.dense"));
+          EXPECT_TRUE(kernels.Has("nn.dense", impl->name)) << "no kernel factory";
         }
       }
     }

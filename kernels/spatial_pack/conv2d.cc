@@ -61,6 +61,13 @@ bool IsDepthwise(const QuantizedConvParams& p) {
   return p.groups > 1 && p.groups == p.in_channels && p.out_channels % p.groups == 0;
 }
 
+// u8s8 kernels write blocks of 16 channels and read them, except the dense
+// kernel of an image (in_channels <= 4: the stem), which reads blocks of 4.
+constexpr int64_t kU8S8OutputBlock = 16;
+int64_t U8S8InputBlock(const QuantizedConvParams& p) {
+  return p.in_channels <= 4 && !IsDepthwise(p) ? 4 : kU8S8OutputBlock;
+}
+
 absl::Status ValidateParams(const QuantizedConvParams& p, const tensor::Tensor& weight,
                             DType weight_dtype) {
   if (p.in_channels <= 0 || p.out_channels <= 0 || p.groups <= 0) {
@@ -325,10 +332,11 @@ class U8S8Dense final : public Conv2DKernel {
     std::unique_ptr<U8S8Dense> k(new U8S8Dense());
     k->params_ = p;
     k->isa_ = isa;
-    k->in_block_ = p.in_channels <= 4 ? 4 : 16;
-    k->out_block_ = 16;
-    k->input_layout_ = absl::StrCat("NCHW", k->in_block_, "c");
-    k->output_layout_ = "NCHW16c";
+    k->in_block_ = U8S8InputBlock(p);
+    k->out_block_ = kU8S8OutputBlock;
+    const IoLayouts layouts = LayoutsU8S8(p);
+    k->input_layout_ = layouts.input;
+    k->output_layout_ = layouts.output;
     k->nco_ = tile_co / 16;
     k->tile_ow_ = tile_ow;
     k->ocb_ = CeilDiv(p.out_channels, 16);
@@ -596,9 +604,11 @@ class U8S8Depthwise final : public Conv2DKernel {
                                                             Isa isa) {
     std::unique_ptr<U8S8Depthwise> k(new U8S8Depthwise());
     k->params_ = p;
-    k->in_block_ = 16;
-    k->out_block_ = 16;
-    k->input_layout_ = k->output_layout_ = "NCHW16c";
+    k->in_block_ = U8S8InputBlock(p);
+    k->out_block_ = kU8S8OutputBlock;
+    const IoLayouts layouts = LayoutsU8S8(p);
+    k->input_layout_ = layouts.input;
+    k->output_layout_ = layouts.output;
     k->mult_ch_ = p.out_channels / p.groups;
     k->ocb_ = CeilDiv(p.out_channels, 16);
     k->ep_ = MakeEpilogue(p);
@@ -720,7 +730,9 @@ class Int16Kernel final : public Conv2DKernel {
                                                             bool depthwise) {
     std::unique_ptr<Int16Kernel> k(new Int16Kernel());
     k->params_ = p;
-    k->input_layout_ = k->output_layout_ = "NCHW";
+    const IoLayouts layouts = LayoutsInt16(p);
+    k->input_layout_ = layouts.input;
+    k->output_layout_ = layouts.output;
     k->depthwise_ = depthwise;
     internal::Int16Setup& s = k->setup_;
     s.ep = MakeEpilogue(p);
@@ -844,6 +856,12 @@ KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_wid
   const bool one_block = p.in_channels > 4 && p.in_channels <= 16 && p.groups == 1;
   return {{"tile_co", p.out_channels > 16 && !one_block ? 32 : 16}, {"tile_ow", ow}};
 }
+
+IoLayouts LayoutsU8S8(const QuantizedConvParams& p) {
+  return {absl::StrCat("NCHW", U8S8InputBlock(p), "c"), absl::StrCat("NCHW", kU8S8OutputBlock, "c")};
+}
+
+IoLayouts LayoutsInt16(const QuantizedConvParams&) { return {"NCHW", "NCHW"}; }
 
 KnobMap DefaultConfigInt16(const QuantizedConvParams& p, int64_t out_width) {
   const int64_t co = p.out_channels / p.groups >= 16 ? 16 : p.out_channels / p.groups >= 8 ? 8 : 4;

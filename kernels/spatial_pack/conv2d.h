@@ -106,6 +106,15 @@ KnobSpace ConfigSpaceInt16();
 KnobMap DefaultConfigU8S8(const QuantizedConvParams& params, Isa isa, int64_t out_width = 0);
 KnobMap DefaultConfigInt16(const QuantizedConvParams& params, int64_t out_width = 0);
 
+// The layouts a kernel for `params` reads and writes (the kernels' own
+// input_layout()/output_layout() come from here, and so does the layout
+// AlterOpLayout gives the graph around it).
+struct IoLayouts {
+  std::string input, output;
+};
+IoLayouts LayoutsU8S8(const QuantizedConvParams& params);
+IoLayouts LayoutsInt16(const QuantizedConvParams& params);
+
 class Conv2DKernel {
  public:
   virtual ~Conv2DKernel() = default;
