@@ -60,7 +60,7 @@ pthreadpool_t Pool(int threads) {
 }
 
 void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap config,
-         int threads) {
+         int threads, Arithmetic arith = Arithmetic::kMaddubs) {
   const QuantizedConvParams p = Params(l, int16);
   std::mt19937 rng(7);
   const int64_t wn = l.k * (l.c / l.groups) * l.kernel * l.kernel;
@@ -70,7 +70,7 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
     if (int16) w.data<int16_t>()[i] = v; else w.data<int8_t>()[i] = v;
   }
   auto kernel = int16 ? Conv2DKernel::CreateInt16(w, p, config)
-                      : Conv2DKernel::CreateU8S8(w, p, config, isa);
+                      : Conv2DKernel::CreateU8S8(w, p, config, isa, arith);
   if (!kernel.ok()) {
     state.SkipWithError(std::string(kernel.status().message()).c_str());
     return;
@@ -106,17 +106,32 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
 bool RegisterAll() {
   for (const Layer& l : Layers()) {
     for (int threads : {1, 2}) {
-      auto add = [&](const std::string& impl, bool int16, Isa isa, KnobMap config) {
+      auto add = [&](const std::string& impl, bool int16, Isa isa, KnobMap config,
+                     Arithmetic arith = Arithmetic::kMaddubs) {
         std::string name = std::string(l.name) + "/" + impl;
         for (const auto& [k, v] : config) name += "/" + k + ":" + std::to_string(v);
         name += "/threads:" + std::to_string(threads);
         benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
-          Run(st, l, int16, isa, config, threads);
+          Run(st, l, int16, isa, config, threads, arith);
         })->UseRealTime()->Unit(benchmark::kMillisecond);
       };
       for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvx2}) {
         if (!IsaSupported(isa)) continue;
         add(std::string("u8s8.") + IsaName(isa), false, isa, {});  // default config
+      }
+      // AVX2's one-pass int16 arithmetic (dense layers): default config, and
+      // its whole space at 1 thread.
+      if (IsaSupported(Isa::kAvx2) && l.groups == 1) {
+        add("u8i16.avx2", false, Isa::kAvx2, {}, Arithmetic::kMadd16);
+        if (threads == 1) {
+          const KnobSpace space = ConfigSpaceU8S8(Isa::kAvx2, Arithmetic::kMadd16);
+          for (int64_t co : space.at("tile_co")) {
+            for (int64_t ow : space.at("tile_ow")) {
+              add("u8i16.avx2", false, Isa::kAvx2, {{"tile_co", co}, {"tile_ow", ow}},
+                  Arithmetic::kMadd16);
+            }
+          }
+        }
       }
       add("int16", true, Isa::kScalar, {});
       // The whole VNNI space for the dense layers (tuning view), 1 thread.

@@ -123,7 +123,7 @@ TEST_P(DecideOnceOnX86, RecordsChangeLegalizationAndKernelTogether) {
 INSTANTIATE_TEST_SUITE_P(
     Targets, DecideOnceOnX86,
     ::testing::Values(std::make_pair("x86_64+avx512vnni", "x86.spatial_pack.u8s8.vnni"),
-                      std::make_pair("x86_64+avx2", "x86.spatial_pack.u8s8.avx2")),
+                      std::make_pair("x86_64+avx2", "x86.spatial_pack.u8i16.avx2")),
     [](const auto& info) {
       return std::string(info.param.first == "x86_64+avx2" ? "avx2" : "avx512vnni");
     });

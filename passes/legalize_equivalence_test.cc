@@ -303,6 +303,7 @@ TEST(LegalizeEquivalence, EveryImplementationHasAPair) {
   EXPECT_TRUE(dense.count("reference"));
   for (const char* name : {"reference", "generic.spatial_pack.int16", "xnnpack.qu8", "xnnpack.qs8",
                            "xnnpack.qc8", "x86.spatial_pack.u8s8.vnni", "x86.spatial_pack.u8s8.avx2",
+                           "x86.spatial_pack.u8i16.avx2",
                            "arm.spatial_pack.int16"}) {
     EXPECT_TRUE(names.count(name)) << name;
   }

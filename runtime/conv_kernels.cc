@@ -145,8 +145,8 @@ class DescribedKernel : public PreparedKernel {
   std::string description_, isa_;
 };
 
-absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node& n, bool int16,
-                                                                  sp::Isa isa) {
+absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
+    const ir::Node& n, bool int16, sp::Isa isa, sp::Arithmetic arith = sp::Arithmetic::kMaddubs) {
   for (int i : {kWeight, kBias, kRequantScale, kOutScale, kOutZp}) {
     RETURN_IF_ERROR(NeedConstant(n, i, "weight, bias and requantization"));
   }
@@ -177,7 +177,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node
   if (!int16 && !sp::IsaSupported(isa)) {
     // Compiled for a host that has this instruction set: checked and
     // described now, created where the plan runs.
-    auto description = sp::Conv2DKernel::DescribeU8S8(w, p, knobs, isa);
+    auto description = sp::Conv2DKernel::DescribeU8S8(w, p, knobs, isa, arith);
     if (!description.ok()) {
       return absl::Status(description.status().code(),
                           absl::StrCat(n.Describe(), ": ", description.status().message()));
@@ -186,7 +186,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(const ir::Node
         new DescribedKernel("spatial_pack " + *description, sp::IsaName(isa)));
   }
   auto kernel = int16 ? sp::Conv2DKernel::CreateInt16(w, p, knobs)
-                      : sp::Conv2DKernel::CreateU8S8(w, p, knobs, isa);
+                      : sp::Conv2DKernel::CreateU8S8(w, p, knobs, isa, arith);
   if (!kernel.ok()) {
     return absl::Status(kernel.status().code(), absl::StrCat(n.Describe(), ": ", kernel.status().message()));
   }
@@ -292,6 +292,9 @@ void RegisterConvKernels(KernelRegistry& r) {
   });
   r.Register(kOp, "x86.spatial_pack.u8s8.avx2", [](const ir::Node& n) {
     return CreateSpatialPack(n, false, sp::Isa::kAvx2);
+  });
+  r.Register(kOp, "x86.spatial_pack.u8i16.avx2", [](const ir::Node& n) {
+    return CreateSpatialPack(n, false, sp::Isa::kAvx2, sp::Arithmetic::kMadd16);
   });
   for (const char* impl : {"generic.spatial_pack.int16", "arm.spatial_pack.int16"}) {
     r.Register(kOp, impl, [](const ir::Node& n) { return CreateSpatialPack(n, true, sp::Isa::kScalar); });

@@ -236,6 +236,26 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   return impl;
 }
 
+Implementation U8I16SpatialPackAvx2(const std::string& name, int priority) {
+  Implementation impl = CompensatedSpatialPack(name, priority, true, Feature::kAvx2, 128);
+  impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(sp::Isa::kAvx2, sp::Arithmetic::kMadd16));
+  impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);
+  const auto compensated = impl.applicable;
+  impl.applicable = [compensated](const Workload& w, const Target& t) -> absl::Status {
+    RETURN_IF_ERROR(compensated(w, t));
+    if (w.depthwise()) {
+      return absl::FailedPreconditionError(
+          "has no depthwise kernel (x86.spatial_pack.u8s8.avx2's already multiplies in int16)");
+    }
+    return absl::OkStatus();
+  };
+  impl.default_config = [](const Workload& w, const Target&) {
+    return sp::DefaultConfigU8S8(KernelParams(w), sp::Isa::kAvx2, OutWidth(w),
+                                 sp::Arithmetic::kMadd16);
+  };
+  return impl;
+}
+
 absl::Status RegisterForConv(Registry& registry, const std::string& key,
                              const Implementation& impl) {
   return registry.RegisterImplementation("qnn.conv2d", key, impl);

@@ -23,6 +23,11 @@ Implementation XnnpackQc8(int priority);
 Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
                                       Feature needs, int64_t max_abs_weight);
 
+// u8 x s8 on AVX2 by vpmaddwd alone (the u8 inputs widened in registers,
+// int16 weights): one exact pass for any weights, on the u8s8 legalization.
+// Dense convolutions only (the AVX2 depthwise kernel already is int16).
+Implementation U8I16SpatialPackAvx2(const std::string& name, int priority);
+
 // Registers an implementation for qnn.conv2d and qnn.dense (it has a
 // kernel for both), or for qnn.conv2d only. Only implementations with a
 // kernel are registered (//tools:implementation_kernels_test).

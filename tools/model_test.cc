@@ -39,6 +39,7 @@ std::string KernelFor(const std::string& impl, const std::string& kind) {
   if (kind == "nn.dense" && absl::StartsWith(impl, "x86.spatial_pack.u8s8.")) return "dense int8";
   if (impl == "x86.spatial_pack.u8s8.vnni") return "spatial_pack u8s8.avx512vnni.";
   if (impl == "x86.spatial_pack.u8s8.avx2") return "spatial_pack u8s8.avx2.";
+  if (impl == "x86.spatial_pack.u8i16.avx2") return "spatial_pack u8i16.avx2.";
   if (absl::EndsWith(impl, "spatial_pack.int16")) return "spatial_pack int16.portable";
   if (absl::StartsWith(impl, "xnnpack.")) return "xnnpack " + impl.substr(8);
   return impl;  // "reference"

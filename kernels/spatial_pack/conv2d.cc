@@ -328,10 +328,11 @@ class U8S8Dense final : public Conv2DKernel {
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
                                                             const QuantizedConvParams& p,
                                                             int64_t tile_co, int64_t tile_ow,
-                                                            Isa isa) {
+                                                            Isa isa, Arithmetic arith) {
     std::unique_ptr<U8S8Dense> k(new U8S8Dense());
     k->params_ = p;
     k->isa_ = isa;
+    k->madd16_ = arith == Arithmetic::kMadd16;
     k->in_block_ = U8S8InputBlock(p);
     k->out_block_ = kU8S8OutputBlock;
     const IoLayouts layouts = LayoutsU8S8(p);
@@ -345,7 +346,7 @@ class U8S8Dense final : public Conv2DKernel {
     k->bias_ = PaddedBias(p, k->ocb_ * 16);
     k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
     const int8_t* w = weight.data<int8_t>();
-    k->split_ = NeedsSplit(weight, isa);
+    k->split_ = !k->madd16_ && NeedsSplit(weight, isa);
     k->Pack(w);
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
@@ -356,12 +357,15 @@ class U8S8Dense final : public Conv2DKernel {
         if (isa == Isa::kAvx512Vnni) {
           fn = internal::GetDenseTileAvx512Vnni(nco, np, k->in_block_, p.strides[1]);
         }
-        if (isa == Isa::kAvx2) fn = internal::GetDenseTileAvx2(nco, np, k->in_block_, k->split_);
+        if (isa == Isa::kAvx2) {
+          fn = k->madd16_ ? internal::GetDenseTileMadd16Avx2(nco, np, k->in_block_)
+                          : internal::GetDenseTileAvx2(nco, np, k->in_block_, k->split_);
+        }
         if (fn == nullptr) return absl::InternalError("missing microkernel");
         k->fns_[nco * (max_pix + 1) + np] = fn;
       }
     }
-    k->description_ = Description(weight, tile_co, tile_ow, isa);
+    k->description_ = Description(weight, tile_co, tile_ow, isa, arith);
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
@@ -376,7 +380,11 @@ class U8S8Dense final : public Conv2DKernel {
     return false;
   }
 
-  static std::string Description(const Tensor& weight, int64_t tile_co, int64_t tile_ow, Isa isa) {
+  static std::string Description(const Tensor& weight, int64_t tile_co, int64_t tile_ow, Isa isa,
+                                 Arithmetic arith) {
+    if (arith == Arithmetic::kMadd16) {
+      return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
+    }
     return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow,
                         NeedsSplit(weight, isa) ? " split" : "");
   }
@@ -393,7 +401,7 @@ class U8S8Dense final : public Conv2DKernel {
     const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
     const int64_t kk = p.kernel_h * p.kernel_w;
     const int64_t ib = in_block_;
-    const int64_t j_bytes = split_ ? 128 : 64;
+    const int64_t j_bytes = split_ || madd16_ ? 128 : 64;
     for (int64_t ocb0 = 0; ocb0 < ocb_; ocb0 += nco_) {
       OcTile t;
       t.ocb0 = ocb0;
@@ -419,7 +427,11 @@ class U8S8Dense final : public Conv2DKernel {
                   const int64_t ic = (t.icb_lo + icb) * ib + q * 4 + i;
                   if (ic < g * cg || ic >= (g + 1) * cg) continue;
                   const int8_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
-                  if (split_) {
+                  if (madd16_) {
+                    const int16_t wide = v;
+                    std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), static_cast<int>(i)),
+                                &wide, 2);
+                  } else if (split_) {
                     const int8_t lo = static_cast<int8_t>(v >> 1);
                     dst[l * 4 + i] = lo;
                     dst[64 + l * 4 + i] = static_cast<int8_t>(v - lo);
@@ -494,6 +506,7 @@ class U8S8Dense final : public Conv2DKernel {
   Isa isa_ = Isa::kScalar;
   int64_t nco_ = 1, tile_ow_ = 1, ocb_ = 0, icb_total_ = 0;
   bool split_ = false;
+  bool madd16_ = false;  // int16 weights for GetDenseTileMadd16Avx2
   Epilogue ep_;
   std::vector<int32_t> bias_;
   std::vector<float> mult_;
@@ -823,14 +836,18 @@ Isa DetectIsa() {
                                         : Isa::kScalar;
 }
 
-KnobSpace ConfigSpaceU8S8(Isa isa) {
+KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith) {
+  if (isa == Isa::kAvx2 && arith == Arithmetic::kMadd16) {
+    return {{"tile_co", {16, 32}}, {"tile_ow", {2, 3, 4, 6}}};
+  }
   if (isa == Isa::kAvx2) return {{"tile_co", {16}}, {"tile_ow", {2, 4, 6}}};
   return {{"tile_co", {16, 32}}, {"tile_ow", {4, 7, 8, 14}}};
 }
 
 KnobSpace ConfigSpaceInt16() { return {{"tile_co", {4, 8, 16}}, {"tile_ow", {4, 8}}}; }
 
-KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_width) {
+KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_width,
+                          Arithmetic arith) {
   const bool flat = p.kernel_h == 1 && p.kernel_w == 1 && p.strides[0] == 1 &&
                     p.strides[1] == 1 && p.pads == std::array<int64_t, 4>{0, 0, 0, 0};
   if (isa == Isa::kAvx2) {
@@ -868,34 +885,48 @@ KnobMap DefaultConfigInt16(const QuantizedConvParams& p, int64_t out_width) {
   return {{"tile_co", co}, {"tile_ow", out_width > 0 && out_width < 8 ? 4 : 8}};
 }
 
+static absl::Status CheckArithmetic(const QuantizedConvParams& params, Isa isa, Arithmetic arith) {
+  if (arith != Arithmetic::kMadd16) return absl::OkStatus();
+  if (isa != Isa::kAvx2) return Invalid("madd16 arithmetic is for AVX2 only, not ", IsaName(isa));
+  if (IsDepthwise(params)) {
+    return Invalid("madd16 arithmetic has no depthwise kernel (the AVX2 depthwise kernel already "
+                   "multiplies in int16)");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateU8S8(
-    const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config, Isa isa) {
+    const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config, Isa isa,
+    Arithmetic arith) {
   RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI8));
   if (params.input_zero_point < 0 || params.input_zero_point > 255) {
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
+  RETURN_IF_ERROR(CheckArithmetic(params, isa, arith));
   if (!IsaSupported(isa)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "instruction set ", IsaName(isa), " is not available on this host (",
         cpu::DescribeHostIsa(), ")"));
   }
-  ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa),
-                                            DefaultConfigU8S8(params, isa)));
+  ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
+                                            DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return U8S8Depthwise::Make(weight, params, isa);
-  return U8S8Dense::Make(weight, params, tiles.first, tiles.second, isa);
+  return U8S8Dense::Make(weight, params, tiles.first, tiles.second, isa, arith);
 }
 
 absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
                                                        const QuantizedConvParams& params,
-                                                       const KnobMap& config, Isa isa) {
+                                                       const KnobMap& config, Isa isa,
+                                                       Arithmetic arith) {
   RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI8));
   if (params.input_zero_point < 0 || params.input_zero_point > 255) {
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
-  ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa),
-                                            DefaultConfigU8S8(params, isa)));
+  RETURN_IF_ERROR(CheckArithmetic(params, isa, arith));
+  ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
+                                            DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return U8S8Depthwise::Description(isa);
-  return U8S8Dense::Description(weight, tiles.first, tiles.second, isa);
+  return U8S8Dense::Description(weight, tiles.first, tiles.second, isa, arith);
 }
 
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(

@@ -82,6 +82,14 @@ struct QuantizedConvParams {
 };
 
 enum class Isa { kScalar, kAvx2, kAvx512Vnni };
+// How the AVX2 u8s8 dense kernel multiplies (the other ISAs have one way):
+//   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones; when a
+//             weight lies outside [-64, 64] (a pair sum could saturate int16)
+//             the weights are split into two halves, two passes
+//   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
+//             packed as int16; one pass, exact for any weights ("u8i16").
+//             Dense kernels only (the AVX2 depthwise kernel already is int16).
+enum class Arithmetic { kMaddubs, kMadd16 };
 const char* IsaName(Isa isa);
 // The best instruction set this host may use (kernels/cpu/isa.h: the CPU,
 // lowered by the cap).
@@ -98,12 +106,14 @@ using KnobSpace = std::map<std::string, std::vector<int64_t>>;
 // The config spaces; every point of the product is valid for every workload.
 //   u8s8, kAvx512Vnni and kScalar: tile_co {16, 32} x tile_ow {4, 7, 8, 14}
 //   u8s8, kAvx2:                   tile_co {16}     x tile_ow {2, 4, 6}
+//   u8s8, kAvx2, kMadd16:          tile_co {16, 32} x tile_ow {2, 3, 4, 6}
 //   int16 (portable):              tile_co {4, 8, 16} x tile_ow {4, 8}
 // Depthwise kernels accept (and validate) the same knobs and ignore them.
-KnobSpace ConfigSpaceU8S8(Isa isa);
+KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith = Arithmetic::kMaddubs);
 KnobSpace ConfigSpaceInt16();
 // A good config without tuning. `out_width` (0 = unknown) refines tile_ow.
-KnobMap DefaultConfigU8S8(const QuantizedConvParams& params, Isa isa, int64_t out_width = 0);
+KnobMap DefaultConfigU8S8(const QuantizedConvParams& params, Isa isa, int64_t out_width = 0,
+                          Arithmetic arith = Arithmetic::kMaddubs);
 KnobMap DefaultConfigInt16(const QuantizedConvParams& params, int64_t out_width = 0);
 
 // The layouts a kernel for `params` reads and writes (the kernels' own
@@ -125,13 +135,14 @@ class Conv2DKernel {
   // may not run (not built, not in the CPU, or above the cap).
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateU8S8(
       const tensor::Tensor& weight_s8_OIHW, const QuantizedConvParams& params,
-      const KnobMap& config, Isa isa);
+      const KnobMap& config, Isa isa, Arithmetic arith = Arithmetic::kMaddubs);
   // Checks what CreateU8S8 checks, except whether this host may run `isa`,
   // and returns the description the kernel would have, without packing:
   // compiling for a target this host cannot run (compile --no-run).
   static absl::StatusOr<std::string> DescribeU8S8(const tensor::Tensor& weight_s8_OIHW,
                                                   const QuantizedConvParams& params,
-                                                  const KnobMap& config, Isa isa);
+                                                  const KnobMap& config, Isa isa,
+                                                  Arithmetic arith = Arithmetic::kMaddubs);
   // weight_i16_OIHW: i16 [out_channels, in_channels / groups, kernel_h,
   // kernel_w] holding w - zw; params.input_zero_point must be 0.
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateInt16(

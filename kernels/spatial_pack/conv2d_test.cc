@@ -191,8 +191,8 @@ using Pool = testing::TwoThreads;
 
 // Runs a u8s8 kernel on the problem and compares with the reference.
 void CheckU8S8(const Problem& p, Isa isa, const KnobMap& config, pthreadpool_t pool,
-               const std::string& what) {
-  auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, config, isa);
+               const std::string& what, Arithmetic arith = Arithmetic::kMaddubs) {
+  auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, config, isa, arith);
   ASSERT_TRUE(kernel.ok()) << what << ": " << kernel.status();
   const int64_t block = (*kernel)->input_layout() == "NCHW4c" ? 4 : 16;
   auto x = ToBlocked(p.x, block, /*pad_value=*/77);  // padding lanes must not matter
@@ -239,6 +239,25 @@ std::vector<Isa> AvailableIsas() {
   return v;
 }
 
+// Each u8s8 kernel this host may run: every ISA's, and AVX2's madd16 for
+// problems that are not depthwise (it has no depthwise kernel).
+struct Variant {
+  Isa isa;
+  Arithmetic arith;
+  std::string Name() const {
+    return std::string(IsaName(isa)) + (arith == Arithmetic::kMadd16 ? ".madd16" : "");
+  }
+};
+std::vector<Variant> AvailableVariants(const QuantizedConvParams& p) {
+  std::vector<Variant> v;
+  for (Isa isa : AvailableIsas()) {
+    v.push_back({isa, Arithmetic::kMaddubs});
+    const bool depthwise = p.groups > 1 && p.groups == p.in_channels;
+    if (isa == Isa::kAvx2 && !depthwise) v.push_back({isa, Arithmetic::kMadd16});
+  }
+  return v;
+}
+
 // Threads pad the input rows they read into their own scratch and keep them
 // for the rest of a run: runs on another input, then on the first again,
 // must not reuse a previous run's rows (bands of rows at two threads; whole
@@ -252,8 +271,8 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
   for (const Case& k : cases) {
     const Problem a = MakeProblem(k, false), b = MakeProblem(k, false, false, 1, 99);
     ASSERT_FALSE(a.expected.BitwiseEquals(b.expected));
-    for (Isa isa : AvailableIsas()) {
-      auto kernel = Conv2DKernel::CreateU8S8(a.w, a.params, {}, isa);
+    for (const Variant& v : AvailableVariants(a.params)) {
+      auto kernel = Conv2DKernel::CreateU8S8(a.w, a.params, {}, v.isa, v.arith);
       ASSERT_TRUE(kernel.ok()) << kernel.status();
       for (pthreadpool_t threads : {pool.get(), static_cast<pthreadpool_t>(nullptr)}) {
         for (const Problem* p : {&a, &b, &a}) {
@@ -264,7 +283,7 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
           auto got = FromBlocked(y, k.oc);
           ASSERT_TRUE(got.ok());
           EXPECT_TRUE(got->BitwiseEquals(p->expected))
-              << k.name << " " << IsaName(isa) << (threads ? " 2 threads" : " serial")
+              << k.name << " " << v.Name() << (threads ? " 2 threads" : " serial")
               << (p == &a ? " input a" : " input b");
         }
       }
@@ -280,10 +299,10 @@ TEST_P(SuiteTest, U8S8MatchesReference) {
   for (bool small_m : {false, true}) {
     const Problem p = MakeProblem(k, /*int16=*/false, small_m);
     const std::string m = small_m ? " multipliers<0.5" : " one multiplier>1";
-    for (Isa isa : AvailableIsas()) {
-      CheckU8S8(p, isa, {}, pool.get(), std::string(IsaName(isa)) + " 2 threads" + m);
-      if (isa == DetectIsa()) {
-        CheckU8S8(p, isa, {}, nullptr, std::string(IsaName(isa)) + " serial" + m);
+    for (const Variant& v : AvailableVariants(p.params)) {
+      CheckU8S8(p, v.isa, {}, pool.get(), v.Name() + " 2 threads" + m, v.arith);
+      if (v.isa == DetectIsa() || v.arith == Arithmetic::kMadd16) {
+        CheckU8S8(p, v.isa, {}, nullptr, v.Name() + " serial" + m, v.arith);
       }
     }
   }
@@ -311,14 +330,14 @@ TEST(ConfigSpaceTest, EveryConfigIsCorrect) {
   for (const Case& k : cases) {
     const Problem p8 = MakeProblem(k, false), p8s = MakeProblem(k, false, true);
     const Problem p16 = MakeProblem(k, true);
-    for (Isa isa : AvailableIsas()) {
-      const KnobSpace space = ConfigSpaceU8S8(isa);
+    for (const Variant& v : AvailableVariants(p8.params)) {
+      const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
       for (int64_t co : space.at("tile_co")) {
         for (int64_t ow : space.at("tile_ow")) {
-          CheckU8S8(p8, isa, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(),
-                    k.name + " " + IsaName(isa));
-          CheckU8S8(p8s, isa, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(),
-                    k.name + " small multipliers " + IsaName(isa));
+          CheckU8S8(p8, v.isa, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(),
+                    k.name + " " + v.Name(), v.arith);
+          CheckU8S8(p8s, v.isa, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(),
+                    k.name + " small multipliers " + v.Name(), v.arith);
         }
       }
     }
@@ -378,6 +397,20 @@ TEST(ErrorTest, BadKnobsAndParams) {
   Tensor y;
   EXPECT_FALSE((*kernel)->Run(p.x, &y, nullptr).ok());
   EXPECT_EQ((*kernel)->layout(), "NCHW16c");
+  // madd16 is AVX2's, and dense only (checked before the host's ISA, so the
+  // same errors on every host).
+  auto d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kScalar, Arithmetic::kMadd16);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("madd16 arithmetic is for AVX2 only"), std::string::npos)
+      << d.status();
+  const Problem dw =
+      MakeProblem({"dw", 1, 16, 5, 5, 16, 3, 3, {1, 1}, {1, 1, 1, 1}, 16}, false);
+  d = Conv2DKernel::DescribeU8S8(dw.w, dw.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("no depthwise kernel"), std::string::npos) << d.status();
+  d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(*d, "u8i16.avx2.dense tile_co=16 tile_ow=6");
 }
 
 TEST(IsaTest, DetectIsaIsSupported) {

@@ -2,6 +2,8 @@
 // vpmaddwd by ones (-> s32). Exact when every pair sum fits s16, which holds
 // for weights in [-64, 64] (255 * 64 * 2 < 32768); otherwise the weights are
 // packed as two halves in [-64, 64] ("split") and both are accumulated.
+// And the madd16 tiles: the u8 inputs widened in registers, int16 weights,
+// vpmaddwd alone (exact for any weights).
 // Compiled with -mavx2 -mfma; stubs otherwise.
 #include "kernels/spatial_pack/internal/microkernels.h"
 
@@ -85,6 +87,68 @@ const DenseTileFn* MakeTable(std::index_sequence<P...>) {
   return table;
 }
 
+// u8 x i16 by vpmaddwd alone (exact for any weights: a pair sums two
+// products of at most 255 * 128 into int32). The 4 input channels of a pixel
+// arrive as one broadcast word (x0, x1, x2, x3) per 32-bit lane: its even
+// bytes zero-extended are the int16 pair (x0, x2), its odd bytes (x1, x3).
+// The weights of a step hold four ymm of int16 pairs (microkernels.h): one
+// vpmaddwd per 16 MACs, half the multiplies of the split vpmaddubsw scheme.
+template <int NCO, int NPIX, int Q>
+void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
+  constexpr int kVecs = 2 * NCO;  // 8 output channels per ymm
+  __m256i acc[kVecs][NPIX];
+  for (int v = 0; v < kVecs; ++v) {
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * v));
+    for (int p = 0; p < NPIX; ++p) acc[v][p] = b;
+  }
+  const __m256i low_bytes = _mm256_set1_epi16(0x00FF);
+  const int8_t* w = t.w;
+  const int64_t pix = g.pix_bytes;
+  for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+    const uint8_t* src_b = t.in + icb * g.in_cstride;
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const uint8_t* src = src_y + kx * g.dil_w_bytes;
+        for (int q = 0; q < Q; ++q) {
+          // Per 16-channel group j: even pairs of its two ymm, then odd.
+          for (int p = 0; p < NPIX; ++p) {
+            const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix + 4 * q));
+            const __m256i xe = _mm256_and_si256(x, low_bytes);
+            const __m256i xo = _mm256_srli_epi16(x, 8);
+            for (int j = 0; j < NCO; ++j) {
+              const __m256i* wj = reinterpret_cast<const __m256i*>(w + 128 * j);
+              acc[2 * j][p] = _mm256_add_epi32(acc[2 * j][p], _mm256_madd_epi16(xe, _mm256_loadu_si256(wj)));
+              acc[2 * j + 1][p] =
+                  _mm256_add_epi32(acc[2 * j + 1][p], _mm256_madd_epi16(xe, _mm256_loadu_si256(wj + 1)));
+              acc[2 * j][p] = _mm256_add_epi32(acc[2 * j][p], _mm256_madd_epi16(xo, _mm256_loadu_si256(wj + 2)));
+              acc[2 * j + 1][p] =
+                  _mm256_add_epi32(acc[2 * j + 1][p], _mm256_madd_epi16(xo, _mm256_loadu_si256(wj + 3)));
+            }
+          }
+          w += 128 * NCO;
+        }
+      }
+    }
+  }
+  const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
+  const __m256i zp = _mm256_set1_epi32(g.ep.zp);
+  const bool nan = g.ep.nan_check;
+  for (int j = 0; j < NCO; ++j) {
+    const __m256 m0 = _mm256_loadu_ps(t.mult + 16 * j), m1 = _mm256_loadu_ps(t.mult + 16 * j + 8);
+    for (int p = 0; p < NPIX; ++p) {
+      Store16(t.out + j * g.out_cstride + p * 16, Requantize8(acc[2 * j][p], m0, lo, hi, zp, nan),
+              Requantize8(acc[2 * j + 1][p], m1, lo, hi, zp, nan));
+    }
+  }
+}
+
+template <int NCO, int Q, size_t... P>
+const DenseTileFn* MakeMadd16Table(std::index_sequence<P...>) {
+  static constexpr DenseTileFn table[] = {&DenseTileMadd16Impl<NCO, static_cast<int>(P) + 1, Q>...};
+  return table;
+}
+
 inline __m256i LoadPix8(const uint8_t* p) {
   return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
 }
@@ -138,6 +202,16 @@ DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk, bool split) {
   return table[npix - 1];
 }
 
+DenseTileFn GetDenseTileMadd16Avx2(int nco, int npix, int64_t icblk) {
+  if (npix < 1 || npix > kMaxPixAvx2) return nullptr;
+  using Seq = std::make_index_sequence<kMaxPixAvx2>;
+  if (nco == 1 && icblk == 16) return MakeMadd16Table<1, 4>(Seq{})[npix - 1];
+  if (nco == 1 && icblk == 4) return MakeMadd16Table<1, 1>(Seq{})[npix - 1];
+  if (nco == 2 && icblk == 16) return MakeMadd16Table<2, 4>(Seq{})[npix - 1];
+  if (nco == 2 && icblk == 4) return MakeMadd16Table<2, 1>(Seq{})[npix - 1];
+  return nullptr;
+}
+
 DwRowFn GetDwRowAvx2() { return &DwRowImpl; }
 
 }  // namespace qnnc::kernels::spatial_pack::internal
@@ -146,6 +220,7 @@ DwRowFn GetDwRowAvx2() { return &DwRowImpl; }
 
 namespace qnnc::kernels::spatial_pack::internal {
 DenseTileFn GetDenseTileAvx2(int, int, int64_t, bool) { return nullptr; }
+DenseTileFn GetDenseTileMadd16Avx2(int, int, int64_t) { return nullptr; }
 DwRowFn GetDwRowAvx2() { return nullptr; }
 }  // namespace qnnc::kernels::spatial_pack::internal
 

@@ -10,6 +10,9 @@
 // AVX2 with weights outside [-64, 64] uses the same order with the 64 bytes
 // of each j replaced by 128: the halves lo = w >> 1 (floor) and hi = w - lo,
 // both in [-64, 64].
+// AVX2 madd16 (u8 x i16) replaces them by 128 bytes of int16 pairs, four
+// ymm: (w[4q], w[4q+2]) of oc 0-7, of oc 8-15, then (w[4q+1], w[4q+3]) of
+// oc 0-7, of oc 8-15 (Madd16Offset).
 #ifndef QNNC_KERNELS_SPATIAL_PACK_INTERNAL_MICROKERNELS_H_
 #define QNNC_KERNELS_SPATIAL_PACK_INTERNAL_MICROKERNELS_H_
 
@@ -18,6 +21,10 @@
 #include <cstring>
 
 namespace qnnc::kernels::spatial_pack::internal {
+
+// The int16 index, within the 128 bytes of one (q, j) of madd16 packing, of
+// the weight of output channel lane l < 16 and input channel i < 4 of q.
+constexpr int Madd16Offset(int l, int i) { return ((i % 2) * 2 + l / 8) * 16 + (l % 8) * 2 + i / 2; }
 
 // Requantization epilogue constants (exact rewrite of reference::Requantize):
 // clamping v in float to [lo - zp, hi - zp] (integers) before rounding equals
@@ -113,6 +120,8 @@ DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t str
 DwRowFn GetDwRowAvx512Vnni();
 // `split`: weights packed as two halves (see above).
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk, bool split);
+// u8 x i16 by vpmaddwd, weights packed as madd16 (above).
+DenseTileFn GetDenseTileMadd16Avx2(int nco, int npix, int64_t icblk);
 DwRowFn GetDwRowAvx2();
 
 }  // namespace qnnc::kernels::spatial_pack::internal
