@@ -233,6 +233,18 @@ int Main(int argc, char** argv) {
       std::cerr << "qnnc tune: no implementation applies to " << op.node << "\n";
       continue;
     }
+    // The fallback: measured first, and its layouts are the neighbours'
+    // layouts every candidate is charged against.
+    target::FallbackDispatchContext no_records;
+    auto fallback = no_records.Decide(op.workload, *target,
+                                      target::GlobalRegistry().Implementations(op.workload.op, *target));
+    options.model_layouts.reset();
+    if (fallback.ok()) {
+      if (const target::Implementation* impl =
+              target::GlobalRegistry().FindImplementation(op.workload.op, fallback->implementation)) {
+        options.model_layouts = target::IoLayoutsFor(*impl, op.workload);
+      }
+    }
     auto tuner = tuning::MakeTuner(tuner_name, Features(candidates),
                                    options.seed + static_cast<uint32_t>(w));
     const double gop = 2.0 * static_cast<double>(op.workload.Macs()) * 1e-9;
@@ -279,9 +291,6 @@ int Main(int argc, char** argv) {
     };
     // The fallback is measured first, always: a record replaces it only when
     // clearly faster (target::kTunedMargin), so compile needs its time.
-    target::FallbackDispatchContext no_records;
-    auto fallback = no_records.Decide(op.workload, *target,
-                                      target::GlobalRegistry().Implementations(op.workload.op, *target));
     if (fallback.ok()) {
       for (size_t i = 0; i < candidates.size(); ++i) {
         if (candidates[i].implementation == fallback->implementation &&

@@ -17,6 +17,7 @@
 #include "nlohmann/json.hpp"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
+#include "tuning/conversion_cost.h"
 #include "runtime/executor.h"
 #include "target/decision_attrs.h"
 #include "target/dispatch_context.h"
@@ -150,6 +151,26 @@ MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
     }
     if (!bound) return Failed(MeasureError::kCompileError, "no op carries the decision");
     if (i >= o.warmup) r.repeats_s.push_back(ms / 1000.0);
+  }
+  if (o.model_layouts) {
+    // The conversions the candidate's own layouts cost among neighbours in
+    // the model's, measured once and added to every repeat.
+    std::optional<target::StoredDecision> d;
+    for (const ir::Node* n : (*exec)->graph().nodes()) {
+      if (auto nd = target::GetDecision(*n); nd && nd->implementation == candidate.implementation) d = nd;
+    }
+    const std::string data = d ? d->layout : "", out = d && !d->out_layout.empty() ? d->out_layout : data;
+    if (!data.empty() && data != "NC" && o.model_layouts->data != "NC") {
+      double extra = 0;
+      for (const auto& [type, from, to] :
+           {std::make_tuple(*op.graph->inputs()[0]->type(), o.model_layouts->data, data),
+            std::make_tuple(*op.graph->outputs()[0]->type(), out, o.model_layouts->out)}) {
+        auto s = ConversionSeconds(type, from, to, o.threads, o.warmup, o.repeats);
+        if (!s.ok()) return Failed(MeasureError::kCompileError, std::string(s.status().message()));
+        extra += *s;
+      }
+      for (double& t : r.repeats_s) t += extra;
+    }
   }
   std::vector<double> sorted = r.repeats_s;
   std::sort(sorted.begin(), sorted.end());

@@ -10,12 +10,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
 #include "target/config.h"
+#include "target/implementation.h"
 #include "target/registry.h"
 #include "target/target.h"
 #include "target/workload.h"
@@ -65,11 +67,17 @@ struct MeasureOptions {
   // Runs first in the candidate's process (tests: make a candidate crash or
   // hang).
   std::function<void()> before_run;
+  // The layouts the op's neighbours hand over and take back in the model
+  // (tune: the fallback's, what compile picks without records). A candidate
+  // reading or writing other layouts is charged the conversions
+  // (conversion_cost.h); unset: no charge.
+  std::optional<target::Implementation::IoLayouts> model_layouts;
 };
 
 // Builds the candidate for the op on `target`, runs it and checks it. The
-// time is the candidate's kernel alone (the op carrying the decision), not
-// the layout transforms around the single op, which a whole model cancels.
+// time is the candidate's kernel (the op carrying the decision), not the
+// layout transforms around the single op, which a whole model cancels; plus,
+// with `model_layouts`, the conversions between those and the candidate's.
 MeasureResult Measure(const TunableOp& op, const target::Target& target,
                       const Candidate& candidate, const MeasureOptions& options);
 

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "kernels/cpu/isa.h"
 #include "target/registry.h"
+#include "tuning/conversion_cost.h"
 
 namespace qnnc::tuning {
 namespace {
@@ -59,6 +60,41 @@ TEST(Measure, EveryApplicableCandidateIsExactAndTimed) {
     std::cout << op.node << " " << c.implementation << ": " << r.median_s * 1e3 << " ms\n";
   }
   EXPECT_GE(implementations.size(), 2u);
+}
+
+// A candidate in other layouts than its neighbours pays the conversions:
+// NCHW16c -> NCHW -> NHWC costs time, equal layouts cost none, and a
+// candidate measured among NCHW16c neighbours still runs exact.
+TEST(Measure, CandidatesInOtherLayoutsPayTheConversions) {
+  const ir::TensorType t{tensor::DType::kU8, {1, 24, 28, 28}};
+  auto none = ConversionSeconds(t, "NCHW16c", "NCHW16c", 1, 0, 1);
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_EQ(*none, 0);
+  auto two = ConversionSeconds(t, "NCHW16c", "NHWC", 1, 1, 3);
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_GT(*two, 0);
+  auto one = ConversionSeconds(t, "NCHW", "NHWC", 2, 1, 3);
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_GT(*one, 0);
+  auto bad = ConversionSeconds({tensor::DType::kU8, {24, 28}}, "NCHW", "NHWC", 1, 0, 1);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("rank-4"), std::string::npos) << bad.status();
+
+  const TunableOp& op = MobileNetOps().ops[1];
+  const target::Target host = target::DetectHost();
+  MeasureOptions o;
+  o.repeats = 3;
+  o.warmup = 1;
+  o.isolate = false;
+  o.model_layouts = target::Implementation::IoLayouts{"NCHW16c", "NCHW16c"};
+  int measured = 0;
+  for (const Candidate& c : Candidates(op.workload, host, target::GlobalRegistry())) {
+    if (c.implementation.rfind("xnnpack.", 0) != 0) continue;
+    MeasureResult r = Measure(op, host, c, o);
+    EXPECT_EQ(r.error, MeasureError::kNone) << c.implementation << ": " << r.message;
+    ++measured;
+  }
+  EXPECT_GT(measured, 0) << "no XNNPACK candidate for " << op.node;
 }
 
 TEST(Measure, BadCandidatesAreRecordedNotFatal) {

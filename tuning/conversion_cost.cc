@@ -1,0 +1,65 @@
+#include "tuning/conversion_cost.h"
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "ir/builder.h"
+#include "ir/layout.h"
+#include "runtime/executor.h"
+#include "util/status_macros.h"
+
+namespace qnnc::tuning {
+namespace {
+
+ir::Attrs Transform(const std::string& src, const std::string& dst, int64_t channels) {
+  ir::Attrs a;
+  a.Set("src_layout", src);
+  a.Set("dst_layout", dst);
+  if (ir::ChannelBlock(src) > 0) a.Set("channels", channels);
+  return a;
+}
+
+}  // namespace
+
+absl::StatusOr<double> ConversionSeconds(const ir::TensorType& nchw, const std::string& from,
+                                         const std::string& to, int threads, int warmup,
+                                         int repeats) {
+  if (from == to) return 0.0;
+  repeats = std::max(repeats, 1);
+  if (nchw.rank() != 4) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a layout conversion needs a rank-4 NCHW tensor, got ", nchw.ToString()));
+  }
+  const int64_t channels = nchw.shape[1];
+  // x (NCHW) -> `from` (set-up, not timed) -> NCHW -> `to` (timed).
+  ir::Builder b;
+  ir::Value* v = b.Input("x", nchw);
+  if (from != "NCHW") v = b.Op("layout_transform", {v}, Transform("NCHW", from, channels), "setup");
+  if (from != "NCHW") v = b.Op("layout_transform", {v}, Transform(from, "NCHW", channels), "timed");
+  if (to != "NCHW") v = b.Op("layout_transform", {v}, Transform("NCHW", to, channels), "timed");
+  b.Output(v);
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, b.Finish());
+  runtime::ExecutorOptions options;
+  options.threads = threads;
+  ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> exec,
+                   runtime::Executor::Create(std::move(graph), options));
+  ASSIGN_OR_RETURN(tensor::Tensor x, tensor::Tensor::Create(nchw.dtype, nchw.shape));
+  std::mt19937 rng(1);
+  auto* bytes = static_cast<unsigned char*>(x.raw_data());
+  for (size_t i = 0; i < x.byte_size(); ++i) bytes[i] = static_cast<unsigned char>(rng());
+  std::vector<double> seconds;
+  for (int i = 0; i < warmup + repeats; ++i) {
+    RETURN_IF_ERROR(exec->Run({x}).status());
+    double ms = 0;
+    for (const runtime::OpTiming& t : exec->last_timings()) {
+      if (t.node_name == "timed") ms += t.ms;
+    }
+    if (i >= warmup) seconds.push_back(ms / 1000.0);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+}  // namespace qnnc::tuning
