@@ -355,13 +355,16 @@ TEST(ConfigSpaceTest, DefaultsAreInTheSpace) {
   p.in_channels = 64;
   p.out_channels = 64;
   p.kernel_h = p.kernel_w = 3;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512Vnni}) {
-    const KnobSpace space = ConfigSpaceU8S8(isa);
+  for (const Variant v : {Variant{Isa::kScalar, Arithmetic::kMaddubs},
+                          Variant{Isa::kAvx2, Arithmetic::kMaddubs},
+                          Variant{Isa::kAvx2, Arithmetic::kMadd16},
+                          Variant{Isa::kAvx512Vnni, Arithmetic::kMaddubs}}) {
+    const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
     for (int64_t width : {0, 1, 7, 28, 56, 112}) {
-      for (const auto& [knob, value] : DefaultConfigU8S8(p, isa, width)) {
+      for (const auto& [knob, value] : DefaultConfigU8S8(p, v.isa, width, v.arith)) {
         const auto& values = space.at(knob);
         EXPECT_NE(std::find(values.begin(), values.end(), value), values.end())
-            << IsaName(isa) << " width " << width << " " << knob << "=" << value;
+            << v.Name() << " width " << width << " " << knob << "=" << value;
       }
     }
   }
@@ -410,7 +413,7 @@ TEST(ErrorTest, BadKnobsAndParams) {
   EXPECT_NE(d.status().message().find("no depthwise kernel"), std::string::npos) << d.status();
   d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(*d, "u8i16.avx2.dense tile_co=16 tile_ow=6");
+  EXPECT_EQ(*d, "u8i16.avx2.dense tile_co=16 tile_ow=4");
 }
 
 TEST(IsaTest, DetectIsaIsSupported) {

@@ -110,6 +110,9 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
       const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
       for (int64_t kx = 0; kx < g.kw; ++kx) {
         const uint8_t* src = src_y + kx * g.dil_w_bytes;
+        // Not unrolled: GCC would hoist the products of several steps and
+        // spill them (measured: 110 instead of 147 GOPS at 4 pixels).
+#pragma GCC unroll 1
         for (int q = 0; q < Q; ++q) {
           // Per 16-channel group j: even pairs of its two ymm, then odd.
           for (int p = 0; p < NPIX; ++p) {
