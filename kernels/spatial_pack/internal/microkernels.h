@@ -120,8 +120,17 @@ DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t str
 DwRowFn GetDwRowAvx512Vnni();
 // `split`: weights packed as two halves (see above).
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk, bool split);
-// u8 x i16 by vpmaddwd, weights packed as madd16 (above).
+// u8 x i16 by vpmaddwd, weights packed as madd16 (above), on a widened
+// input: each 4 bytes (x0, x1, x2, x3) of the blocked u8 input become 8,
+// the int16 pairs (x0, x2) then (x1, x3) (WidenPairs), so a step broadcasts
+// two words and multiplies (all geometry in bytes of the widened input).
 DenseTileFn GetDenseTileMadd16Avx2(int nco, int npix, int64_t icblk);
+// Widens `bytes` (a multiple of 4) bytes of u8 input at `src` into 2 *
+// `bytes` at `dst` as above. nullptr when AVX2 was not compiled in.
+using WidenFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t bytes);
+WidenFn GetWidenPairsAvx2();
+// The portable equivalent (any multiple of 4 bytes).
+void WidenPairsScalar(const uint8_t* src, uint8_t* dst, int64_t bytes);
 DwRowFn GetDwRowAvx2();
 
 }  // namespace qnnc::kernels::spatial_pack::internal

@@ -62,4 +62,12 @@ void DwRowScalar(const DwGeom& g, const DwRow& r) {
   }
 }
 
+void WidenPairsScalar(const uint8_t* src, uint8_t* dst, int64_t bytes) {
+  for (int64_t i = 0; i < bytes; i += 4) {
+    const uint8_t x0 = src[i], x1 = src[i + 1], x2 = src[i + 2], x3 = src[i + 3];
+    uint8_t* d = dst + 2 * i;
+    d[0] = x0, d[1] = 0, d[2] = x2, d[3] = 0, d[4] = x1, d[5] = 0, d[6] = x3, d[7] = 0;
+  }
+}
+
 }  // namespace qnnc::kernels::spatial_pack::internal
