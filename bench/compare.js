@@ -41,7 +41,7 @@ const { spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { LAYERS, PEAK_GOPS_PER_CORE } = require('./peers/suite');
+const { LAYERS, PEAK_GOPS_PER_CORE, AVX2_PEAK_GOPS_PER_CORE, peakFor } = require('./peers/suite');
 
 const BENCH_DIR = __dirname;
 const WORKSPACE = path.dirname(BENCH_DIR);
@@ -360,7 +360,8 @@ function main() {
     ];
     const perf = (t) => {
       const g = gops(l, c(t).qnnc && c(t).qnnc.ms);
-      return g == null ? 'n/a' : `${g.toFixed(0)} (${(100 * g / (PEAK_GOPS_PER_CORE * t)).toFixed(0)}%)`;
+      const peak = peakFor(c(t).qnnc && c(t).qnnc.impl);
+      return g == null ? 'n/a' : `${g.toFixed(0)} (${(100 * g / (peak * t)).toFixed(0)}%)`;
     };
     lines.push(`| ${l.name} | ${cell(1).join(' | ')} | ${cell(2).join(' | ')} | ${perf(1)} | ${perf(2)} |`);
   }
@@ -368,7 +369,9 @@ function main() {
   lines.push('qnnc/ORT is a time ratio: below 1 qnnc is faster. qnnc = the fastest of ' +
       `${args.sweep ? 'every implementation and tuning config' : 'every implementation (default configs)'}` +
       ' of //bench:spatial_pack_benchmark and //bench:xnnpack_conv_benchmark; XNNPACK = the latter\'s qs8. ' +
-      `% peak = of ${PEAK_GOPS_PER_CORE} GOPS per core (VNNI) times the threads. ` +
+      `% peak = of the limit of the instruction set the implementation runs, per core times the ` +
+      `threads: ${PEAK_GOPS_PER_CORE} GOPS (VNNI vpdpbusd), ${AVX2_PEAK_GOPS_PER_CORE} GOPS for the ` +
+      `AVX2 kernels (the exact vpmaddwd loop). ` +
       `ORT = QLinearConv kernel time from its profiler (the Transposes ORT puts around its NHWC kernel excluded). ` +
       `Google Benchmark: median over ${args.reps} repetitions of each one's median run; ` +
       `ORT: median of ${args.ortRuns} runs.` +

@@ -12,6 +12,9 @@ namespace qnnc::bench {
 // GHz; //bench:vnni_peak_benchmark measures it), so the columns compare
 // directly (AVX2's own limit is about half of it).
 inline constexpr double kPeakGopsPerCore = 900.0;
+// The exact AVX2 limit per core (vpmaddwd -> vpaddd; //bench:avx2_peak_benchmark
+// BM_Maddwd on the same Zen 5: 183-191 GOPS): the AVX2 kernels' percent of peak.
+inline constexpr double kAvx2PeakGopsPerCore = 190.0;
 
 // One image (N = 1), square kernel, symmetric padding.
 struct Layer {

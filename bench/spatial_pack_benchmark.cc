@@ -2,7 +2,8 @@
 // Counters per benchmark: ms (median time of one run; best_ms the fastest
 // run, robust to other load on the machine), GOPS
 // (2 * N * K * C/groups * R * S * OH * OW / time) and pct_peak: percent of
-// the u8 x s8 peak of the threads used (bench::kPeakGopsPerCore).
+// the peak of the threads used at the kernel's instruction set
+// (bench::kPeakGopsPerCore, kAvx2PeakGopsPerCore for the AVX2 kernels).
 //
 // Names: <layer>/<impl>[/<config>]/threads:<t>. `--benchmark_filter` selects.
 #include <algorithm>
@@ -98,7 +99,8 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
     benchmark::DoNotOptimize(s);
   });
   state.counters["GOPS"] = ops / median / 1e9;
-  state.counters["pct_peak"] = 100.0 * ops / median / 1e9 / (kPeakGopsPerCore * threads);
+  const double peak = isa == Isa::kAvx2 ? qnnc::bench::kAvx2PeakGopsPerCore : kPeakGopsPerCore;
+  state.counters["pct_peak"] = 100.0 * ops / median / 1e9 / (peak * threads);
   state.counters["best_GOPS"] = ops / (state.counters["best_ms"] / 1e3) / 1e9;
   state.SetLabel((*kernel)->description());
 }

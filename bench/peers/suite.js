@@ -22,5 +22,15 @@ const LAYERS = [
 
 // One core's u8 x s8 peak (vpdpbusd zmm, 2 per cycle at about 3.4 GHz).
 const PEAK_GOPS_PER_CORE = 900;
+// One core's exact AVX2 limit (vpmaddwd -> vpaddd, //bench:avx2_peak_benchmark
+// BM_Maddwd on the same Zen 5: 183-191 GOPS).
+const AVX2_PEAK_GOPS_PER_CORE = 190;
 
-module.exports = { LAYERS, PEAK_GOPS_PER_CORE };
+// The limit of the instruction set an implementation runs: the AVX2 one for
+// qnnc's AVX2 kernels (u8s8.avx2, u8i16.avx2), else the VNNI one (XNNPACK
+// picks the host's best code and cannot be capped).
+function peakFor(impl) {
+  return /(^|\.)avx2\b/.test(impl || '') ? AVX2_PEAK_GOPS_PER_CORE : PEAK_GOPS_PER_CORE;
+}
+
+module.exports = { LAYERS, PEAK_GOPS_PER_CORE, AVX2_PEAK_GOPS_PER_CORE, peakFor };
