@@ -662,6 +662,16 @@ class U8S8Depthwise final : public Conv2DKernel {
     for (int64_t oc = 0; oc < p.out_channels; ++oc) {
       for (int64_t i = 0; i < kk; ++i) k->w_[((oc / 16) * kk + i) * 16 + oc % 16] = w[oc * kk + i];
     }
+    // AVX2 multiplies two taps at once: their weights as int16 pairs.
+    const int64_t pairs = CeilDiv(kk, 2);
+    if (isa == Isa::kAvx2) {
+      k->w_pairs_.assign(k->ocb_ * pairs * 32, 0);
+      for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+        for (int64_t i = 0; i < kk; ++i) {
+          k->w_pairs_[(((oc / 16) * pairs + i / 2) * 16 + oc % 16) * 2 + i % 2] = w[oc * kk + i];
+        }
+      }
+    }
     k->fn_ = &internal::DwRowScalar;
     if (isa == Isa::kAvx512Vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
     if (isa == Isa::kAvx2) k->fn_ = internal::GetDwRowAvx2();
@@ -748,6 +758,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     DwRow r;
     r.in = c.in + nb * c.plane_in;
     r.w = k.w_.data() + b * kk * 16;
+    if (!k.w_pairs_.empty()) r.w_pairs = k.w_pairs_.data() + b * CeilDiv(kk, 2) * 32;
     r.bias = k.bias_.data() + b * 16;
     r.mult = k.mult_.data() + b * 16;
     r.out = c.out + nb * c.plane_out + oy * c.geom.ow * 16;
@@ -758,6 +769,7 @@ class U8S8Depthwise final : public Conv2DKernel {
   int64_t mult_ch_ = 1, ocb_ = 0;
   Epilogue ep_;
   std::vector<int32_t> bias_, w_;
+  std::vector<int16_t> w_pairs_;  // AVX2 (DwRow::w_pairs)
   std::vector<float> mult_;
   DwRowFn fn_ = nullptr;
 };

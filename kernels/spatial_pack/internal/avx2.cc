@@ -152,15 +152,15 @@ const DenseTileFn* MakeMadd16Table(std::index_sequence<P...>) {
   return table;
 }
 
-inline __m256i LoadPix8(const uint8_t* p) {
-  return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
-}
-
-// Depthwise: lanes (x, 0) x (w, 0) by vpmaddwd, two halves of 8 channels.
+// Depthwise: two taps per vpmaddwd. The 16 channels of taps a and b are
+// interleaved (vpunpcklbw/hbw) and zero-extended to the int16 pairs
+// (a_c, b_c), multiplied by the weight pairs (w_c,a, w_c,b): 16 MACs per
+// vpmaddwd, exact (a pair sums two products of at most 255 * 128). An odd
+// last tap is paired with weight 0.
 void DwRowImpl(const DwGeom& g, const DwRow& r) {
   const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
   const __m256i zp = _mm256_set1_epi32(g.ep.zp);
-  const __m256i zxv = _mm256_set1_epi32(g.zx);
+  const __m128i zx16 = _mm_set1_epi8(static_cast<char>(g.zx));
   const __m256 m0 = _mm256_loadu_ps(r.mult), m1 = _mm256_loadu_ps(r.mult + 8);
   const bool nan = g.ep.nan_check;
   const int64_t ih0 = r.oh * g.sh - g.pad_t;
@@ -169,22 +169,34 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
     const bool interior = ox >= g.ow_lo && ox < g.ow_hi;
     __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias));
     __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias + 8));
+    const int16_t* w = r.w_pairs;
+    auto mac = [&](__m128i xa, __m128i xb) {
+      const __m256i p0 = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(xa, xb));
+      const __m256i p1 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(xa, xb));
+      a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(p0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
+      a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(p1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16))));
+      w += 32;
+    };
+    __m128i pending = zx16;
+    bool have = false;
     for (int64_t ky = 0; ky < g.kh; ++ky) {
       const int64_t ih = ih0 + ky * g.dh;
       const bool row_in = ih >= 0 && ih < g.h;
       for (int64_t kx = 0; kx < g.kw; ++kx) {
         const int64_t iw = iw0 + kx * g.dw;
-        const int32_t* w = r.w + (ky * g.kw + kx) * 16;
-        __m256i x0 = zxv, x1 = zxv;
+        __m128i x = zx16;
         if (row_in && (interior || (iw >= 0 && iw < g.w))) {
-          const uint8_t* s = r.in + (ih * g.w + iw) * 16;
-          x0 = LoadPix8(s);
-          x1 = LoadPix8(s + 8);
+          x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r.in + (ih * g.w + iw) * 16));
         }
-        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(x0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
-        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(x1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 8))));
+        if (have) {
+          mac(pending, x);
+        } else {
+          pending = x;
+        }
+        have = !have;
       }
     }
+    if (have) mac(pending, zx16);  // its weight pair is (w, 0)
     Store16(r.out + ox * 16, Requantize8(a0, m0, lo, hi, zp, nan), Requantize8(a1, m1, lo, hi, zp, nan));
   }
 }

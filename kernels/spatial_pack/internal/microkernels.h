@@ -98,6 +98,9 @@ struct DwGeom {
 struct DwRow {
   const uint8_t* in = nullptr;   // the block's plane [H][W][16]
   const int32_t* w = nullptr;    // [kh * kw][16], int32
+  // AVX2: the taps in pairs (tap 2j, 2j+1; an odd last tap with weight 0),
+  // [ceil(kh * kw / 2)][16][2], int16.
+  const int16_t* w_pairs = nullptr;
   const int32_t* bias = nullptr;  // 16
   const float* mult = nullptr;    // 16
   uint8_t* out = nullptr;         // output row [OW][16]
