@@ -66,8 +66,11 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
   std::mt19937 rng(7);
   const int64_t wn = l.k * (l.c / l.groups) * l.kernel * l.kernel;
   Tensor w = Tensor::Zeros(int16 ? DType::kI16 : DType::kI8, {l.k, l.c / l.groups, l.kernel, l.kernel});
+  // vpmaddubsw (AVX2 kMaddubs) takes only weights whose pairs fit: there,
+  // weights in [-64, 64]; elsewhere the full range.
+  const bool small = isa == Isa::kAvx2 && arith == Arithmetic::kMaddubs && !int16;
   for (int64_t i = 0; i < wn; ++i) {
-    const int v = static_cast<int>(rng() % 255) - 127;
+    const int v = small ? static_cast<int>(rng() % 129) - 64 : static_cast<int>(rng() % 255) - 127;
     if (int16) w.data<int16_t>()[i] = v; else w.data<int8_t>()[i] = v;
   }
   auto kernel = int16 ? Conv2DKernel::CreateInt16(w, p, config)

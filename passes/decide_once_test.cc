@@ -38,8 +38,9 @@ struct Compiled {
   tensor::Tensor output;
 };
 
-Compiled CompileAndRun(const std::string& target_name, const target::DispatchContext* records) {
-  auto graph = ir::ParseGraph(kConv);
+Compiled CompileAndRun(const std::string& target_name, const target::DispatchContext* records,
+                       const std::string& text = kConv) {
+  auto graph = ir::ParseGraph(text);
   EXPECT_TRUE(graph.ok()) << graph.status();
   PassContext context;
   context.target = *target::ParseTarget(target_name);
@@ -120,10 +121,43 @@ TEST_P(DecideOnceOnX86, RecordsChangeLegalizationAndKernelTogether) {
   EXPECT_FALSE(ignored.tuned);
 }
 
+// On AVX2, vpmaddubsw (u8s8.avx2) takes a convolution only when no weight
+// pair can saturate its int16 sum; kConv's weights fit, and with the pair
+// (w[0][0][0][0], w[0][1][0][0]) = (100, 100) they do not: the fallback is
+// then the int16 kernel, which computes the same bits, and the predicate says
+// why.
+TEST(DecideOnce, Avx2WeightPairsThatCouldSaturateGoToTheInt16Kernel) {
+  const target::Target avx2 = *target::ParseTarget("x86_64+avx2");
+  if (absl::Status s = target::CheckRunsOnHost(avx2); !s.ok()) GTEST_SKIP() << s.message();
+  std::string large = kConv;
+  const std::string head = "[1, -2, 3, -4, 5, -6, 7, -8, 9, 10,";
+  ASSERT_NE(large.find(head), std::string::npos);
+  large.replace(large.find(head), head.size(), "[100, -2, 3, -4, 5, -6, 7, -8, 9, 100,");
+  Compiled small = passes::CompileAndRun("x86_64+avx2", nullptr);
+  Compiled big = passes::CompileAndRun("x86_64+avx2", nullptr, large);
+  EXPECT_EQ(small.implementation, "x86.spatial_pack.u8s8.avx2");
+  EXPECT_EQ(big.implementation, "x86.spatial_pack.u8i16.avx2");
+  EXPECT_EQ(KernelOf(big), "x86.spatial_pack.u8i16.avx2");
+  EXPECT_EQ(big.legalization, "u8s8");
+
+  auto graph = ir::ParseGraph(large);
+  ASSERT_TRUE(graph.ok());
+  auto workload = target::ExtractWorkload(**graph, *(*graph)->nodes()[0]);
+  ASSERT_TRUE(workload.ok());
+  EXPECT_EQ(workload->max_weight_pair_sum, 200);
+  const target::Implementation* maddubs =
+      target::GlobalRegistry().FindImplementation("qnn.conv2d", "x86.spatial_pack.u8s8.avx2");
+  ASSERT_NE(maddubs, nullptr);
+  absl::Status why = maddubs->applicable(*workload, avx2);
+  EXPECT_NE(why.message().find("vpmaddubsw's int16 sum must not saturate), got 200"),
+            std::string::npos)
+      << why;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Targets, DecideOnceOnX86,
     ::testing::Values(std::make_pair("x86_64+avx512vnni", "x86.spatial_pack.u8s8.vnni"),
-                      std::make_pair("x86_64+avx2", "x86.spatial_pack.u8i16.avx2")),
+                      std::make_pair("x86_64+avx2", "x86.spatial_pack.u8s8.avx2")),
     [](const auto& info) {
       return std::string(info.param.first == "x86_64+avx2" ? "avx2" : "avx512vnni");
     });

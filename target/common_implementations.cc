@@ -236,6 +236,24 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   return impl;
 }
 
+Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
+  Implementation impl = CompensatedSpatialPack(name, priority, true, Feature::kAvx2, 128);
+  const auto compensated = impl.applicable;
+  impl.applicable = [compensated](const Workload& w, const Target& t) -> absl::Status {
+    RETURN_IF_ERROR(compensated(w, t));
+    if (w.op != "qnn.conv2d" || w.depthwise()) return absl::OkStatus();
+    if (!w.max_weight_pair_sum || *w.max_weight_pair_sum > sp::kMaddubsMaxPairSum) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "needs weight pairs (input channels 2m, 2m+1) whose same-signed parts add up to at most ",
+          sp::kMaddubsMaxPairSum, " (vpmaddubsw's int16 sum must not saturate), got ",
+          w.max_weight_pair_sum ? absl::StrCat(*w.max_weight_pair_sum) : "unknown weights",
+          "; x86.spatial_pack.u8i16.avx2 runs any weights"));
+    }
+    return absl::OkStatus();
+  };
+  return impl;
+}
+
 Implementation U8I16SpatialPackAvx2(const std::string& name, int priority) {
   Implementation impl = CompensatedSpatialPack(name, priority, true, Feature::kAvx2, 128);
   impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(sp::Isa::kAvx2, sp::Arithmetic::kMadd16));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/spatial_pack/conv2d.h"
 #include "nlohmann/json.hpp"
 #include "util/status_macros.h"
 
@@ -112,6 +113,22 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
         w.max_weight_offset = w.max_weight_offset ? std::max(*w.max_weight_offset, v) : v;
       }
     }
+  }
+  if (w.op == "qnn.conv2d" && w.kernel_layout == "OIHW" && w.min_weight_offset &&
+      *w.min_weight_offset >= -128 &&
+      *w.max_weight_offset <= 127 && node.input(1)->data().rank() == 4) {
+    // The weights as the u8 x s8 legalization gives them (w - zw as s8).
+    const tensor::Tensor& wt = node.input(1)->data();
+    const tensor::Tensor& zt = kernel_zp->data();
+    tensor::Tensor offsets = tensor::Tensor::Zeros(tensor::DType::kI8, wt.shape());
+    const int64_t rows = wt.dim(0), per_row = wt.num_elements() / std::max<int64_t>(rows, 1);
+    for (int64_t o = 0; o < rows; ++o) {
+      const int64_t z = zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
+      for (int64_t k = 0; k < per_row; ++k) {
+        offsets.data<int8_t>()[o * per_row + k] = static_cast<int8_t>(wt.GetAsInt(o * per_row + k) - z);
+      }
+    }
+    w.max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w.groups);
   }
   // The requantize consuming the accumulator, maybe through a bias_add.
   const ir::Node* user = SoleUser(graph, node.output());

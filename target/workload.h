@@ -38,6 +38,10 @@ struct Workload {
   // Range of weight - kernel zero point over the constant weight (facts for
   // predicates; not part of the key).
   std::optional<int64_t> min_weight_offset, max_weight_offset;
+  // Convolutions whose weight offsets fit s8: the largest magnitude a pair
+  // of input channels (2m, 2m+1) adds in vpmaddubsw's int16 sum
+  // (kernels/spatial_pack MaxWeightPairSum); not part of the key.
+  std::optional<int64_t> max_weight_pair_sum;
   // Range of the requantization multipliers (input_scale * kernel_scale /
   // output_scale) of the requantize that consumes the op, when constant.
   std::optional<double> min_requant_scale, max_requant_scale;

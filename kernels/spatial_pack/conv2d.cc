@@ -364,7 +364,6 @@ class U8S8Dense final : public Conv2DKernel {
     k->bias_ = PaddedBias(p, k->ocb_ * 16);
     k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
     const int8_t* w = weight.data<int8_t>();
-    k->split_ = !k->madd16_ && NeedsSplit(weight, isa);
     k->Pack(w);
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
@@ -377,7 +376,7 @@ class U8S8Dense final : public Conv2DKernel {
         }
         if (isa == Isa::kAvx2) {
           fn = k->madd16_ ? internal::GetDenseTileMadd16Avx2(nco, np, k->in_block_)
-                          : internal::GetDenseTileAvx2(nco, np, k->in_block_, k->split_);
+                          : internal::GetDenseTileAvx2(nco, np, k->in_block_);
         }
         if (fn == nullptr) return absl::InternalError("missing microkernel");
         k->fns_[nco * (max_pix + 1) + np] = fn;
@@ -387,24 +386,12 @@ class U8S8Dense final : public Conv2DKernel {
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
-  // The AVX2 microkernel splits the weights in two passes when a weight is
-  // outside [-64, 64] (vpmaddubsw's int16 pair sums must not saturate).
-  static bool NeedsSplit(const Tensor& weight, Isa isa) {
-    if (isa != Isa::kAvx2) return false;
-    const int8_t* w = weight.data<int8_t>();
-    for (int64_t i = 0; i < weight.num_elements(); ++i) {
-      if (w[i] < -64 || w[i] > 64) return true;
-    }
-    return false;
-  }
-
   static std::string Description(const Tensor& weight, int64_t tile_co, int64_t tile_ow, Isa isa,
                                  Arithmetic arith) {
     if (arith == Arithmetic::kMadd16) {
       return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
     }
-    return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow,
-                        NeedsSplit(weight, isa) ? " split" : "");
+    return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
   }
 
   absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override;
@@ -419,7 +406,7 @@ class U8S8Dense final : public Conv2DKernel {
     const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
     const int64_t kk = p.kernel_h * p.kernel_w;
     const int64_t ib = in_block_;
-    const int64_t j_bytes = split_ || madd16_ ? 128 : 64;
+    const int64_t j_bytes = madd16_ ? 128 : 64;
     for (int64_t ocb0 = 0; ocb0 < ocb_; ocb0 += nco_) {
       OcTile t;
       t.ocb0 = ocb0;
@@ -449,10 +436,6 @@ class U8S8Dense final : public Conv2DKernel {
                     const int16_t wide = v;
                     std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), static_cast<int>(i)),
                                 &wide, 2);
-                  } else if (split_) {
-                    const int8_t lo = static_cast<int8_t>(v >> 1);
-                    dst[l * 4 + i] = lo;
-                    dst[64 + l * 4 + i] = static_cast<int8_t>(v - lo);
                   } else {
                     dst[l * 4 + i] = v;
                   }
@@ -523,7 +506,6 @@ class U8S8Dense final : public Conv2DKernel {
 
   Isa isa_ = Isa::kScalar;
   int64_t nco_ = 1, tile_ow_ = 1, ocb_ = 0, icb_total_ = 0;
-  bool split_ = false;
   bool madd16_ = false;  // int16 weights for GetDenseTileMadd16Avx2
   Epilogue ep_;
   std::vector<int32_t> bias_;
@@ -858,7 +840,7 @@ bool IsaSupported(Isa isa) {
   // Compiled in (the build's compiler knew the ISA) and allowed on this host
   // (the CPU has it, and the cap, QNNC_ISA or --isa, does not exclude it).
   static const bool vnni_built = internal::GetDenseTileAvx512Vnni(1, 1, 16, 1) != nullptr;
-  static const bool avx2_built = internal::GetDenseTileAvx2(1, 1, 16, false) != nullptr;
+  static const bool avx2_built = internal::GetDenseTileAvx2(1, 1, 16) != nullptr;
   const cpu::IsaLevel host = cpu::HostIsaLevel();
   switch (isa) {
     case Isa::kScalar:
@@ -931,7 +913,39 @@ KnobMap DefaultConfigInt16(const QuantizedConvParams& p, int64_t out_width) {
   return {{"tile_co", co}, {"tile_ow", out_width > 0 && out_width < 8 ? 4 : 8}};
 }
 
-static absl::Status CheckArithmetic(const QuantizedConvParams& params, Isa isa, Arithmetic arith) {
+int64_t MaxWeightPairSum(const Tensor& weight, int64_t groups) {
+  const int64_t oc_count = weight.dim(0), cg = weight.dim(1);
+  const int64_t kk = weight.dim(2) * weight.dim(3), og = std::max<int64_t>(1, oc_count / groups);
+  const int8_t* w = weight.data<int8_t>();
+  int64_t worst = 0;
+  for (int64_t oc = 0; oc < oc_count; ++oc) {
+    const int64_t lo = (oc / og) * cg, hi = lo + cg;  // the group's input channels
+    for (int64_t k = 0; k < kk; ++k) {
+      for (int64_t m = lo / 2; 2 * m < hi; ++m) {
+        int64_t pos = 0, neg = 0;
+        for (int64_t ic = 2 * m; ic <= 2 * m + 1; ++ic) {
+          if (ic < lo || ic >= hi) continue;
+          const int64_t v = w[(oc * cg + (ic - lo)) * kk + k];
+          (v > 0 ? pos : neg) += v > 0 ? v : -v;
+        }
+        worst = std::max({worst, pos, neg});
+      }
+    }
+  }
+  return worst;
+}
+
+static absl::Status CheckArithmetic(const QuantizedConvParams& params, const Tensor& weight,
+                                    Isa isa, Arithmetic arith) {
+  if (arith == Arithmetic::kMaddubs && isa == Isa::kAvx2 && !IsDepthwise(params)) {
+    const int64_t sum = MaxWeightPairSum(weight, params.groups);
+    if (sum > kMaddubsMaxPairSum) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "spatial_pack conv2d: a weight pair (input channels 2m, 2m+1) sums to ", sum,
+          " in magnitude, over ", kMaddubsMaxPairSum,
+          ": vpmaddubsw's int16 sum could saturate (use Arithmetic::kMadd16)"));
+    }
+  }
   if (arith != Arithmetic::kMadd16) return absl::OkStatus();
   if (isa != Isa::kAvx2) return Invalid("madd16 arithmetic is for AVX2 only, not ", IsaName(isa));
   if (IsDepthwise(params)) {
@@ -948,7 +962,7 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateU8S8(
   if (params.input_zero_point < 0 || params.input_zero_point > 255) {
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
-  RETURN_IF_ERROR(CheckArithmetic(params, isa, arith));
+  RETURN_IF_ERROR(CheckArithmetic(params, weight, isa, arith));
   if (!IsaSupported(isa)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "instruction set ", IsaName(isa), " is not available on this host (",
@@ -968,7 +982,7 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
   if (params.input_zero_point < 0 || params.input_zero_point > 255) {
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
-  RETURN_IF_ERROR(CheckArithmetic(params, isa, arith));
+  RETURN_IF_ERROR(CheckArithmetic(params, weight, isa, arith));
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
                                             DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return U8S8Depthwise::Description(isa);

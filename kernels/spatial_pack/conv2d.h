@@ -83,9 +83,9 @@ struct QuantizedConvParams {
 
 enum class Isa { kScalar, kAvx2, kAvx512Vnni };
 // How the AVX2 u8s8 dense kernel multiplies (the other ISAs have one way):
-//   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones; when a
-//             weight lies outside [-64, 64] (a pair sum could saturate int16)
-//             the weights are split into two halves, two passes
+//   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones: one pass,
+//             for weights whose pairs cannot saturate vpmaddubsw's int16 sum
+//             (MaxWeightPairSum <= kMaddubsMaxPairSum; others are refused)
 //   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
 //             packed as int16; one pass, exact for any weights ("u8i16").
 //             Dense kernels only (the AVX2 depthwise kernel already is int16).
@@ -110,6 +110,15 @@ using KnobSpace = std::map<std::string, std::vector<int64_t>>;
 //   int16 (portable):              tile_co {4, 8, 16} x tile_ow {4, 8}
 // Depthwise kernels accept (and validate) the same knobs and ignore them.
 KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith = Arithmetic::kMaddubs);
+
+// vpmaddubsw adds the products of input channels 2m and 2m + 1 (at one
+// output channel and tap; a channel outside the output channel's group
+// counts as weight 0) in int16, saturating. With u8 inputs up to 255 the sum
+// stays exact when both the positive weights of a pair and the negative ones
+// add up to at most 128 in magnitude (255 * 128 = 32640). MaxWeightPairSum
+// is the largest such magnitude over the weights (w - zw, s8 OIHW).
+inline constexpr int64_t kMaddubsMaxPairSum = 128;
+int64_t MaxWeightPairSum(const tensor::Tensor& weight_s8_OIHW, int64_t groups);
 KnobSpace ConfigSpaceInt16();
 // A good config without tuning. `out_width` (0 = unknown) refines tile_ow.
 KnobMap DefaultConfigU8S8(const QuantizedConvParams& params, Isa isa, int64_t out_width = 0,

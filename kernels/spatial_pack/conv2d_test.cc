@@ -33,6 +33,9 @@ struct Case {
   int32_t cmin = INT_MIN, cmax = INT_MAX;
   bool per_channel = true;
   int wmin = -128, wmax = 127;  // u8s8 weights w - zw
+  // Shrink the second weight of each input-channel pair (2m, 2m+1) so that
+  // the pair just fits vpmaddubsw (MaxWeightPairSum <= 128).
+  bool fit_pairs = false;
 };
 
 // The layer suite (full size) and edge cases.
@@ -82,6 +85,12 @@ std::vector<Case> Cases() {
   add(c);
   c.name = "weights_extremes", c.wmin = -128, c.wmax = -127, c.zx = 128;
   add(c);
+  // Full-range weights whose input-channel pairs just fit vpmaddubsw (one
+  // pass on AVX2), with the largest inputs.
+  c.name = "weight_pairs_at_the_limit", c.wmin = -128, c.wmax = 127, c.zx = 255, c.fit_pairs = true;
+  add(c);
+  c.name = "weight_pairs_at_the_limit_3x3_s2", c.kh = c.kw = 3, c.s = {2, 2}, c.zx = 0;
+  add(c);
   Case dw = {"depthwise_i8_clamp", 1, 32, 7, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32};
   dw.zx = 255, dw.out = DType::kI8, dw.out_zp = -5, dw.cmin = -20, dw.cmax = 90;
   add(dw);
@@ -115,6 +124,20 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
   std::vector<int64_t> wv(wn);
   const int lo = int16 ? -255 : k.wmin, hi = int16 ? 255 : k.wmax;
   for (auto& e : wv) e = lo + static_cast<int>(rng() % (hi - lo + 1));
+  if (k.fit_pairs) {
+    const int64_t kk = k.kh * k.kw;
+    for (int64_t o = 0; o < k.oc; ++o) {
+      for (int64_t i = 1; i < cg; i += 2) {
+        for (int64_t t = 0; t < kk; ++t) {
+          const int64_t a = wv[(o * cg + i - 1) * kk + t];
+          int64_t& b = wv[(o * cg + i) * kk + t];
+          if ((a > 0) == (b > 0) && std::abs(a) + std::abs(b) > 128) {
+            b = (b > 0 ? 1 : -1) * (128 - std::abs(a));
+          }
+        }
+      }
+    }
+  }
   tensor::Shape wshape = {k.oc, cg, k.kh, k.kw};
   if (int16) {
     p.w = Tensor::FromVector<int16_t>(wshape, std::vector<int16_t>(wv.begin(), wv.end()));
@@ -248,11 +271,13 @@ struct Variant {
     return std::string(IsaName(isa)) + (arith == Arithmetic::kMadd16 ? ".madd16" : "");
   }
 };
-std::vector<Variant> AvailableVariants(const QuantizedConvParams& p) {
+// AVX2's vpmaddubsw kernel takes only weights whose pairs fit.
+std::vector<Variant> AvailableVariants(const Problem& p) {
   std::vector<Variant> v;
+  const bool depthwise = p.params.groups > 1 && p.params.groups == p.params.in_channels;
+  const bool pairs_fit = MaxWeightPairSum(p.w, p.params.groups) <= kMaddubsMaxPairSum;
   for (Isa isa : AvailableIsas()) {
-    v.push_back({isa, Arithmetic::kMaddubs});
-    const bool depthwise = p.groups > 1 && p.groups == p.in_channels;
+    if (isa != Isa::kAvx2 || depthwise || pairs_fit) v.push_back({isa, Arithmetic::kMaddubs});
     if (isa == Isa::kAvx2 && !depthwise) v.push_back({isa, Arithmetic::kMadd16});
   }
   return v;
@@ -271,7 +296,7 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
   for (const Case& k : cases) {
     const Problem a = MakeProblem(k, false), b = MakeProblem(k, false, false, 1, 99);
     ASSERT_FALSE(a.expected.BitwiseEquals(b.expected));
-    for (const Variant& v : AvailableVariants(a.params)) {
+    for (const Variant& v : AvailableVariants(a)) {
       auto kernel = Conv2DKernel::CreateU8S8(a.w, a.params, {}, v.isa, v.arith);
       ASSERT_TRUE(kernel.ok()) << kernel.status();
       for (pthreadpool_t threads : {pool.get(), static_cast<pthreadpool_t>(nullptr)}) {
@@ -299,7 +324,7 @@ TEST_P(SuiteTest, U8S8MatchesReference) {
   for (bool small_m : {false, true}) {
     const Problem p = MakeProblem(k, /*int16=*/false, small_m);
     const std::string m = small_m ? " multipliers<0.5" : " one multiplier>1";
-    for (const Variant& v : AvailableVariants(p.params)) {
+    for (const Variant& v : AvailableVariants(p)) {
       CheckU8S8(p, v.isa, {}, pool.get(), v.Name() + " 2 threads" + m, v.arith);
       if (v.isa == DetectIsa() || v.arith == Arithmetic::kMadd16) {
         CheckU8S8(p, v.isa, {}, nullptr, v.Name() + " serial" + m, v.arith);
@@ -330,7 +355,7 @@ TEST(ConfigSpaceTest, EveryConfigIsCorrect) {
   for (const Case& k : cases) {
     const Problem p8 = MakeProblem(k, false), p8s = MakeProblem(k, false, true);
     const Problem p16 = MakeProblem(k, true);
-    for (const Variant& v : AvailableVariants(p8.params)) {
+    for (const Variant& v : AvailableVariants(p8)) {
       const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
       for (int64_t co : space.at("tile_co")) {
         for (int64_t ow : space.at("tile_ow")) {
@@ -413,7 +438,33 @@ TEST(ErrorTest, BadKnobsAndParams) {
   EXPECT_NE(d.status().message().find("no depthwise kernel"), std::string::npos) << d.status();
   d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
   ASSERT_TRUE(d.ok()) << d.status();
+  // vpmaddubsw refuses weights whose pairs could saturate, naming the sum.
+  ASSERT_GT(MaxWeightPairSum(p.w, 1), kMaddubsMaxPairSum);
+  auto refused = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("vpmaddubsw's int16 sum could saturate"),
+            std::string::npos)
+      << refused.status();
   EXPECT_EQ(*d, "u8i16.avx2.dense tile_co=16 tile_ow=4");
+}
+
+// The pairs are input channels (2m, 2m+1) of one output channel and tap;
+// same-signed parts add, opposite ones do not; a channel of another group
+// counts 0 (odd group sizes straddle pairs).
+TEST(MaxWeightPairSumTest, PairsAndSigns) {
+  auto sum = [](std::vector<int8_t> w, tensor::Shape shape, int64_t groups) {
+    return MaxWeightPairSum(Tensor::FromVector<int8_t>(shape, w), groups);
+  };
+  EXPECT_EQ(sum({100, 28, -128, 0}, {1, 4, 1, 1}, 1), 128);
+  EXPECT_EQ(sum({100, 29, -128, 0}, {1, 4, 1, 1}, 1), 129);
+  EXPECT_EQ(sum({127, -128, -1, 1}, {1, 4, 1, 1}, 1), 128);   // opposite signs
+  EXPECT_EQ(sum({-100, -60, 0, 5}, {1, 4, 1, 1}, 1), 160);
+  EXPECT_EQ(sum({90, 0, 0, 90}, {1, 2, 1, 2}, 1), 90);         // taps are separate
+  // Two groups of 3 input channels: group 0 holds channels 0-2, group 1
+  // channels 3-5. Pair (2,3) straddles them: for output channel 0 it is
+  // (w[0][2], 0), for output channel 1 (0, w[1][0]), never their sum.
+  EXPECT_EQ(sum({0, 0, 100, 100, 0, 0}, {2, 3, 1, 1}, 2), 100);
+  EXPECT_EQ(sum({0, 0, 0, 0, 100, 100}, {2, 3, 1, 1}, 2), 200);  // pair (4,5)
 }
 
 TEST(IsaTest, DetectIsaIsSupported) {
@@ -423,16 +474,21 @@ TEST(IsaTest, DetectIsaIsSupported) {
 }
 
 // The output's padding lanes hold clamp(output zero point).
+// Every kernel this host runs writes clamp(output zero point) into the
+// output's padding lanes.
 TEST(LayoutTest, OutputPaddingLanes) {
   const Problem p = MakeProblem({"pad", 1, 5, 4, 4, 17, 1, 1}, false);
-  auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, {}, DetectIsa());
-  ASSERT_TRUE(kernel.ok());
-  auto x = ToBlocked(p.x, (*kernel)->input_layout() == "NCHW4c" ? 4 : 16);
-  Tensor y;
-  ASSERT_TRUE((*kernel)->Run(*x, &y, nullptr).ok());
-  for (int64_t i = 0; i < 16; ++i) {
-    for (int64_t lane = 1; lane < 16; ++lane) {
-      EXPECT_EQ(y.data<uint8_t>()[(16 + i) * 16 + lane], p.params.output_zero_point);
+  for (const Variant& v : AvailableVariants(p)) {
+    SCOPED_TRACE(v.Name());
+    auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, {}, v.isa, v.arith);
+    ASSERT_TRUE(kernel.ok()) << kernel.status();
+    auto x = ToBlocked(p.x, (*kernel)->input_layout() == "NCHW4c" ? 4 : 16);
+    Tensor y;
+    ASSERT_TRUE((*kernel)->Run(*x, &y, nullptr).ok());
+    for (int64_t i = 0; i < 16; ++i) {
+      for (int64_t lane = 1; lane < 16; ++lane) {
+        EXPECT_EQ(y.data<uint8_t>()[(16 + i) * 16 + lane], p.params.output_zero_point);
+      }
     }
   }
 }

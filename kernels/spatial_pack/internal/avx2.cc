@@ -1,9 +1,7 @@
 // AVX2 microkernels: vpmaddubsw (u8 x s8 pairs -> s16, saturating) then
-// vpmaddwd by ones (-> s32). Exact when every pair sum fits s16, which holds
-// for weights in [-64, 64] (255 * 64 * 2 < 32768); otherwise the weights are
-// packed as two halves in [-64, 64] ("split") and both are accumulated.
-// And the madd16 tiles: the u8 inputs widened in registers, int16 weights,
-// vpmaddwd alone (exact for any weights).
+// vpmaddwd by ones (-> s32), for weights whose pairs fit (PairsFitMaddubs:
+// exact, one pass); the madd16 tiles (a widened input, int16 weights,
+// vpmaddwd alone: exact for any weights); the depthwise rows.
 // Compiled with -mavx2 -mfma; stubs otherwise.
 #include "kernels/spatial_pack/internal/microkernels.h"
 
@@ -32,7 +30,7 @@ inline void Store16(uint8_t* out, __m256i a, __m256i b) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), bytes);
 }
 
-template <int NPIX, int Q, bool SPLIT>
+template <int NPIX, int Q>
 void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
   __m256i acc[2][NPIX];
   for (int h = 0; h < 2; ++h) {
@@ -40,7 +38,6 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
     for (int p = 0; p < NPIX; ++p) acc[h][p] = b;
   }
   const __m256i ones = _mm256_set1_epi16(1);
-  constexpr int kStep = SPLIT ? 128 : 64;
   const int8_t* w = t.w;
   const int64_t pix = g.pix_bytes;
   for (int64_t icb = 0; icb < t.icb_count; ++icb) {
@@ -52,20 +49,11 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
         for (int q = 0; q < Q; ++q) {
           const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
           const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
-          __m256i w2, w3;
-          if (SPLIT) {
-            w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 64));
-            w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 96));
-          }
-          w += kStep;
+          w += 64;
           for (int p = 0; p < NPIX; ++p) {
             const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix + 4 * q));
             acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w0), ones));
             acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
-            if (SPLIT) {
-              acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w2), ones));
-              acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w3), ones));
-            }
           }
         }
       }
@@ -81,9 +69,9 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
   }
 }
 
-template <int Q, bool SPLIT, size_t... P>
+template <int Q, size_t... P>
 const DenseTileFn* MakeTable(std::index_sequence<P...>) {
-  static constexpr DenseTileFn table[] = {&DenseTileImpl<static_cast<int>(P) + 1, Q, SPLIT>...};
+  static constexpr DenseTileFn table[] = {&DenseTileImpl<static_cast<int>(P) + 1, Q>...};
   return table;
 }
 
@@ -203,18 +191,12 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
 
 }  // namespace
 
-DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk, bool split) {
+DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk) {
   if (nco != 1 || npix < 1 || npix > kMaxPixAvx2) return nullptr;
   using Seq = std::make_index_sequence<kMaxPixAvx2>;
-  const DenseTileFn* table;
-  if (icblk == 16) {
-    table = split ? MakeTable<4, true>(Seq{}) : MakeTable<4, false>(Seq{});
-  } else if (icblk == 4) {
-    table = split ? MakeTable<1, true>(Seq{}) : MakeTable<1, false>(Seq{});
-  } else {
-    return nullptr;
-  }
-  return table[npix - 1];
+  if (icblk == 16) return MakeTable<4>(Seq{})[npix - 1];
+  if (icblk == 4) return MakeTable<1>(Seq{})[npix - 1];
+  return nullptr;
 }
 
 DenseTileFn GetDenseTileMadd16Avx2(int nco, int npix, int64_t icblk) {
@@ -255,7 +237,7 @@ DwRowFn GetDwRowAvx2() { return &DwRowImpl; }
 #else  // no AVX2 in this build
 
 namespace qnnc::kernels::spatial_pack::internal {
-DenseTileFn GetDenseTileAvx2(int, int, int64_t, bool) { return nullptr; }
+DenseTileFn GetDenseTileAvx2(int, int, int64_t) { return nullptr; }
 DenseTileFn GetDenseTileMadd16Avx2(int, int, int64_t) { return nullptr; }
 WidenFn GetWidenPairsAvx2() { return nullptr; }
 DwRowFn GetDwRowAvx2() { return nullptr; }

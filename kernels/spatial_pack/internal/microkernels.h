@@ -7,9 +7,6 @@
 //   [icb][ky][kx][q = icblk/4][j < nco][16 oc][4 ic]   (s8)
 // so one step (q, ky, kx) reads nco*64 consecutive bytes, and the 4 input
 // channels 4q..4q+3 of a pixel are one 32-bit word of the blocked input.
-// AVX2 with weights outside [-64, 64] uses the same order with the 64 bytes
-// of each j replaced by 128: the halves lo = w >> 1 (floor) and hi = w - lo,
-// both in [-64, 64].
 // AVX2 madd16 (u8 x i16) replaces them by 128 bytes of int16 pairs, four
 // ymm: (w[4q], w[4q+2]) of oc 0-7, of oc 8-15, then (w[4q+1], w[4q+3]) of
 // oc 0-7, of oc 8-15 (Madd16Offset).
@@ -121,8 +118,8 @@ void DwRowScalar(const DwGeom& g, const DwRow& r);
 // stride_w 1 and 2 get kernels with the pixel stride known at compile time.
 DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t stride_w);
 DwRowFn GetDwRowAvx512Vnni();
-// `split`: weights packed as two halves (see above).
-DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk, bool split);
+// vpmaddubsw: only for weights whose pairs fit (PairsFitMaddubs, conv2d.h).
+DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk);
 // u8 x i16 by vpmaddwd, weights packed as madd16 (above), on a widened
 // input: each 4 bytes (x0, x1, x2, x3) of the blocked u8 input become 8,
 // the int16 pairs (x0, x2) then (x1, x3) (WidenPairs), so a step broadcasts
