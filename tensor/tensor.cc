@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "tensor/buffer_cache.h"
 
 namespace qnnc::tensor {
 
@@ -69,13 +70,14 @@ absl::StatusOr<Tensor> Tensor::CreateForOverwrite(DType dtype, Shape shape) {
   t.shape_ = std::move(shape);
   t.num_elements_ = *n;
   size_t bytes = (*n * DTypeSize(dtype) + kPaddingBytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = std::aligned_alloc(kAlignment, bytes);
+  void* p = AllocateBuffer(kAlignment, bytes);
   if (p == nullptr) {
     return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", bytes, " bytes"));
   }
   const size_t used = *n * DTypeSize(dtype);
   std::memset(static_cast<uint8_t*>(p) + used, 0, bytes - used);
-  t.data_ = std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
+  t.data_ = std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p),
+                                     [bytes](uint8_t* q) { ReleaseBuffer(q, bytes); });
   return t;
 }
 

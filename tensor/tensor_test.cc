@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "tensor/buffer_cache.h"
 
 namespace qnnc::tensor {
 namespace {
@@ -60,6 +63,48 @@ TEST(Tensor, Strides) {
   EXPECT_EQ(ShapeToString({1, 3}), "1x3");
   EXPECT_EQ(ShapeToString({}), "scalar");
 }
+
+}  // namespace
+}  // namespace qnnc::tensor
+
+namespace qnnc::tensor {
+namespace {
+
+#if !defined(__SANITIZE_ADDRESS__)
+// A large buffer freed by one tensor is the next same-sized tensor's (no
+// page faults on the model's next run); small ones are left to malloc; a
+// reused buffer still gets its padding zeroed.
+TEST(BufferCache, RecyclesLargeBuffersOfTheSameSize) {
+  const size_t before = CachedBufferBytes();
+  void* first = nullptr;
+  {
+    Tensor a = *Tensor::CreateForOverwrite(DType::kU8, {1, 96, 112, 112});
+    first = a.raw_data();
+    std::memset(a.raw_data(), 0xAB, a.byte_size() + Tensor::kPaddingBytes);
+  }
+  EXPECT_GT(CachedBufferBytes(), before);
+  Tensor b = *Tensor::CreateForOverwrite(DType::kU8, {1, 96, 112, 112});
+  EXPECT_EQ(b.raw_data(), first);
+  EXPECT_EQ(CachedBufferBytes(), before);
+  const uint8_t* pad = static_cast<const uint8_t*>(b.raw_data()) + b.byte_size();
+  for (size_t i = 0; i < Tensor::kPaddingBytes; ++i) ASSERT_EQ(pad[i], 0) << i;
+  Tensor other = *Tensor::CreateForOverwrite(DType::kU8, {1, 95, 112, 112});
+  EXPECT_NE(other.raw_data(), first);
+
+  const size_t cached = CachedBufferBytes();
+  { Tensor small = *Tensor::CreateForOverwrite(DType::kU8, {16}); }
+  EXPECT_EQ(CachedBufferBytes(), cached);
+}
+
+// The free lists hold at most kMaxCachedBytes.
+TEST(BufferCache, HoldsAtMostItsLimit) {
+  std::vector<Tensor> many;
+  for (int i = 0; i < 40; ++i) many.push_back(*Tensor::CreateForOverwrite(DType::kU8, {16 << 20}));
+  many.clear();
+  EXPECT_LE(CachedBufferBytes(), kMaxCachedBytes);
+  EXPECT_GT(CachedBufferBytes(), kMaxCachedBytes / 2);
+}
+#endif
 
 }  // namespace
 }  // namespace qnnc::tensor

@@ -1,0 +1,69 @@
+#include "tensor/buffer_cache.h"
+
+#include <cstdlib>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+
+namespace qnnc::tensor {
+namespace {
+
+struct Cache {
+  absl::Mutex mu;
+  // Free buffers by their exact size (all of one alignment: Tensor's).
+  absl::flat_hash_map<size_t, std::vector<void*>> free ABSL_GUARDED_BY(mu);
+  size_t cached ABSL_GUARDED_BY(mu) = 0;
+};
+
+Cache& TheCache() {
+  static Cache* cache = new Cache();  // never destroyed: buffers outlive statics
+  return *cache;
+}
+
+// Under AddressSanitizer buffers are not recycled, so that a use after free
+// is still caught.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kRecycle = false;
+#else
+constexpr bool kRecycle = true;
+#endif
+
+}  // namespace
+
+void* AllocateBuffer(size_t alignment, size_t bytes) {
+  if (kRecycle && bytes >= kMinCachedBytes) {
+    Cache& c = TheCache();
+    absl::MutexLock lock(&c.mu);
+    auto it = c.free.find(bytes);
+    if (it != c.free.end() && !it->second.empty()) {
+      void* p = it->second.back();
+      it->second.pop_back();
+      c.cached -= bytes;
+      return p;
+    }
+  }
+  return std::aligned_alloc(alignment, bytes);
+}
+
+void ReleaseBuffer(void* buffer, size_t bytes) {
+  if (buffer == nullptr) return;
+  if (kRecycle && bytes >= kMinCachedBytes) {
+    Cache& c = TheCache();
+    absl::MutexLock lock(&c.mu);
+    if (c.cached + bytes <= kMaxCachedBytes) {
+      c.free[bytes].push_back(buffer);
+      c.cached += bytes;
+      return;
+    }
+  }
+  std::free(buffer);
+}
+
+size_t CachedBufferBytes() {
+  Cache& c = TheCache();
+  absl::MutexLock lock(&c.mu);
+  return c.cached;
+}
+
+}  // namespace qnnc::tensor
