@@ -6,7 +6,7 @@
 // sizes every time: on the 2-vCPU VM MobileNetV2's 1.2 MB activation after
 // its first 1x1 convolution was re-faulted on every run in some processes
 // (285 minor faults, about 3.5 ms, ten times the convolution). Buffers of at
-// least kMinCachedBytes go to a free list of their exact size, up to
+// least kMinCachedBytes (a page) go to a free list of their exact size, up to
 // kMaxCachedBytes in all; the rest go back to the C library. A memory plan
 // (one arena per executor) would replace this.
 #ifndef QNNC_TENSOR_BUFFER_CACHE_H_
@@ -16,7 +16,7 @@
 
 namespace qnnc::tensor {
 
-inline constexpr size_t kMinCachedBytes = size_t{64} << 10;
+inline constexpr size_t kMinCachedBytes = size_t{4} << 10;
 inline constexpr size_t kMaxCachedBytes = size_t{512} << 20;
 
 // `bytes` (a multiple of `alignment`, a power of two) bytes aligned to
