@@ -104,4 +104,12 @@ absl::StatusOr<Shape> TransformLayoutShape(const Shape& shape, absl::string_view
   return out;
 }
 
+Attrs LayoutTransformAttrs(const std::string& src, const std::string& dst, int64_t channels) {
+  Attrs a;
+  a.Set("src_layout", src);
+  a.Set("dst_layout", dst);
+  if (channels > 0 && ChannelBlock(src) > 0) a.Set("channels", channels);
+  return a;
+}
+
 }  // namespace qnnc::ir

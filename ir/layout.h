@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "ir/attributes.h"
 #include "ir/types.h"
 
 namespace qnnc::ir {
@@ -23,6 +24,11 @@ absl::StatusOr<std::vector<LayoutAxis>> ParseLayout(absl::string_view layout);
 // The block of a channel-blocked activation layout "NCHW{k}c" (16 for
 // NCHW16c), 0 for any other layout (NCHW included).
 int64_t ChannelBlock(absl::string_view layout);
+
+// The attributes of a layout_transform op from `src` to `dst` (activations
+// of `channels` channels): `channels` is set only when leaving a blocked
+// layout, where it drops the last block's padding.
+Attrs LayoutTransformAttrs(const std::string& src, const std::string& dst, int64_t channels);
 
 absl::StatusOr<Shape> TransformLayoutShape(const Shape& shape, absl::string_view src,
                                            absl::string_view dst);

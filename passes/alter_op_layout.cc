@@ -13,21 +13,12 @@ namespace qnnc::passes {
 namespace {
 
 using ir::Attrs;
+using ir::Node;
+using ir::Value;
 
 // A layout the kernels may run in other than NCHW: NHWC or NCHW{k}c.
 bool Altered(const std::string& layout) {
   return layout == "NHWC" || ir::ChannelBlock(layout) > 0;
-}
-using ir::Node;
-using ir::Value;
-
-Attrs Transform(const std::string& src, const std::string& dst, int64_t channels = 0) {
-  Attrs a;
-  a.Set("src_layout", src);
-  a.Set("dst_layout", dst);
-  // Leaving a blocked layout, `channels` drops the last block's padding.
-  if (channels > 0 && ir::ChannelBlock(src) > 0) a.Set("channels", channels);
-  return a;
 }
 
 // The layouts a fused conv's decision reads and writes (impl_layout,
@@ -97,7 +88,7 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, "qnn.add", inputs, n->attrs(), n->name()));
   const int64_t channels = n->input(0)->type()->shape[1];
   ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
-                                        Transform(layout, "NCHW", channels)));
+                                        ir::LayoutTransformAttrs(layout, "NCHW", channels)));
   graph.ReplaceAllUsesWith(n->output(), back->output());
   return absl::OkStatus();
 }
@@ -120,7 +111,7 @@ absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
   ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), {n->input(0)->producer()->input(0)},
                                            attrs, n->name()));
   ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
-                                        Transform(layout, "NCHW", t.shape[1])));
+                                        ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
   graph.ReplaceAllUsesWith(n->output(), back->output());
   return absl::OkStatus();
 }
@@ -133,7 +124,7 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     if (!layouts || n->attrs().GetString("data_layout", "NCHW").value_or("") != "NCHW") continue;
     const int64_t out_channels = n->output()->type()->shape[1];
     ASSIGN_OR_RETURN(Node* to_altered, AddTyped(graph, "layout_transform", {n->input(0)},
-                                                Transform("NCHW", layouts->data)));
+                                                ir::LayoutTransformAttrs("NCHW", layouts->data, 0)));
     Attrs attrs = n->attrs();
     attrs.Set("data_layout", layouts->data);
     attrs.Set("out_layout", layouts->out);
@@ -141,7 +132,7 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     inputs[0] = to_altered->output();
     ASSIGN_OR_RETURN(Node* altered, AddTyped(graph, n->op(), inputs, attrs, n->name()));
     ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {altered->output()},
-                                          Transform(layouts->out, "NCHW", out_channels)));
+                                          ir::LayoutTransformAttrs(layouts->out, "NCHW", out_channels)));
     graph.ReplaceAllUsesWith(n->output(), back->output());
   }
   // Then max pools and residual adds between blocked convolutions, in graph

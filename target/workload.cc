@@ -102,8 +102,12 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
     w.data_zero_point = data_zp->data().GetAsInt(0);
   }
   if (w.constant_weight && kernel_zp->is_constant()) {
+    // One pass over w - zw: its range, and the same values as s8 (what the
+    // u8 x s8 legalization gives the kernels) for the pair sum below.
     const tensor::Tensor& wt = node.input(1)->data();
     const tensor::Tensor& zt = kernel_zp->data();
+    const bool pairs = w.op == "qnn.conv2d" && w.kernel_layout == "OIHW" && wt.rank() == 4;
+    tensor::Tensor offsets = pairs ? tensor::Tensor::Zeros(tensor::DType::kI8, wt.shape()) : tensor::Tensor();
     int64_t rows = wt.dim(0), per_row = rows ? wt.num_elements() / rows : 0;
     for (int64_t o = 0; o < rows; ++o) {
       int64_t z = zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
@@ -111,24 +115,13 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
         int64_t v = wt.GetAsInt(o * per_row + k) - z;
         w.min_weight_offset = w.min_weight_offset ? std::min(*w.min_weight_offset, v) : v;
         w.max_weight_offset = w.max_weight_offset ? std::max(*w.max_weight_offset, v) : v;
+        if (pairs) offsets.data<int8_t>()[o * per_row + k] = static_cast<int8_t>(v);
       }
     }
-  }
-  if (w.op == "qnn.conv2d" && w.kernel_layout == "OIHW" && w.min_weight_offset &&
-      *w.min_weight_offset >= -128 &&
-      *w.max_weight_offset <= 127 && node.input(1)->data().rank() == 4) {
-    // The weights as the u8 x s8 legalization gives them (w - zw as s8).
-    const tensor::Tensor& wt = node.input(1)->data();
-    const tensor::Tensor& zt = kernel_zp->data();
-    tensor::Tensor offsets = tensor::Tensor::Zeros(tensor::DType::kI8, wt.shape());
-    const int64_t rows = wt.dim(0), per_row = wt.num_elements() / std::max<int64_t>(rows, 1);
-    for (int64_t o = 0; o < rows; ++o) {
-      const int64_t z = zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
-      for (int64_t k = 0; k < per_row; ++k) {
-        offsets.data<int8_t>()[o * per_row + k] = static_cast<int8_t>(wt.GetAsInt(o * per_row + k) - z);
-      }
+    if (pairs && w.min_weight_offset && *w.min_weight_offset >= -128 &&
+        *w.max_weight_offset <= 127) {
+      w.max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w.groups);
     }
-    w.max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w.groups);
   }
   // The requantize consuming the accumulator, maybe through a bias_add.
   const ir::Node* user = SoleUser(graph, node.output());

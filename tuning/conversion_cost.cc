@@ -11,18 +11,6 @@
 #include "util/status_macros.h"
 
 namespace qnnc::tuning {
-namespace {
-
-ir::Attrs Transform(const std::string& src, const std::string& dst, int64_t channels) {
-  ir::Attrs a;
-  a.Set("src_layout", src);
-  a.Set("dst_layout", dst);
-  if (ir::ChannelBlock(src) > 0) a.Set("channels", channels);
-  return a;
-}
-
-}  // namespace
-
 absl::StatusOr<double> ConversionSeconds(const ir::TensorType& nchw, const std::string& from,
                                          const std::string& to, int threads, int warmup,
                                          int repeats) {
@@ -36,9 +24,12 @@ absl::StatusOr<double> ConversionSeconds(const ir::TensorType& nchw, const std::
   // x (NCHW) -> `from` (set-up, not timed) -> NCHW -> `to` (timed).
   ir::Builder b;
   ir::Value* v = b.Input("x", nchw);
-  if (from != "NCHW") v = b.Op("layout_transform", {v}, Transform("NCHW", from, channels), "setup");
-  if (from != "NCHW") v = b.Op("layout_transform", {v}, Transform(from, "NCHW", channels), "timed");
-  if (to != "NCHW") v = b.Op("layout_transform", {v}, Transform("NCHW", to, channels), "timed");
+  auto transform = [&](const std::string& src, const std::string& dst, const char* name) {
+    v = b.Op("layout_transform", {v}, ir::LayoutTransformAttrs(src, dst, channels), name);
+  };
+  if (from != "NCHW") transform("NCHW", from, "setup");
+  if (from != "NCHW") transform(from, "NCHW", "timed");
+  if (to != "NCHW") transform("NCHW", to, "timed");
   b.Output(v);
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, b.Finish());
   runtime::ExecutorOptions options;

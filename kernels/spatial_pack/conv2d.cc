@@ -382,12 +382,11 @@ class U8S8Dense final : public Conv2DKernel {
         k->fns_[nco * (max_pix + 1) + np] = fn;
       }
     }
-    k->description_ = Description(weight, tile_co, tile_ow, isa, arith);
+    k->description_ = Description(tile_co, tile_ow, isa, arith);
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
-  static std::string Description(const Tensor& weight, int64_t tile_co, int64_t tile_ow, Isa isa,
-                                 Arithmetic arith) {
+  static std::string Description(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith) {
     if (arith == Arithmetic::kMadd16) {
       return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
     }
@@ -986,7 +985,7 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
                                             DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return U8S8Depthwise::Description(isa);
-  return U8S8Dense::Description(weight, tiles.first, tiles.second, isa, arith);
+  return U8S8Dense::Description(tiles.first, tiles.second, isa, arith);
 }
 
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(
