@@ -363,6 +363,18 @@ class U8S8Dense final : public Conv2DKernel {
     k->ep_ = MakeEpilogue(p);
     k->bias_ = PaddedBias(p, k->ocb_ * 16);
     k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
+    if (k->madd16_) {
+      // The madd16 tiles hold a group's channels in Madd16Lane order.
+      std::vector<int32_t> bias(k->bias_.size());
+      std::vector<float> mult(k->mult_.size());
+      for (size_t oc = 0; oc < bias.size(); ++oc) {
+        const size_t to = oc / 16 * 16 + static_cast<size_t>(internal::Madd16Lane(static_cast<int>(oc % 16)));
+        bias[to] = k->bias_[oc];
+        mult[to] = k->mult_[oc];
+      }
+      k->bias_ = std::move(bias);
+      k->mult_ = std::move(mult);
+    }
     const int8_t* w = weight.data<int8_t>();
     k->Pack(w);
     // Register-tile functions for every (nco, npix) the run can need.

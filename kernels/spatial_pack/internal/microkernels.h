@@ -9,7 +9,8 @@
 // channels 4q..4q+3 of a pixel are one 32-bit word of the blocked input.
 // AVX2 madd16 (u8 x i16) replaces them by 128 bytes of int16 pairs, four
 // ymm: (w[4q], w[4q+2]) of oc 0-7, of oc 8-15, then (w[4q+1], w[4q+3]) of
-// oc 0-7, of oc 8-15 (Madd16Offset).
+// oc 0-7, of oc 8-15 (Madd16Offset; "oc 0-7" in the lane order of
+// Madd16Lane).
 #ifndef QNNC_KERNELS_SPATIAL_PACK_INTERNAL_MICROKERNELS_H_
 #define QNNC_KERNELS_SPATIAL_PACK_INTERNAL_MICROKERNELS_H_
 
@@ -19,9 +20,18 @@
 
 namespace qnnc::kernels::spatial_pack::internal {
 
+// Where madd16 keeps output channel l < 16 of a group: lane (l / 4) % 2 * 8
+// + (l / 8) * 4 + l % 4 of its two ymm accumulators (channels 0-3 and 8-11
+// in the first, 4-7 and 12-15 in the second), so that vpackssdw of the two
+// yields the 16 channels in order, with no cross-lane permute in the
+// epilogue. The kernel's bias and multipliers are stored in this order too.
+constexpr int Madd16Lane(int l) { return (l / 4) % 2 * 8 + (l / 8) * 4 + l % 4; }
+
 // The int16 index, within the 128 bytes of one (q, j) of madd16 packing, of
-// the weight of output channel lane l < 16 and input channel i < 4 of q.
-constexpr int Madd16Offset(int l, int i) { return ((i % 2) * 2 + l / 8) * 16 + (l % 8) * 2 + i / 2; }
+// the weight of output channel l < 16 and input channel i < 4 of q.
+constexpr int Madd16Offset(int l, int i) {
+  return ((i % 2) * 2 + Madd16Lane(l) / 8) * 16 + (Madd16Lane(l) % 8) * 2 + i / 2;
+}
 
 // Requantization epilogue constants (exact rewrite of reference::Requantize):
 // clamping v in float to [lo - zp, hi - zp] (integers) before rounding equals
