@@ -285,7 +285,8 @@ struct BandPad {
   PadRows rows{};
   int64_t hp = 0;
   int64_t planes = 0;        // channel blocks per image
-  int64_t band_rows = 0;     // output rows per band
+  int64_t oh = 0;            // output rows per image
+  int64_t band_rows = 0;     // output rows of the largest band
   int64_t band_in_rows = 0;  // padded input rows a band reads
   int64_t row_step = 0;      // padded input rows per output row (stride_h)
   int64_t bands_per_image = 1;
@@ -305,9 +306,13 @@ struct BandPad {
       int64_t key = -1;
     };
     thread_local Cached cached;
-    const int64_t band = oy / band_rows;
+    // Bands of floor or ceil(oh / bands) rows, band b from row
+    // ceil(b * oh / bands): their boundaries fall where pthreadpool splits
+    // the rows between threads (the first threads take the larger shares),
+    // so no band is padded by two threads.
+    const int64_t band = oy * bands_per_image / oh;
     const int64_t key = all_images ? band : img * bands_per_image + band;
-    *row0 = band * band_rows * row_step;
+    *row0 = CeilDiv(band * oh, bands_per_image) * row_step;
     uint8_t* buf = Scratch(0, (all_images ? n : 1) * ImageBytes());
     if (cached.run == run && cached.key == key) return buf;
     const int64_t r1 = std::min(hp, *row0 + band_in_rows);
@@ -609,8 +614,9 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
     // it 10x slower, 3.99 ms against 0.40 ms in two bands, cap avx2; the
     // lone layer was fast either way.)
     b.all_images = !spatial_major;
-    b.band_rows = b.all_images ? g.oh : CeilDiv(g.oh, 2 * threads);
-    b.bands_per_image = CeilDiv(g.oh, b.band_rows);
+    b.oh = g.oh;
+    b.bands_per_image = b.all_images ? 1 : std::min(g.oh, 2 * threads);
+    b.band_rows = CeilDiv(g.oh, b.bands_per_image);
     b.band_in_rows = std::min(hp, (b.band_rows - 1) * p.strides[0] +
                                       (p.kernel_h - 1) * p.dilation[0] + 1);
     b.run = NextRunId();
@@ -727,9 +733,16 @@ class U8S8Depthwise final : public Conv2DKernel {
     // of every channel block, the band the dense kernels before and after
     // also give it, so activations stay in that core's cache between layers.
     // Each item covers whole blocks of at least ~512 output pixels.
-    const size_t tile = static_cast<size_t>(std::max<int64_t>(1, 512 / g.ow));
+    int64_t tile = std::max<int64_t>(1, 512 / g.ow);
+    // Few rows (late layers: 14 or 7): rows alone split 7 items 4:3 between
+    // two threads; cut the blocks too, for at least 8 items per thread.
+    const int64_t threads = pool ? static_cast<int64_t>(pthreadpool_get_threads_count(pool)) : 1;
+    const int64_t blocks = g.n * ocb_;
+    if (threads > 1 && g.oh * CeilDiv(blocks, tile) < 8 * threads) {
+      tile = std::max<int64_t>(1, CeilDiv(blocks, CeilDiv(8 * threads, g.oh)));
+    }
     pthreadpool_parallelize_2d_tile_1d(pool, &Work, &c, static_cast<size_t>(g.oh),
-                                       static_cast<size_t>(g.n * ocb_), tile, 0);
+                                       static_cast<size_t>(blocks), static_cast<size_t>(tile), 0);
     return absl::OkStatus();
   }
 
