@@ -131,6 +131,55 @@ TEST(Executor, BindsSameShapeAddsToTheElementwiseKernel) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ((*out2)[0].data<uint8_t>()[i], want[i]) << i;
 }
 
+// i32 -> u8 requantize: to the elementwise kernel in the default rounding,
+// to the reference kernel in another; both give the same values.
+std::unique_ptr<ir::Graph> Requantize(const char* rounding) {
+  Builder b;
+  Value* x = b.Input("x", {DType::kI32, {1, 6}});
+  Attrs a;
+  a.Set("out_dtype", std::string("u8"));
+  a.Set("clamp_max", int64_t{200});
+  if (rounding) a.Set("rounding", std::string(rounding));
+  b.Output(b.Op("qnn.requantize",
+                {x, b.Scalar<float>(0.5f), b.Scalar<int32_t>(0), b.Scalar<float>(2.0f),
+                 b.Scalar<int32_t>(10)},
+                a));
+  return *b.Finish();
+}
+
+TEST(Executor, BindsF32GlobalAveragePoolToThePoolKernel) {
+  Builder b;
+  Value* x = b.Input("x", {DType::kF32, {1, 2, 2, 2}});
+  b.Output(b.Op("nn.global_avg_pool2d", {x}));
+  auto exec = *Executor::Create(*b.Finish(), {1});
+  auto out = exec->Run({Tensor::FromVector<float>({1, 2, 2, 2}, {1, 2, 3, 4, -1, 0.5f, 0, 0})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(exec->last_timings()[0].kernel, "pool global average f32");
+  ASSERT_EQ((*out)[0].shape(), (tensor::Shape{1, 2, 1, 1}));
+  EXPECT_EQ((*out)[0].data<float>()[0], 2.5f);
+  EXPECT_EQ((*out)[0].data<float>()[1], -0.125f);
+}
+
+TEST(Executor, BindsPerTensorRequantizeToTheElementwiseKernel) {
+  // x / 4 + 10, ties to even, in [0, 200]: -100 -> -15 -> 0; 2 (0.5) -> 10;
+  // 6 (1.5) -> 12; 10 (2.5) -> 12; 400 -> 110; 1000 -> 260 -> 200.
+  const Tensor x = Tensor::FromVector<int32_t>({1, 6}, {-100, 2, 6, 10, 400, 1000});
+  const std::vector<uint8_t> want = {0, 10, 12, 12, 110, 200};
+  for (const char* rounding : {static_cast<const char*>(nullptr), "TONEAREST_EVEN"}) {
+    auto exec = *Executor::Create(Requantize(rounding), {1});
+    auto out = exec->Run({x});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(exec->last_timings()[0].kernel, "elementwise requantize");
+    for (int i = 0; i < 6; ++i) EXPECT_EQ((*out)[0].data<uint8_t>()[i], want[i]) << i;
+  }
+  // Another rounding (half up: 10 / 4 = 2.5 -> 13) stays on the reference.
+  auto upward = *Executor::Create(Requantize("UPWARD"), {1});
+  auto out = upward->Run({x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(upward->last_timings()[0].kernel, "reference");
+  EXPECT_EQ((*out)[0].data<uint8_t>()[3], 13);
+}
+
 }  // namespace
 }  // namespace qnnc::runtime
 

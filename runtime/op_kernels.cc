@@ -1,7 +1,8 @@
 // Kernels bound at plan load per op, whatever the decision (see
-// KernelRegistry::RegisterForOp): quantize, dequantize, qnn.add, integer
-// nn.dense, 8-bit max pool. Each factory takes only the nodes its kernel
+// KernelRegistry::RegisterForOp): quantize, dequantize, requantize, qnn.add,
+// integer nn.dense, 8-bit max pool, f32 global average pool. Each factory takes only the nodes its kernel
 // computes exactly like the reference and returns nullptr for the rest.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -12,6 +13,8 @@
 #include "kernels/elementwise/dequantize.h"
 #include "kernels/elementwise/qnn_add.h"
 #include "kernels/elementwise/quantize.h"
+#include "kernels/elementwise/requantize.h"
+#include "kernels/pool/global_avg_pool.h"
 #include "kernels/pool/max_pool.h"
 #include "ir/layout.h"
 #include "runtime/kernel_registry.h"
@@ -129,6 +132,68 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQuantize(const ir::Node& n) 
       new QuantizeKernel(static_cast<float>(scale), static_cast<int32_t>(zp), out_dtype));
 }
 
+// qnn.requantize inputs: data, input_scale, input_zero_point, output_scale,
+// output_zero_point.
+class RequantizeKernel : public PreparedKernel {
+ public:
+  RequantizeKernel(const kernels::elementwise::RequantizeParams& p, DType out_dtype)
+      : p_(p), out_dtype_(out_dtype) {}
+
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
+                                          pthreadpool_t pool) const override {
+    std::vector<Tensor> out(1);
+    RETURN_IF_ERROR(
+        kernels::elementwise::RequantizePerTensor(in[0], p_, out_dtype_, &out[0], pool));
+    return out;
+  }
+  std::string description() const override { return "elementwise requantize"; }
+
+ private:
+  kernels::elementwise::RequantizeParams p_;
+  DType out_dtype_;
+};
+
+// i32 -> u8/i8 in the default rounding, with constant per-tensor f32 scales,
+// input zero point 0 and an output zero point; nullptr (the reference
+// kernel) otherwise.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeRequantize(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  double in_scale, in_zp, out_scale, out_zp;
+  if (n.inputs().size() != 5 || !n.input(0)->type() || !n.output()->type() ||
+      n.input(0)->type()->dtype != DType::kI32 || !ConstantScalar(n, 1, &in_scale) ||
+      !ConstantScalar(n, 2, &in_zp) || !ConstantScalar(n, 3, &out_scale) ||
+      !ConstantScalar(n, 4, &out_zp) || n.input(1)->data().dtype() != DType::kF32 ||
+      n.input(3)->data().dtype() != DType::kF32 || !(out_zp >= -256.0 && out_zp <= 256.0)) {
+    return none();
+  }
+  auto rounding = n.attrs().GetString("rounding", "TONEAREST_EVEN");
+  if (!rounding.ok() || *rounding != "TONEAREST_EVEN") return none();
+  const DType out_dtype = n.output()->type()->dtype;
+  if (out_dtype != DType::kU8 && out_dtype != DType::kI8) return none();
+  kernels::elementwise::RequantizeParams p;
+  // As the reference: the float quotient of the float scales.
+  p.multiplier = static_cast<float>(in_scale) / static_cast<float>(out_scale);
+  p.output_zero_point = static_cast<int32_t>(out_zp);
+  int64_t lo = tensor::DTypeMin(out_dtype), hi = tensor::DTypeMax(out_dtype);
+  if (n.attrs().Has("clamp_min")) {
+    auto v = n.attrs().GetInt("clamp_min");
+    if (!v.ok()) return none();
+    lo = std::max(lo, *v);
+  }
+  if (n.attrs().Has("clamp_max")) {
+    auto v = n.attrs().GetInt("clamp_max");
+    if (!v.ok()) return none();
+    hi = std::min(hi, *v);
+  }
+  p.lo = static_cast<int32_t>(lo);
+  p.hi = static_cast<int32_t>(hi);
+  if (!kernels::elementwise::RequantizeSupported(static_cast<int64_t>(in_zp), p, out_dtype) ||
+      in_zp != 0) {
+    return none();
+  }
+  return std::unique_ptr<PreparedKernel>(new RequantizeKernel(p, out_dtype));
+}
+
 // qnn.dequantize inputs: data, scale, zero_point.
 class DequantizeKernel : public PreparedKernel {
  public:
@@ -195,6 +260,27 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDense(const ir::Node& n) {
   return std::unique_ptr<PreparedKernel>(new DenseKernel(std::move(dense)));
 }
 
+class GlobalAvgPoolKernel : public PreparedKernel {
+ public:
+  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
+                                          pthreadpool_t pool) const override {
+    std::vector<Tensor> out(1);
+    RETURN_IF_ERROR(kernels::pool::GlobalAvgPool2DF32(in[0], &out[0], pool));
+    return out;
+  }
+  std::string description() const override { return "pool global average f32"; }
+};
+
+// f32 NCHW; nullptr (the reference kernel) for other dtypes and layouts.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeGlobalAvgPool(const ir::Node& n) {
+  auto layout = n.attrs().GetString("layout", "NCHW");
+  if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 ||
+      n.input(0)->type()->shape.size() != 4 || !layout.ok() || *layout != "NCHW") {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  return std::unique_ptr<PreparedKernel>(new GlobalAvgPoolKernel());
+}
+
 class MaxPoolKernel : public PreparedKernel {
  public:
   MaxPoolKernel(const kernels::reference::Pool2DParams& p, bool nhwc) : p_(p), nhwc_(nhwc) {}
@@ -242,6 +328,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
 
 void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("nn.max_pool2d", &MakeMaxPool);
+  registry.RegisterForOp("nn.global_avg_pool2d", &MakeGlobalAvgPool);
   registry.RegisterForOp("nn.dense", &MakeDense);
   // The integer nn.dense the u8 x s8 legalization leaves, bound by its
   // decision (the int8 dense kernel takes no tiles, so those
@@ -251,6 +338,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   }
   registry.RegisterForOp("qnn.add", &MakeQnnAdd);
   registry.RegisterForOp("qnn.quantize", &MakeQuantize);
+  registry.RegisterForOp("qnn.requantize", &MakeRequantize);
   registry.RegisterForOp("qnn.dequantize", &MakeDequantize);
 }
 
