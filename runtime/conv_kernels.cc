@@ -105,19 +105,18 @@ class SpatialPackKernel : public PreparedKernel {
         pad_value_(pad_value),
         blocked_io_(blocked_io) {}
 
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
     Tensor input = in[kData];
     const std::string& layout = kernel_->input_layout();
     if (!blocked_io_ && (layout == "NCHW16c" || layout == "NCHW4c")) {
       ASSIGN_OR_RETURN(input, sp::ToBlocked(in[kData], layout == "NCHW16c" ? 16 : 4, pad_value_));
     }
-    Tensor out;
-    RETURN_IF_ERROR(kernel_->Run(input, &out, pool));
-    if (!blocked_io_ && kernel_->output_layout() != "NCHW") {
-      ASSIGN_OR_RETURN(out, sp::FromBlocked(out, out_channels_));
-    }
-    return std::vector<Tensor>{out};
+    if (blocked_io_ || kernel_->output_layout() == "NCHW") return kernel_->Run(input, &out[0], pool);
+    Tensor blocked;
+    RETURN_IF_ERROR(kernel_->Run(input, &blocked, pool));
+    ASSIGN_OR_RETURN(out[0], sp::FromBlocked(blocked, out_channels_));
+    return absl::OkStatus();
   }
   std::string description() const override { return "spatial_pack " + kernel_->description(); }
 
@@ -134,7 +133,7 @@ class DescribedKernel : public PreparedKernel {
  public:
   DescribedKernel(std::string description, std::string isa)
       : description_(std::move(description)), isa_(std::move(isa)) {}
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>&, pthreadpool_t) const override {
+  absl::Status Run(const std::vector<Tensor>&, std::vector<Tensor>&, pthreadpool_t) const override {
     return absl::FailedPreconditionError(absl::StrCat(
         description_, " needs the instruction set ", isa_, ", which this host may not use"));
   }
@@ -209,18 +208,14 @@ class XnnpackKernel : public PreparedKernel {
   XnnpackKernel(std::unique_ptr<xnn::Conv2D> conv, std::string name, bool nhwc_io)
       : conv_(std::move(conv)), name_(std::move(name)), nhwc_io_(nhwc_io) {}
 
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
-    if (nhwc_io_) {
-      Tensor out;
-      RETURN_IF_ERROR(conv_->Run(in[kData], &out, pool));
-      return std::vector<Tensor>{out};
-    }
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    if (nhwc_io_) return conv_->Run(in[kData], &out[0], pool);
     ASSIGN_OR_RETURN(Tensor nhwc, kernels::layout::NchwToNhwc(in[kData], pool));
-    Tensor out;
-    RETURN_IF_ERROR(conv_->Run(nhwc, &out, pool));
-    ASSIGN_OR_RETURN(Tensor nchw, kernels::layout::NhwcToNchw(out, pool));
-    return std::vector<Tensor>{nchw};
+    Tensor result;
+    RETURN_IF_ERROR(conv_->Run(nhwc, &result, pool));
+    ASSIGN_OR_RETURN(out[0], kernels::layout::NhwcToNchw(result, pool));
+    return absl::OkStatus();
   }
   std::string description() const override { return name_; }
 

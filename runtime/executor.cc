@@ -1,11 +1,14 @@
 #include "runtime/executor.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "kernels/cpu/isa.h"
+#include "runtime/memory_plan.h"
 #include "runtime/node_evaluator.h"
 #include "util/status_macros.h"
 
@@ -24,26 +27,6 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(std::unique_ptr<ir::G
 absl::Status Executor::Plan(const ExecutorOptions& options) {
   const int64_t max_bytes = options.max_bytes;
   RETURN_IF_ERROR(graph_->Verify());
-  // Every tensor the graph holds, counted before anything is allocated (the
-  // sum stops at the first one past the limit, so it cannot overflow).
-  int64_t total = 0;
-  auto count = [&](const ir::Value* v, const std::string& what) -> absl::Status {
-    if (!v->type()) return absl::FailedPreconditionError(absl::StrCat(what, " is not typed"));
-    auto bytes = tensor::ByteSize(v->type()->shape, v->type()->dtype);
-    if (!bytes.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", bytes.status().message()));
-    total += *bytes;
-    if (total > max_bytes) {
-      return tensor::MemoryLimitError(
-          absl::StrCat("running the model (its tensors up to %", v->name(), " ", v->type()->ToString(), ")"),
-          total, max_bytes);
-    }
-    return absl::OkStatus();
-  };
-  for (const ir::Value* in : graph_->inputs()) RETURN_IF_ERROR(count(in, absl::StrCat("input %", in->name())));
-  for (const ir::Value* c : graph_->constants()) RETURN_IF_ERROR(count(c, absl::StrCat("constant %", c->name())));
-  for (const ir::Node* n : graph_->nodes()) {
-    for (const ir::Value* v : n->outputs()) RETURN_IF_ERROR(count(v, n->Describe()));
-  }
   absl::flat_hash_map<const ir::Value*, int> slot;
   auto new_slot = [&](const ir::Value* v) {
     slot[v] = num_slots_++;
@@ -52,8 +35,21 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
   };
   for (const ir::Value* in : graph_->inputs()) input_slots_.push_back(new_slot(in));
   for (const ir::Value* c : graph_->constants()) constant_slots_[new_slot(c)] = c->data();
+  // Slots and steps first, then the memory plan and its check against the
+  // limit, all before any kernel packs its weights.
   for (const ir::Node* n : graph_->nodes()) {
     Step step{n, {}, {}, {}, nullptr};
+    for (const ir::Value* v : n->inputs()) step.inputs.push_back(slot.at(v));
+    for (const ir::Value* v : n->outputs()) {
+      if (!v->type()) return absl::FailedPreconditionError(absl::StrCat(n->Describe(), " is not typed"));
+      step.outputs.push_back(new_slot(v));
+    }
+    steps_.push_back(std::move(step));
+  }
+  for (const ir::Value* out : graph_->outputs()) output_slots_.push_back(slot.at(out));
+  RETURN_IF_ERROR(PlanMemoryOf(max_bytes));
+  for (Step& step : steps_) {
+    const ir::Node* n = step.node;
     // A decision is a promise: an op whose decision names an implementation
     // runs on that implementation's kernel, or the plan is refused (never a
     // silent substitution by another kernel).
@@ -85,31 +81,95 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
                         a.GetString("impl_layout", a.GetString("data_layout", "").value_or(""))
                             .value_or(""),
                         step.kernel ? step.kernel->description() : "reference", 0});
-    for (const ir::Value* v : n->inputs()) step.inputs.push_back(slot.at(v));
-    for (const ir::Value* v : n->outputs()) {
-      if (!v->type()) return absl::FailedPreconditionError(absl::StrCat(n->Describe(), " is not typed"));
-      step.outputs.push_back(new_slot(v));
-    }
-    steps_.push_back(std::move(step));
-  }
-  for (const ir::Value* out : graph_->outputs()) output_slots_.push_back(slot.at(out));
-  // Release each intermediate after its last reader (never inputs, constants
-  // or outputs).
-  std::vector<int> last_use(num_slots_, -1);
-  for (size_t i = 0; i < steps_.size(); ++i) {
-    for (int s : steps_[i].inputs) last_use[s] = static_cast<int>(i);
-  }
-  std::vector<bool> keep(num_slots_, false);
-  for (int s : input_slots_) keep[s] = true;
-  for (int s : output_slots_) keep[s] = true;
-  for (int s = 0; s < num_slots_; ++s) {
-    if (constant_slots_[s].defined()) keep[s] = true;
-  }
-  for (int s = 0; s < num_slots_; ++s) {
-    if (!keep[s] && last_use[s] >= 0) steps_[last_use[s]].release.push_back(s);
   }
   return absl::OkStatus();
 }
+
+absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
+  // Bytes of every value, checked one by one against the limit before
+  // anything is added (so no sum below can overflow).
+  std::vector<const ir::Value*> value_of(num_slots_, nullptr);
+  for (size_t i = 0; i < input_slots_.size(); ++i) value_of[input_slots_[i]] = graph_->inputs()[i];
+  for (size_t i = 0; i < graph_->constants().size(); ++i) {
+    value_of[input_slots_.size() + i] = graph_->constants()[i];
+  }
+  for (const Step& step : steps_) {
+    for (size_t i = 0; i < step.outputs.size(); ++i) value_of[step.outputs[i]] = step.node->outputs()[i];
+  }
+  std::vector<int64_t> bytes(num_slots_, 0);
+  for (int s = 0; s < num_slots_; ++s) {
+    const ir::Value* v = value_of[s];
+    if (!v->type()) return absl::FailedPreconditionError(absl::StrCat("%", v->name(), " is not typed"));
+    auto b = tensor::ByteSize(v->type()->shape, v->type()->dtype);
+    if (!b.ok()) return absl::InvalidArgumentError(absl::StrCat("%", v->name(), ": ", b.status().message()));
+    if (*b > max_bytes) {
+      return tensor::MemoryLimitError(absl::StrCat("running the model (its tensor %", v->name(), " ",
+                                                   v->type()->ToString(), ")"),
+                                      *b, max_bytes);
+    }
+    bytes[s] = *b;
+  }
+  // Lifetimes: from the step writing a slot to the last step reading it.
+  std::vector<int> first(num_slots_, -1), last(num_slots_, -1);
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    for (int s : steps_[i].outputs) first[s] = last[s] = static_cast<int>(i);
+  }
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    for (int s : steps_[i].inputs) last[s] = std::max(last[s], static_cast<int>(i));
+  }
+  // Inputs, constants and outputs live outside the arena (the caller's, the
+  // plan's, and returned to the caller); every other op result gets a
+  // buffer, except that a reshape or flatten of a buffer is that buffer
+  // under another shape (the reference returns a view of its input).
+  std::vector<bool> outside(num_slots_, false);
+  for (int s : input_slots_) outside[s] = true;
+  for (int s : output_slots_) outside[s] = true;
+  for (int s = 0; s < num_slots_; ++s) outside[s] = outside[s] || constant_slots_[s].defined();
+  buffer_of_slot_.assign(num_slots_, -1);
+  std::vector<BufferLifetime> buffers;
+  for (const Step& step : steps_) {
+    const bool alias = step.node->op() == "reshape" || step.node->op() == "flatten";
+    for (int s : step.outputs) {
+      if (outside[s]) continue;
+      const int from = alias ? buffer_of_slot_[step.inputs[0]] : -1;
+      if (from >= 0) {
+        buffer_of_slot_[s] = from;
+        buffers[from].last = std::max(buffers[from].last, last[s]);
+        continue;
+      }
+      buffer_of_slot_[s] = static_cast<int>(buffers.size());
+      buffers.push_back({ArenaBytes(bytes[s]), first[s], last[s]});
+    }
+  }
+  memory_plan_ = PlanMemory(buffers);
+  buffers_ = std::move(buffers);
+  memory_.arena_bytes = memory_plan_.arena_bytes;
+  memory_.peak_bytes = memory_plan_.peak_bytes;
+  memory_.sum_bytes = memory_plan_.sum_bytes;
+  for (int s = 0; s < num_slots_; ++s) {
+    if (constant_slots_[s].defined()) memory_.constant_bytes += bytes[s];
+  }
+  for (int s : input_slots_) memory_.io_bytes += bytes[s];
+  for (int s : output_slots_) memory_.io_bytes += bytes[s];
+  const int64_t total = memory_.arena_bytes + memory_.constant_bytes + memory_.io_bytes;
+  if (total > max_bytes) {
+    return tensor::MemoryLimitError(
+        absl::StrCat("running the model (inputs and outputs ", memory_.io_bytes,
+                     " bytes, constants ", memory_.constant_bytes,
+                     ", activations in a planned arena of ", memory_.arena_bytes, " (",
+                     memory_.sum_bytes, " without reuse))"),
+        total, max_bytes);
+  }
+  // Drop each slot after its last reader (its buffer stays in the arena).
+  std::vector<bool> keep(num_slots_, false);
+  for (int s = 0; s < num_slots_; ++s) keep[s] = outside[s];
+  for (int s = 0; s < num_slots_; ++s) {
+    if (!keep[s] && last[s] >= 0) steps_[last[s]].release.push_back(s);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Executor::CheckMemory() const { return CheckMemoryPlan(buffers_, memory_plan_); }
 
 absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
     const std::vector<tensor::Tensor>& inputs) {
@@ -130,29 +190,78 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
   if (!unrunnable_.empty()) return absl::FailedPreconditionError(unrunnable_);
   // The op records were built at plan load: a run only sets their times.
   for (OpTiming& t : timings_) t.ms = 0;
-  std::vector<tensor::Tensor> args;
+  if (!arena_.defined() && memory_plan_.arena_bytes > 0) {
+    ASSIGN_OR_RETURN(arena_, tensor::Tensor::CreateForOverwrite(
+                                 tensor::DType::kU8, {memory_plan_.arena_bytes}));
+  }
+  std::vector<tensor::Tensor> args, planned, results;
   for (size_t k = 0; k < steps_.size(); ++k) {
     const Step& step = steps_[k];
     args.clear();
     for (int s : step.inputs) args.push_back(slots[s]);
-    auto start = std::chrono::steady_clock::now();
-    auto run = step.kernel ? step.kernel->Run(args, pool_.pool())
-                           : EvaluateNode(*step.node, args, pool_.pool());
-    if (!run.ok()) {
-      return absl::Status(run.status().code(),
-                          step.kernel ? absl::StrCat(step.node->Describe(), ": ", run.status().message())
-                                      : std::string(run.status().message()));
+    // Each planned result is a view of its bytes in the arena, where the
+    // kernel writes; a kernel that returns another tensor (one converting
+    // layouts around its own) or a reference kernel (which allocates) has
+    // its result copied there.
+    planned.assign(step.outputs.size(), tensor::Tensor());
+    for (size_t i = 0; i < step.outputs.size(); ++i) {
+      const int b = buffer_of_slot_[step.outputs[i]];
+      if (b < 0) continue;
+      const ir::TensorType& type = *step.node->outputs()[i]->type();
+      ASSIGN_OR_RETURN(planned[i],
+                       tensor::Tensor::View(arena_, memory_plan_.offsets[b], type.dtype, type.shape));
     }
-    std::vector<tensor::Tensor> results = *std::move(run);
+    auto start = std::chrono::steady_clock::now();
+    absl::Status run;
+    if (step.kernel) {
+      results = planned;
+      run = step.kernel->Run(args, results, pool_.pool());
+      if (!run.ok()) run = absl::Status(run.code(), absl::StrCat(step.node->Describe(), ": ", run.message()));
+    } else {
+      auto evaluated = EvaluateNode(*step.node, args, pool_.pool());
+      run = evaluated.status();
+      if (run.ok()) results = *std::move(evaluated);
+    }
+    for (size_t i = 0; run.ok() && i < planned.size(); ++i) {
+      run = Place(results[i], &planned[i], *step.node);
+    }
+    if (!run.ok()) return run;
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    for (size_t i = 0; i < results.size(); ++i) slots[step.outputs[i]] = std::move(results[i]);
+    for (size_t i = 0; i < planned.size(); ++i) slots[step.outputs[i]] = std::move(planned[i]);
     for (int s : step.release) slots[s] = tensor::Tensor();
     timings_[k].ms = ms;
   }
   std::vector<tensor::Tensor> outputs;
   for (int s : output_slots_) outputs.push_back(slots[s]);
   return outputs;
+}
+
+bool Executor::InArena(const tensor::Tensor& t) const {
+  if (!arena_.defined() || !t.defined()) return false;
+  const auto* p = static_cast<const uint8_t*>(t.raw_data());
+  const uint8_t* arena = arena_.data<uint8_t>();
+  return p >= arena && p < arena + memory_plan_.arena_bytes;
+}
+
+absl::Status Executor::Place(const tensor::Tensor& result, tensor::Tensor* planned,
+                             const ir::Node& node) const {
+  if (!planned->defined()) {
+    // Outside the arena (an output, kept by the caller past this run): a
+    // view of an activation (a reshape's) is copied out before its bytes
+    // are reused.
+    *planned = InArena(result) ? result.Clone() : result;
+    return absl::OkStatus();
+  }
+  if (result.raw_data() == planned->raw_data()) return absl::OkStatus();
+  if (result.dtype() != planned->dtype() || result.shape() != planned->shape()) {
+    return absl::InternalError(absl::StrCat(
+        node.Describe(), ": its kernel returned ", tensor::DTypeName(result.dtype()), "[",
+        absl::StrJoin(result.shape(), ","), "], not its type ", tensor::DTypeName(planned->dtype()),
+        "[", absl::StrJoin(planned->shape(), ","), "]"));
+  }
+  std::memcpy(planned->raw_data(), result.raw_data(), result.byte_size());
+  return absl::OkStatus();
 }
 
 }  // namespace qnnc::runtime

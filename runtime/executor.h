@@ -1,5 +1,6 @@
 // Runs a compiled graph: each op bound once to its kernel, one shared thread
-// pool, intermediate tensors released after their last use, per-op times.
+// pool, every intermediate tensor at a planned offset of one arena (by
+// liveness, runtime/memory_plan.h; allocated at the first run), per-op times.
 #ifndef QNNC_RUNTIME_EXECUTOR_H_
 #define QNNC_RUNTIME_EXECUTOR_H_
 
@@ -10,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/memory_plan.h"
 #include "runtime/thread_pool.h"
 #include "tensor/tensor.h"
 
@@ -17,8 +19,9 @@ namespace qnnc::runtime {
 
 struct ExecutorOptions {
   int threads = 1;
-  // Create fails (ResourceExhaustedError with the size) when the inputs,
-  // constants and results of every op together need more bytes than this.
+  // Create fails (ResourceExhaustedError with the size), before any kernel
+  // is bound, when the inputs, constants, outputs and the planned arena of
+  // the activations together need more bytes than this.
   int64_t max_bytes = tensor::kDefaultMaxBytes;
   // Compile only (cross-compilation): kernels needing an instruction set
   // this host may not use are checked and described, and Create succeeds;
@@ -36,6 +39,15 @@ struct OpTiming {
   double ms = 0;
 };
 
+// The memory a run needs, as planned at load.
+struct MemoryStats {
+  int64_t arena_bytes = 0;     // the activations' arena, allocated once
+  int64_t peak_bytes = 0;      // the most activation bytes live at one op
+  int64_t sum_bytes = 0;       // every activation's bytes: the size without reuse
+  int64_t constant_bytes = 0;  // the graph's constants (kernels' packed copies aside)
+  int64_t io_bytes = 0;        // inputs and outputs
+};
+
 class Executor {
  public:
   // Takes a typed graph (InferTypes done).
@@ -51,6 +63,9 @@ class Executor {
   // One record per op, in plan order: the last run's times (0 for the ops
   // after one that failed).
   const std::vector<OpTiming>& last_timings() const { return timings_; }
+  const MemoryStats& memory() const { return memory_; }
+  // Checks the memory plan: no two tensors live at the same op share a byte.
+  absl::Status CheckMemory() const;
   // Why this host cannot run the plan ("" when it can): the first op whose
   // kernel needs an instruction set the host may not use.
   const std::string& unrunnable() const { return unrunnable_; }
@@ -68,6 +83,12 @@ class Executor {
 
   Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options);
   absl::Status Plan(const ExecutorOptions& options);
+  absl::Status PlanMemoryOf(int64_t max_bytes);
+  // Moves a kernel's result into its planned view (a copy unless it is
+  // already there, as a reshape's is); an unplanned slot takes it.
+  absl::Status Place(const tensor::Tensor& result, tensor::Tensor* planned,
+                     const ir::Node& node) const;
+  bool InArena(const tensor::Tensor& t) const;
 
   std::unique_ptr<ir::Graph> graph_;
   ThreadPool pool_;
@@ -78,6 +99,11 @@ class Executor {
   int num_slots_ = 0;
   std::vector<OpTiming> timings_;  // one per step, built at plan load; Run sets `ms`
   std::string unrunnable_;
+  std::vector<int> buffer_of_slot_;  // slot -> arena buffer, or -1 (outside the arena)
+  std::vector<BufferLifetime> buffers_;
+  MemoryPlan memory_plan_;
+  MemoryStats memory_;
+  tensor::Tensor arena_;  // u8[arena_bytes], created by the first Run
 };
 
 }  // namespace qnnc::runtime

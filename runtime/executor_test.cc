@@ -1,5 +1,8 @@
 #include "runtime/executor.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "gtest/gtest.h"
 #include "ir/builder.h"
 #include "kernels/cpu/isa.h"
@@ -76,6 +79,52 @@ TEST(Executor, KernelErrorsNameTheNode) {
   auto r = exec->Run({Tensor::FromVector<int32_t>({2}, {4, 4})});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("div_by_zero"), std::string::npos) << r.status();
+}
+
+// A chain of four f32[1,256] ops and a flatten of the last: the arena holds
+// two of them at a time (each op reads one and writes the next), the flatten
+// shares its input's bytes, and the outputs the caller holds survive the
+// next run.
+std::unique_ptr<ir::Graph> Chain() {
+  Builder b;
+  Value* v = b.Input("x", {DType::kF32, {1, 256}});
+  for (int i = 0; i < 4; ++i) v = b.Op(i % 2 ? "round" : "relu", {v});
+  Attrs a;
+  a.Set("newshape", std::vector<int64_t>{256});
+  Value* flat = b.Op("reshape", {v}, a);
+  b.Output(b.Op("relu", {flat}));
+  b.Output(flat);
+  return *b.Finish();
+}
+
+TEST(Executor, PlansActivationsInOneArena) {
+  auto exec = *Executor::Create(Chain(), {1});
+  ASSERT_TRUE(exec->CheckMemory().ok()) << exec->CheckMemory();
+  const MemoryStats& m = exec->memory();
+  // Four planned buffers of 1024 + 64 bytes (the relu/round results before
+  // the reshape; the reshape is an output, outside), two live at once.
+  EXPECT_EQ(m.sum_bytes, 4 * 1088);
+  EXPECT_EQ(m.peak_bytes, 2 * 1088);
+  EXPECT_EQ(m.arena_bytes, 2 * 1088);
+  EXPECT_EQ(m.io_bytes, 3 * 1024);
+  std::vector<float> xs(256);
+  for (int i = 0; i < 256; ++i) xs[i] = static_cast<float>(i) - 100.25f;
+  auto first = exec->Run({Tensor::FromVector<float>({1, 256}, xs)});
+  ASSERT_TRUE(first.ok()) << first.status();
+  // relu, round, relu, round: round(relu(x)) (no ties); the flatten and its
+  // relu are outputs.
+  for (int i = 0; i < 256; ++i) {
+    const float want = std::round(std::max(xs[i], 0.0f));
+    ASSERT_EQ((*first)[1].data<float>()[i], want) << i;
+    ASSERT_EQ((*first)[0].data<float>()[i], want) << i;
+  }
+  const std::vector<Tensor> kept = {(*first)[0].Clone(), (*first)[1].Clone()};
+  auto second = exec->Run({Tensor::FromVector<float>({1, 256}, std::vector<float>(256, 7.0f))});
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ((*second)[1].data<float>()[3], 7.0f);
+  // The first run's outputs do not view the arena the second run rewrote.
+  EXPECT_TRUE((*first)[0].BitwiseEquals(kept[0]));
+  EXPECT_TRUE((*first)[1].BitwiseEquals(kept[1]));
 }
 
 TEST(Executor, RefusesAGraphOverTheMemoryLimitBeforeAllocating) {

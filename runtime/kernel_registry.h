@@ -23,9 +23,12 @@ namespace qnnc::runtime {
 class PreparedKernel {
  public:
   virtual ~PreparedKernel() = default;
-  // Inputs in the node's order (constants included); results in its order.
-  virtual absl::StatusOr<std::vector<tensor::Tensor>> Run(const std::vector<tensor::Tensor>& inputs,
-                                                          pthreadpool_t pool) const = 0;
+  // Inputs in the node's order (constants included); `outputs` holds one
+  // tensor per result, in its order: a planned view of the node's output type
+  // (memory_plan.h) that the kernel writes in place, or an undefined tensor
+  // the kernel sets.
+  virtual absl::Status Run(const std::vector<tensor::Tensor>& inputs,
+                           std::vector<tensor::Tensor>& outputs, pthreadpool_t pool) const = 0;
   // What runs, e.g. "spatial_pack u8s8.avx512vnni.dense tile_co=32 tile_ow=14".
   virtual std::string description() const = 0;
   // The instruction set this kernel needs and this host may not use (e.g.

@@ -34,12 +34,9 @@ class QnnAddKernel : public PreparedKernel {
  public:
   QnnAddKernel(const QnnAddParams& p, DType out_dtype) : p_(p), out_dtype_(out_dtype) {}
 
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
-    std::vector<Tensor> out(1);
-    RETURN_IF_ERROR(
-        kernels::elementwise::QnnAddSameShape(in[0], in[1], p_, out_dtype_, &out[0], pool));
-    return out;
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::QnnAddSameShape(in[0], in[1], p_, out_dtype_, &out[0], pool);
   }
   std::string description() const override { return "elementwise qnn_add"; }
 
@@ -98,12 +95,9 @@ class QuantizeKernel : public PreparedKernel {
   QuantizeKernel(float scale, int32_t zp, DType out_dtype)
       : scale_(scale), zp_(zp), out_dtype_(out_dtype) {}
 
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
-    std::vector<Tensor> out(1);
-    RETURN_IF_ERROR(
-        kernels::elementwise::QuantizePerTensor(in[0], scale_, zp_, out_dtype_, &out[0], pool));
-    return out;
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::QuantizePerTensor(in[0], scale_, zp_, out_dtype_, &out[0], pool);
   }
   std::string description() const override { return "elementwise quantize"; }
 
@@ -139,12 +133,9 @@ class RequantizeKernel : public PreparedKernel {
   RequantizeKernel(const kernels::elementwise::RequantizeParams& p, DType out_dtype)
       : p_(p), out_dtype_(out_dtype) {}
 
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
-    std::vector<Tensor> out(1);
-    RETURN_IF_ERROR(
-        kernels::elementwise::RequantizePerTensor(in[0], p_, out_dtype_, &out[0], pool));
-    return out;
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::RequantizePerTensor(in[0], p_, out_dtype_, &out[0], pool);
   }
   std::string description() const override { return "elementwise requantize"; }
 
@@ -199,11 +190,9 @@ class DequantizeKernel : public PreparedKernel {
  public:
   DequantizeKernel(float scale, int32_t zp) : scale_(scale), zp_(zp) {}
 
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
-    std::vector<Tensor> out(1);
-    RETURN_IF_ERROR(kernels::elementwise::DequantizePerTensor(in[0], scale_, zp_, &out[0], pool));
-    return out;
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::DequantizePerTensor(in[0], scale_, zp_, &out[0], pool);
   }
   std::string description() const override { return "elementwise dequantize"; }
 
@@ -232,11 +221,9 @@ class DenseKernel : public PreparedKernel {
   explicit DenseKernel(std::unique_ptr<kernels::dense::Int8Dense> dense)
       : dense_(std::move(dense)) {}
 
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
-    std::vector<Tensor> out(1);
-    RETURN_IF_ERROR(dense_->Run(in[0], &out[0], pool));
-    return out;
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return dense_->Run(in[0], &out[0], pool);
   }
   std::string description() const override { return "dense int8"; }
 
@@ -262,11 +249,9 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDense(const ir::Node& n) {
 
 class GlobalAvgPoolKernel : public PreparedKernel {
  public:
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
-    std::vector<Tensor> out(1);
-    RETURN_IF_ERROR(kernels::pool::GlobalAvgPool2DF32(in[0], &out[0], pool));
-    return out;
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::pool::GlobalAvgPool2DF32(in[0], &out[0], pool);
   }
   std::string description() const override { return "pool global average f32"; }
 };
@@ -285,22 +270,23 @@ class MaxPoolKernel : public PreparedKernel {
  public:
   MaxPoolKernel(const kernels::reference::Pool2DParams& p, bool nhwc) : p_(p), nhwc_(nhwc) {}
 
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& in,
-                                          pthreadpool_t pool) const override {
-    std::vector<Tensor> out(1);
-    if (!nhwc_) {
-      RETURN_IF_ERROR(kernels::pool::MaxPool2D8Bit(in[0], p_, &out[0], pool));
-      return out;
-    }
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    if (!nhwc_) return kernels::pool::MaxPool2D8Bit(in[0], p_, &out[0], pool);
     // NHWC [N, H, W, C] is NCHW{C}c with one block: [N, 1, H, W, C].
     const tensor::Shape& s = in[0].shape();
     if (s.size() != 4) return absl::InvalidArgumentError("an NHWC max pool needs a rank-4 input");
     ASSIGN_OR_RETURN(Tensor blocked, in[0].Reshaped({s[0], 1, s[1], s[2], s[3]}));
+    // The planned output, seen the same way, is written in place.
     Tensor pooled;
+    if (out[0].defined()) {
+      const tensor::Shape& o = out[0].shape();
+      ASSIGN_OR_RETURN(pooled, out[0].Reshaped({o[0], 1, o[1], o[2], o[3]}));
+    }
     RETURN_IF_ERROR(kernels::pool::MaxPool2D8Bit(blocked, p_, &pooled, pool));
     const tensor::Shape& o = pooled.shape();
     ASSIGN_OR_RETURN(out[0], pooled.Reshaped({o[0], o[2], o[3], o[4]}));
-    return out;
+    return absl::OkStatus();
   }
   std::string description() const override { return nhwc_ ? "pool max 8-bit NHWC" : "pool max 8-bit"; }
 

@@ -81,6 +81,27 @@ absl::StatusOr<Tensor> Tensor::CreateForOverwrite(DType dtype, Shape shape) {
   return t;
 }
 
+absl::StatusOr<Tensor> Tensor::View(const Tensor& base, int64_t offset, DType dtype, Shape shape) {
+  auto n = NumElements(shape, dtype);
+  if (!n.ok()) return n.status();
+  const int64_t bytes = *n * static_cast<int64_t>(DTypeSize(dtype));
+  // base's own padding counts: it is allocated and readable.
+  const int64_t room = static_cast<int64_t>(base.byte_size());
+  if (!base.defined() || offset < 0 || offset % static_cast<int64_t>(kAlignment) != 0 ||
+      offset + bytes > room) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a view of ", bytes, " bytes at offset ", offset, " does not fit a base of ", room,
+        " bytes (or is misaligned)"));
+  }
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.num_elements_ = *n;
+  t.data_ = std::shared_ptr<uint8_t>(base.data_, base.data_.get() + offset);
+  std::memset(t.data_.get() + bytes, 0, kPaddingBytes);
+  return t;
+}
+
 Tensor Tensor::Zeros(DType dtype, Shape shape) {
   auto t = Create(dtype, std::move(shape));
   if (!t.ok()) {

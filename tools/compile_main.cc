@@ -374,6 +374,7 @@ int Main(int argc, char** argv) {
   summary.host = kernels::cpu::DescribeHostIsa();
   summary.untuned_workloads.assign(context.untuned_workloads.begin(), context.untuned_workloads.end());
   summary.threads = threads;
+  summary.memory = executor.memory();
 
   // The files this run produces, written last and together: if one cannot
   // be written, the ones before it are removed (exit 2 means nothing

@@ -54,6 +54,11 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
   j["ops"] = ops;
   j["untuned_workloads"] = s.untuned_workloads;
   j["totals"] = {{"ops", graph.num_nodes()}, {"ops_by_kind", OpsByKind(graph)}, {"op_ms", total}};
+  j["memory"] = {{"arena_bytes", s.memory.arena_bytes},
+                 {"peak_bytes", s.memory.peak_bytes},
+                 {"sum_without_reuse_bytes", s.memory.sum_bytes},
+                 {"constant_bytes", s.memory.constant_bytes},
+                 {"input_output_bytes", s.memory.io_bytes}};
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : s.checks) {
     checks.push_back({{"output", c.output},
@@ -73,6 +78,12 @@ std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
   std::string out = absl::StrCat("model:   ", s.model, "\n", "target:  ", s.target, "\n",
                                  "host:    ", s.host, "\n",
                                  "ops:     ", graph.num_nodes(), " (", ops, ")\n");
+  auto mib = [](int64_t b) { return static_cast<double>(b) / (1 << 20); };
+  absl::StrAppend(&out, absl::StrFormat(
+                            "memory:  activations in a planned arena of %.2f MiB (peak %.2f MiB, "
+                            "%.2f MiB without reuse); constants %.2f MiB\n",
+                            mib(s.memory.arena_bytes), mib(s.memory.peak_bytes),
+                            mib(s.memory.sum_bytes), mib(s.memory.constant_bytes)));
   if (s.runs > 0) {
     absl::StrAppend(&out, absl::StrFormat("latency: %.3f ms (median of %d run%s, %d thread%s)\n",
                                           s.median_ms, s.runs, s.runs == 1 ? "" : "s", s.threads,

@@ -30,6 +30,7 @@ struct CompileSummary {
   std::vector<runtime::OpTiming> timings;  // each op's median over the runs
   std::vector<OutputCheck> checks;
   std::vector<std::string> untuned_workloads;
+  runtime::MemoryStats memory;  // as the executor planned it
 };
 
 // Serialized with nlohmann::json, pretty-printed.

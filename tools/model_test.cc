@@ -92,6 +92,16 @@ TEST_P(ModelTest, MatchesOnnxRuntimeWithTheDecidedKernels) {
     options.threads = threads;
     auto exec = runtime::Executor::Create((*graph)->Clone(), options);
     ASSERT_TRUE(exec.ok()) << exec.status();
+    // Planned memory: no two tensors live together share a byte, and the
+    // arena reuses memory (MobileNetV2: about a tenth of the sum).
+    ASSERT_TRUE((*exec)->CheckMemory().ok()) << (*exec)->CheckMemory();
+    const runtime::MemoryStats& memory = (*exec)->memory();
+    EXPECT_GE(memory.arena_bytes, memory.peak_bytes);
+    EXPECT_LT(memory.arena_bytes * 3, memory.sum_bytes);
+    if (threads == 1) {
+      std::cout << "  memory: arena " << memory.arena_bytes << " bytes, peak " << memory.peak_bytes
+                << ", without reuse " << memory.sum_bytes << "\n";
+    }
     auto outputs = (*exec)->Run({*input});
     ASSERT_TRUE(outputs.ok()) << outputs.status();
     runtime::Comparison c = runtime::CompareTensors((*outputs)[0], *expected, tol);
