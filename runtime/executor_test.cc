@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <random>
 
 #include "gtest/gtest.h"
 #include "ir/builder.h"
 #include "kernels/cpu/isa.h"
+#include "runtime/node_evaluator.h"
 
 namespace qnnc::runtime {
 namespace {
@@ -438,6 +441,87 @@ TEST(Executor, RefusesADecisionItsKernelsCannotKeep) {
     b.Output(b.Op("nn.dense", {x, w}, a, "fc"));
     auto exec = Executor::Create(*b.Finish(), {1});
     EXPECT_TRUE(exec.ok()) << exec.status();
+  }
+}
+
+}  // namespace
+}  // namespace qnnc::runtime
+
+namespace qnnc::runtime {
+namespace {
+
+// Random graphs of f32[1,64] values (relu, round, add of two earlier values,
+// reshape, some results returned mid-graph): run through the planned arena,
+// twice, they give what the reference kernels give one op at a time with
+// nothing reused, and the plan never overlaps two live tensors.
+TEST(Executor, RandomGraphsRunTheSameInTheArena) {
+  std::mt19937 rng(23);
+  for (int g = 0; g < 60; ++g) {
+    SCOPED_TRACE(testing::Message() << "graph " << g);
+    Builder b;
+    std::vector<Value*> values = {b.Input("x", {DType::kF32, {1, 64}}), b.Input("y", {DType::kF32, {1, 64}})};
+    const int ops = 1 + static_cast<int>(rng() % 25);
+    // Mostly recent operands (short lifetimes), sometimes old ones (long).
+    auto pick = [&] {
+      const size_t n = values.size();
+      return values[rng() % 3 == 0 ? rng() % n : n - 1 - rng() % std::min<size_t>(n, 3)];
+    };
+    for (int i = 0; i < ops; ++i) {
+      switch (rng() % 4) {
+        case 0: values.push_back(b.Op("relu", {pick()})); break;
+        case 1: values.push_back(b.Op("round", {pick()})); break;
+        case 2: values.push_back(b.Op("add", {pick(), pick()})); break;
+        default: {
+          Attrs a;
+          a.Set("newshape", std::vector<int64_t>{1, 64});
+          values.push_back(b.Op("reshape", {pick()}, a));
+        }
+      }
+    }
+    b.Output(values.back());
+    for (size_t i = 2; i + 1 < values.size(); ++i) {
+      if (rng() % 6 == 0) b.Output(values[i]);
+    }
+    std::unique_ptr<ir::Graph> graph = *b.Finish();
+    std::vector<std::vector<Tensor>> runs;
+    for (int r = 0; r < 2; ++r) {
+      std::vector<float> x(64), y(64);
+      for (int i = 0; i < 64; ++i) {
+        x[i] = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 7.0f;
+        y[i] = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 3.0f;
+      }
+      runs.push_back({Tensor::FromVector<float>({1, 64}, x), Tensor::FromVector<float>({1, 64}, y)});
+    }
+    // The reference, one node at a time, every value kept.
+    std::vector<std::vector<Tensor>> want;
+    for (const auto& inputs : runs) {
+      std::map<const Value*, Tensor> env;
+      for (size_t i = 0; i < inputs.size(); ++i) env[graph->inputs()[i]] = inputs[i];
+      for (const ir::Node* n : graph->nodes()) {
+        std::vector<Tensor> args;
+        for (const Value* v : n->inputs()) args.push_back(env.at(v));
+        auto out = EvaluateNode(*n, args, nullptr);
+        ASSERT_TRUE(out.ok()) << out.status();
+        env[n->output()] = (*out)[0].Clone();
+      }
+      want.emplace_back();
+      for (const Value* v : graph->outputs()) want.back().push_back(env.at(v));
+    }
+    auto exec = Executor::Create(graph->Clone(), {1});
+    ASSERT_TRUE(exec.ok()) << exec.status();
+    ASSERT_TRUE((*exec)->CheckMemory().ok()) << (*exec)->CheckMemory();
+    std::vector<std::vector<Tensor>> got;
+    for (const auto& inputs : runs) {
+      auto out = (*exec)->Run(inputs);
+      ASSERT_TRUE(out.ok()) << out.status();
+      got.push_back(*out);
+    }
+    // Compared after both runs: the first run's outputs survive the second.
+    for (size_t r = 0; r < runs.size(); ++r) {
+      for (size_t i = 0; i < want[r].size(); ++i) {
+        EXPECT_TRUE(got[r][i].BitwiseEquals(want[r][i])) << "run " << r << " output " << i;
+      }
+    }
   }
 }
 
