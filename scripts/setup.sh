@@ -21,6 +21,8 @@ PACKAGES=(
   # The portable kernels built for aarch64 and run under qemu
   # (//kernels/spatial_pack:aarch64_qemu_test).
   g++-aarch64-linux-gnu qemu-user
+  # compile --svg renders the graph picture with Graphviz's dot.
+  graphviz
 )
 
 missing=()

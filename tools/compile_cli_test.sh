@@ -56,6 +56,32 @@ expect 0 "match: +logits: match" --plan="$TEST_TMPDIR/mbv2.plan" --threads=2 \
   --input="$MODELS/mobilenet_v2_qdq.input.f32" --expect="$MODELS/mobilenet_v2_qdq.ort_output.f32" \
   --output="$OUT/plan.npy"
 cmp -s "$TEST_TMPDIR/direct.npy" "$OUT/plan.npy" || fail "the plan's output differs from the direct run's"
+# The picture of the compiled graph: one DOT node per op, each with its
+# implementation and decision, times, the slowest shaded, layout transforms
+# marked; Graphviz parses it and --svg renders it.
+expect 0 "match: +logits: match" --dot="$OUT/g.dot" --runs=3
+dot_nodes=$(grep -cE '^  n[0-9]+ \[label=' "$OUT/g.dot")
+[ "$dot_nodes" = "$plan_ops" ] || fail "the DOT has $dot_nodes nodes for $plan_ops ops"
+grep -q '(fallback)' "$OUT/g.dot" || fail "the DOT shows no decision"
+grep -qE '[0-9]+\.[0-9]{3} ms \(' "$OUT/g.dot" || fail "the DOT shows no times"
+grep -q 'style="dashed,filled", color="#e66101"' "$OUT/g.dot" || fail "the DOT marks no layout transform"
+grep -E '^  n[0-9]+ \[' "$OUT/g.dot" | grep -v 'fillcolor="#ffffff"' | grep -q 'fillcolor="#' ||
+  fail "the DOT shades no op"
+if command -v dot >/dev/null; then
+  dot -Tsvg "$OUT/g.dot" -o "$TEST_TMPDIR/check.svg" || fail "Graphviz cannot read the DOT"
+  expect 0 "match: +logits: match" --svg="$OUT/g.svg"
+  svg_nodes=$(grep -c 'class="node"' "$OUT/g.svg")
+  [ "$svg_nodes" = "$plan_ops" ] || fail "the SVG has $svg_nodes nodes for $plan_ops ops"
+else
+  echo "SKIP: Graphviz's dot is not installed (scripts/setup.sh installs it): the DOT was not parsed, --svg not run"
+fi
+# --svg without dot: exit 2 naming it, and nothing written (not even --dot's).
+rm -rf "$OUT" && mkdir -p "$OUT"
+env PATH=/nonexistent "$COMPILE" --dot="$OUT/g.dot" --svg="$OUT/g.svg" >"$TEST_TMPDIR/log" 2>&1
+rc=$?
+[ "$rc" = 2 ] || fail "--svg without dot: exit $rc, expected 2"
+grep -q "needs Graphviz's dot" "$TEST_TMPDIR/log" || { fail "--svg without dot: no message"; cat "$TEST_TMPDIR/log"; }
+expect_clean
 expect 0 "run: +skipped" --target=aarch64+neon --no-run --out="$OUT/arm.plan"
 head -1 "$OUT/arm.plan" | grep -q "target=aarch64+neon" || fail "the arm plan names another target"
 cp "$OUT/arm.plan" "$TEST_TMPDIR/"

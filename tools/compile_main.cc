@@ -30,6 +30,8 @@
 #include "runtime/output_compare.h"
 #include "runtime/tensor_files.h"
 #include "target/target.h"
+#include "tools/compile_dot.h"
+#include "tools/compile_dot.h"
 #include "tools/compile_report.h"
 #include "tools/flag_names.h"
 #include "tools/isa_cap.h"
@@ -48,6 +50,10 @@ ABSL_FLAG(std::string, expect, "", "compare the (first) output with this file (r
 ABSL_FLAG(std::string, test_data, "", "an ONNX test_data_set folder: run on its inputs, compare to its outputs");
 ABSL_FLAG(int, runs, 1, "time this many runs and report the median");
 ABSL_FLAG(std::string, report, "", "write a JSON report here");
+ABSL_FLAG(std::string, dot, "",
+          "write the compiled graph here as Graphviz DOT: per op its implementation (tuned or "
+          "fallback), layout, dtypes and time; the slowest shaded, layout transforms marked");
+ABSL_FLAG(std::string, svg, "", "render that graph to SVG here (needs Graphviz's dot)");
 ABSL_FLAG(std::string, out, "",
           "write the compiled plan here: the graph after every pass, each op with its implementation, "
           "config and layout, as text IR (run it with --plan)");
@@ -384,6 +390,10 @@ int Main(int argc, char** argv) {
       absl::GetFlag(FLAGS_output).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_output));
   const std::string report_path =
       absl::GetFlag(FLAGS_report).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_report));
+  const std::string dot_path =
+      absl::GetFlag(FLAGS_dot).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_dot));
+  const std::string svg_path =
+      absl::GetFlag(FLAGS_svg).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_svg));
   auto write_results = [&](const tensor::Tensor* output) -> absl::Status {
     std::vector<std::string> written;
     auto put = [&](const std::string& path, absl::Status s) {
@@ -404,6 +414,11 @@ int Main(int argc, char** argv) {
     if (!report_path.empty()) {
       RETURN_IF_ERROR(put(report_path, runtime::WriteFileAtomically(
                                            report_path, ReportJson(executor.graph(), summary))));
+    }
+    if (!dot_path.empty() || !svg_path.empty()) {
+      const std::string dot = GraphDot(executor.graph(), summary.timings);
+      if (!dot_path.empty()) RETURN_IF_ERROR(put(dot_path, runtime::WriteFileAtomically(dot_path, dot)));
+      if (!svg_path.empty()) RETURN_IF_ERROR(put(svg_path, RenderSvg(dot, svg_path)));
     }
     return absl::OkStatus();
   };
