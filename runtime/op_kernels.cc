@@ -1,8 +1,11 @@
 // Kernels bound at plan load per op, whatever the decision (see
 // KernelRegistry::RegisterForOp): quantize, dequantize, requantize, qnn.add,
-// integer nn.dense, 8-bit max pool, f32 global average pool. Each factory takes only the nodes its kernel
+// integer nn.dense, 8-bit max pool, f32 global average pool, and the float
+// ops of dynamically quantized models (add, subtract, multiply, relu, clip,
+// cast to f32, dynamic_quantize). Each factory takes only the nodes its kernel
 // computes exactly like the reference and returns nullptr for the rest.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -11,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/dense/int8_dense.h"
 #include "kernels/elementwise/dequantize.h"
+#include "kernels/elementwise/float_ops.h"
 #include "kernels/elementwise/qnn_add.h"
 #include "kernels/elementwise/quantize.h"
 #include "kernels/elementwise/requantize.h"
@@ -266,6 +270,100 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeGlobalAvgPool(const ir::Node
   return std::unique_ptr<PreparedKernel>(new GlobalAvgPoolKernel());
 }
 
+// The float ops dynamically quantized models keep (kernels/elementwise/
+// float_ops.h): each factory takes f32 nodes of the forms its kernel covers.
+class FloatBinaryKernel : public PreparedKernel {
+ public:
+  explicit FloatBinaryKernel(kernels::elementwise::FloatBinaryOp op) : op_(op) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::FloatBinary(op_, in[0], in[1], &out[0], pool);
+  }
+  std::string description() const override { return "elementwise float"; }
+
+ private:
+  kernels::elementwise::FloatBinaryOp op_;
+};
+
+KernelFactory MakeFloatBinary(kernels::elementwise::FloatBinaryOp op) {
+  return [op](const ir::Node& n) -> absl::StatusOr<std::unique_ptr<PreparedKernel>> {
+    if (n.inputs().size() != 2 || !n.input(0)->type() || !n.input(1)->type() ||
+        n.input(0)->type()->dtype != DType::kF32 || n.input(1)->type()->dtype != DType::kF32 ||
+        !kernels::elementwise::FloatBinarySupported(op, n.input(0)->type()->shape,
+                                                    n.input(1)->type()->shape)) {
+      return std::unique_ptr<PreparedKernel>();
+    }
+    return std::unique_ptr<PreparedKernel>(new FloatBinaryKernel(op));
+  };
+}
+
+// relu, clip (lo > hi: the reference's error) and cast to f32.
+class FloatUnaryKernel : public PreparedKernel {
+ public:
+  enum class Kind { kRelu, kClip, kCast };
+  FloatUnaryKernel(Kind kind, float lo, float hi) : kind_(kind), lo_(lo), hi_(hi) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    switch (kind_) {
+      case Kind::kRelu:
+        return kernels::elementwise::ReluF32(in[0], &out[0], pool);
+      case Kind::kClip:
+        return kernels::elementwise::ClipF32(in[0], lo_, hi_, &out[0], pool);
+      case Kind::kCast:
+        return kernels::elementwise::CastToF32(in[0], &out[0], pool);
+    }
+    return absl::InternalError("unknown float unary kernel");
+  }
+  std::string description() const override { return "elementwise float"; }
+
+ private:
+  Kind kind_;
+  float lo_, hi_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeFloatUnary(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  if (n.inputs().size() != 1 || !n.input(0)->type() || !n.output()->type() ||
+      n.output()->type()->dtype != DType::kF32) {
+    return none();
+  }
+  const DType in = n.input(0)->type()->dtype;
+  using Kind = FloatUnaryKernel::Kind;
+  if (n.op() == "relu" && in == DType::kF32) {
+    return std::unique_ptr<PreparedKernel>(new FloatUnaryKernel(Kind::kRelu, 0, 0));
+  }
+  if (n.op() == "clip" && in == DType::kF32) {
+    auto lo = n.attrs().GetFloat("min", -INFINITY);
+    auto hi = n.attrs().GetFloat("max", INFINITY);
+    if (!lo.ok() || !hi.ok() || !(*lo <= *hi)) return none();
+    return std::unique_ptr<PreparedKernel>(
+        new FloatUnaryKernel(Kind::kClip, static_cast<float>(*lo), static_cast<float>(*hi)));
+  }
+  if (n.op() == "cast" && (in == DType::kI32 || in == DType::kU8 || in == DType::kI8)) {
+    return std::unique_ptr<PreparedKernel>(new FloatUnaryKernel(Kind::kCast, 0, 0));
+  }
+  return none();
+}
+
+// qnn.dynamic_quantize of f32: data, scale, zero point.
+class DynamicQuantizeKernel : public PreparedKernel {
+ public:
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::DynamicQuantizeU8(in[0], &out[0], &out[1], &out[2], pool);
+  }
+  std::string description() const override { return "elementwise dynamic_quantize"; }
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDynamicQuantize(const ir::Node& n) {
+  if (n.inputs().size() != 1 || n.outputs().size() != 3 || !n.input(0)->type() ||
+      n.input(0)->type()->dtype != DType::kF32 || !n.output(0)->type() ||
+      n.output(0)->type()->dtype != DType::kU8) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  return std::unique_ptr<PreparedKernel>(new DynamicQuantizeKernel());
+}
+
 class MaxPoolKernel : public PreparedKernel {
  public:
   MaxPoolKernel(const kernels::reference::Pool2DParams& p, bool nhwc) : p_(p), nhwc_(nhwc) {}
@@ -315,6 +413,12 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
 void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("nn.max_pool2d", &MakeMaxPool);
   registry.RegisterForOp("nn.global_avg_pool2d", &MakeGlobalAvgPool);
+  using kernels::elementwise::FloatBinaryOp;
+  registry.RegisterForOp("add", MakeFloatBinary(FloatBinaryOp::kAdd));
+  registry.RegisterForOp("subtract", MakeFloatBinary(FloatBinaryOp::kSubtract));
+  registry.RegisterForOp("multiply", MakeFloatBinary(FloatBinaryOp::kMultiply));
+  for (const char* op : {"relu", "clip", "cast"}) registry.RegisterForOp(op, &MakeFloatUnary);
+  registry.RegisterForOp("qnn.dynamic_quantize", &MakeDynamicQuantize);
   registry.RegisterForOp("nn.dense", &MakeDense);
   // The integer nn.dense the u8 x s8 legalization leaves, bound by its
   // decision (the int8 dense kernel takes no tiles, so those

@@ -8,7 +8,9 @@
 // 1 and 2 threads give the same bits.
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -90,6 +92,21 @@ TEST_P(DynamicModelTest, MatchesOnnxRuntime) {
       std::cout << "  " << threads << " thread(s): correlation " << r << ", max |diff| "
                 << c.max_abs_diff << "\n";
       EXPECT_GE(r, 0.999);
+    }
+    // Every float op and dynamic quantization runs on its fast kernel; what
+    // is left on the reference kernels is listed (issue #13: the
+    // convolutions with run-time zero points, resize, concat, max pool of
+    // f32).
+    const std::set<std::string> still_reference = {"qnn.conv2d", "qnn.matmul", "flatten", "resize",
+                                                   "concat", "nn.max_pool2d"};
+    std::map<std::string, int> on_reference;
+    for (const runtime::OpTiming& t : (*exec)->last_timings()) {
+      if (t.kernel != "reference") continue;
+      ++on_reference[t.op];
+      EXPECT_TRUE(still_reference.count(t.op)) << t.op << " (" << t.node_name << ") ran on the reference kernel";
+    }
+    if (threads == 1) {
+      for (const auto& [op, n] : on_reference) std::cout << "  on the reference kernel: " << n << " " << op << "\n";
     }
     if (first) {
       EXPECT_TRUE(got.BitwiseEquals(*first)) << "1 and 2 threads differ";

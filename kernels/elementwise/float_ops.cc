@@ -1,0 +1,323 @@
+#include "kernels/elementwise/float_ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "kernels/cpu_clones.h"
+#include "kernels/elementwise/common.h"
+#include "kernels/elementwise/quantize.h"
+#include "util/status_macros.h"
+
+namespace qnnc::kernels::elementwise {
+namespace {
+
+using tensor::DType;
+using tensor::Shape;
+using tensor::Tensor;
+
+absl::Status Prepare(Tensor* out, DType dtype, const Shape& shape, const char* kernel) {
+  if (out == nullptr) return absl::InvalidArgumentError(absl::StrCat(kernel, ": out is null"));
+  if (out->defined() && out->dtype() == dtype && out->shape() == shape) return absl::OkStatus();
+  ASSIGN_OR_RETURN(*out, Tensor::CreateForOverwrite(dtype, shape));
+  return absl::OkStatus();
+}
+
+int64_t Count(const Shape& s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return n;
+}
+
+// How `small` broadcasts into `big` (the result's shape): element i of the
+// result reads small[(i / inner) % channels]. False when it does not in
+// this way (ones around one run of big's dims).
+bool RunBroadcast(const Shape& big, const Shape& small, int64_t* channels, int64_t* inner) {
+  if (small.size() > big.size()) return false;
+  const size_t lead = big.size() - small.size();
+  *channels = 1;
+  *inner = 1;
+  int state = 0;  // 0: before the run, 1: in it, 2: after it
+  for (size_t d = 0; d < big.size(); ++d) {
+    const int64_t s = d < lead ? 1 : small[d - lead];
+    if (big[d] == 1) {
+      if (s != 1) return false;
+      continue;
+    }
+    if (s == big[d]) {
+      if (state == 2) return false;
+      state = 1;
+      *channels *= big[d];
+    } else if (s == 1) {
+      if (state == 1) state = 2;
+      if (state == 2) *inner *= big[d];
+      if (state == 0) continue;
+    } else {
+      return false;
+    }
+  }
+  if (state == 0) *inner = Count(big);  // a scalar
+  return true;
+}
+
+template <FloatBinaryOp kOp>
+inline float Apply(float a, float b) {
+  if constexpr (kOp == FloatBinaryOp::kAdd) return a + b;
+  if constexpr (kOp == FloatBinaryOp::kSubtract) return a - b;
+  return a * b;
+}
+
+// out[i] = a[i] op b[i], or with the broadcast operand's value constant over
+// runs of `inner` elements. `small_is_a`: the broadcast operand is the left.
+template <FloatBinaryOp kOp, bool kSmallIsA>
+struct BinaryTask {
+  const float* big;
+  const float* small;
+  float* out;
+  int64_t n, channels, inner;
+  bool same;
+
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
+    const BinaryTask& t = *static_cast<const BinaryTask*>(ctx);
+    const float* __restrict big = t.big;
+    const float* __restrict small = t.small;
+    float* __restrict out = t.out;
+    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
+    int64_t i = static_cast<int64_t>(start);
+    if (t.same) {
+      for (; i < end; ++i) out[i] = kSmallIsA ? Apply<kOp>(small[i], big[i]) : Apply<kOp>(big[i], small[i]);
+      return;
+    }
+    while (i < end) {
+      const int64_t run = i / t.inner;
+      const float v = small[run % t.channels];
+      const int64_t run_end = std::min(end, (run + 1) * t.inner);
+      for (; i < run_end; ++i) out[i] = kSmallIsA ? Apply<kOp>(v, big[i]) : Apply<kOp>(big[i], v);
+    }
+  }
+};
+
+template <FloatBinaryOp kOp, bool kSmallIsA>
+void LaunchBinary(const Tensor& big, const Tensor& small, bool same, int64_t channels,
+                  int64_t inner, Tensor* out, pthreadpool_t pool) {
+  BinaryTask<kOp, kSmallIsA> t{big.data<float>(), small.data<float>(), out->data<float>(),
+                               big.num_elements(), channels, inner, same};
+  ParallelRows(pool, CpuClones<&BinaryTask<kOp, kSmallIsA>::RunBody>::Pick(), &t, big.shape());
+}
+
+template <FloatBinaryOp kOp>
+void DispatchBinary(bool small_is_a, const Tensor& big, const Tensor& small, bool same,
+                    int64_t channels, int64_t inner, Tensor* out, pthreadpool_t pool) {
+  if (small_is_a) {
+    LaunchBinary<kOp, true>(big, small, same, channels, inner, out, pool);
+  } else {
+    LaunchBinary<kOp, false>(big, small, same, channels, inner, out, pool);
+  }
+}
+
+// Which operand is the result's shape, and how the other broadcasts.
+bool Plan(FloatBinaryOp op, const Shape& a, const Shape& b, bool* small_is_a, bool* same,
+          int64_t* channels, int64_t* inner) {
+  // The result has the larger operand's shape (at equal sizes, the higher
+  // rank's: [1, K] + [K] is [1, K]).
+  const bool a_big = Count(a) != Count(b) ? Count(a) > Count(b) : a.size() >= b.size();
+  // a - b with `a` broadcast: not here.
+  if (!a_big && op == FloatBinaryOp::kSubtract && Count(a) != Count(b)) return false;
+  const Shape& big = a_big ? a : b;
+  const Shape& small = a_big ? b : a;
+  if (!RunBroadcast(big, small, channels, inner)) return false;
+  // The broadcast result is `big` only when small adds no leading dims.
+  if (small.size() > big.size()) return false;
+  *small_is_a = !a_big;
+  *same = Count(small) == Count(big);
+  return true;
+}
+
+template <typename T>
+struct CastTask {
+  const T* x;
+  float* out;
+  int64_t n;
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
+    const CastTask& t = *static_cast<const CastTask*>(ctx);
+    const T* __restrict x = t.x;
+    float* __restrict out = t.out;
+    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
+    for (int64_t i = static_cast<int64_t>(start); i < end; ++i) out[i] = static_cast<float>(x[i]);
+  }
+};
+
+struct ClampTask {
+  const float* x;
+  float* out;
+  int64_t n;
+  float lo, hi;
+  bool relu;
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
+    const ClampTask& t = *static_cast<const ClampTask*>(ctx);
+    const float* __restrict x = t.x;
+    float* __restrict out = t.out;
+    const float lo = t.lo, hi = t.hi;
+    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
+    if (t.relu) {
+      for (int64_t i = static_cast<int64_t>(start); i < end; ++i) out[i] = x[i] < 0 ? 0.0f : x[i];
+    } else {
+      for (int64_t i = static_cast<int64_t>(start); i < end; ++i) {
+        out[i] = x[i] < lo ? lo : (x[i] > hi ? hi : x[i]);
+      }
+    }
+  }
+};
+
+// Per chunk of DynamicQuantizeU8's first pass: min and max (NaN ignored) and
+// the first infinite element.
+struct RangeTask {
+  const float* x;
+  int64_t n, chunk;
+  std::vector<float>* lo;
+  std::vector<float>* hi;
+  std::vector<int64_t>* first_inf;
+  static void Run(void* ctx, size_t c) {
+    const RangeTask& t = *static_cast<const RangeTask*>(ctx);
+    const int64_t begin = static_cast<int64_t>(c) * t.chunk, end = std::min(t.n, begin + t.chunk);
+    const float* __restrict x = t.x;
+    float lo = 0.0f, hi = 0.0f;
+    int64_t inf = 0;
+    for (int64_t i = begin; i < end; ++i) {
+      lo = x[i] < lo ? x[i] : lo;
+      hi = x[i] > hi ? x[i] : hi;
+      inf += std::fabs(x[i]) == std::numeric_limits<float>::infinity();
+    }
+    (*t.lo)[c] = lo;
+    (*t.hi)[c] = hi;
+    (*t.first_inf)[c] = -1;
+    if (inf > 0) {
+      for (int64_t i = begin; i < end; ++i) {
+        if (std::isinf(x[i])) {
+          (*t.first_inf)[c] = i;
+          break;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+bool FloatBinarySupported(FloatBinaryOp op, const Shape& a, const Shape& b) {
+  bool small_is_a = false, same = false;
+  int64_t channels = 0, inner = 0;
+  return Plan(op, a, b, &small_is_a, &same, &channels, &inner);
+}
+
+absl::Status FloatBinary(FloatBinaryOp op, const Tensor& a, const Tensor& b, Tensor* out,
+                         pthreadpool_t pool) {
+  bool small_is_a = false, same = false;
+  int64_t channels = 0, inner = 0;
+  if (!a.defined() || !b.defined() || a.dtype() != DType::kF32 || b.dtype() != DType::kF32 ||
+      !Plan(op, a.shape(), b.shape(), &small_is_a, &same, &channels, &inner)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "FloatBinary: needs f32 operands, one the result's shape and the other broadcast as a "
+        "scalar, per channel or the same shape; got [",
+        a.defined() ? absl::StrJoin(a.shape(), ",") : "undefined", "] and [",
+        b.defined() ? absl::StrJoin(b.shape(), ",") : "undefined", "]"));
+  }
+  const Tensor& big = small_is_a ? b : a;
+  const Tensor& small = small_is_a ? a : b;
+  RETURN_IF_ERROR(Prepare(out, DType::kF32, big.shape(), "FloatBinary"));
+  if (big.num_elements() == 0) return absl::OkStatus();
+  switch (op) {
+    case FloatBinaryOp::kAdd:
+      DispatchBinary<FloatBinaryOp::kAdd>(small_is_a, big, small, same, channels, inner, out, pool);
+      break;
+    case FloatBinaryOp::kSubtract:
+      DispatchBinary<FloatBinaryOp::kSubtract>(small_is_a, big, small, same, channels, inner, out, pool);
+      break;
+    case FloatBinaryOp::kMultiply:
+      DispatchBinary<FloatBinaryOp::kMultiply>(small_is_a, big, small, same, channels, inner, out, pool);
+      break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReluF32(const Tensor& x, Tensor* out, pthreadpool_t pool) {
+  if (!x.defined() || x.dtype() != DType::kF32) return absl::InvalidArgumentError("ReluF32: needs f32");
+  RETURN_IF_ERROR(Prepare(out, DType::kF32, x.shape(), "ReluF32"));
+  ClampTask t{x.data<float>(), out->data<float>(), x.num_elements(), 0, 0, true};
+  ParallelRows(pool, CpuClones<&ClampTask::RunBody>::Pick(), &t, x.shape());
+  return absl::OkStatus();
+}
+
+absl::Status ClipF32(const Tensor& x, float lo, float hi, Tensor* out, pthreadpool_t pool) {
+  if (!x.defined() || x.dtype() != DType::kF32 || !(lo <= hi)) {
+    return absl::InvalidArgumentError(absl::StrCat("ClipF32: needs f32 and lo <= hi, got [", lo, ", ", hi, "]"));
+  }
+  RETURN_IF_ERROR(Prepare(out, DType::kF32, x.shape(), "ClipF32"));
+  ClampTask t{x.data<float>(), out->data<float>(), x.num_elements(), lo, hi, false};
+  ParallelRows(pool, CpuClones<&ClampTask::RunBody>::Pick(), &t, x.shape());
+  return absl::OkStatus();
+}
+
+absl::Status CastToF32(const Tensor& x, Tensor* out, pthreadpool_t pool) {
+  if (!x.defined() || (x.dtype() != DType::kI32 && x.dtype() != DType::kU8 && x.dtype() != DType::kI8)) {
+    return absl::InvalidArgumentError("CastToF32: needs i32, u8 or i8");
+  }
+  RETURN_IF_ERROR(Prepare(out, DType::kF32, x.shape(), "CastToF32"));
+  if (x.dtype() == DType::kI32) {
+    CastTask<int32_t> t{x.data<int32_t>(), out->data<float>(), x.num_elements()};
+    ParallelRows(pool, CpuClones<&CastTask<int32_t>::RunBody>::Pick(), &t, x.shape());
+  } else if (x.dtype() == DType::kU8) {
+    CastTask<uint8_t> t{x.data<uint8_t>(), out->data<float>(), x.num_elements()};
+    ParallelRows(pool, CpuClones<&CastTask<uint8_t>::RunBody>::Pick(), &t, x.shape());
+  } else {
+    CastTask<int8_t> t{x.data<int8_t>(), out->data<float>(), x.num_elements()};
+    ParallelRows(pool, CpuClones<&CastTask<int8_t>::RunBody>::Pick(), &t, x.shape());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DynamicQuantizeU8(const Tensor& x, Tensor* y, Tensor* scale, Tensor* zero_point,
+                               pthreadpool_t pool) {
+  if (!x.defined() || x.dtype() != DType::kF32) {
+    return absl::InvalidArgumentError("DynamicQuantize: input must be f32");
+  }
+  // Chunks of 64K elements (the serial limit of the other kernels).
+  constexpr int64_t kChunk = 65536;
+  const int64_t n = x.num_elements();
+  const int64_t chunks = std::max<int64_t>(1, (n + kChunk - 1) / kChunk);
+  std::vector<float> lo(chunks), hi(chunks);
+  std::vector<int64_t> first_inf(chunks);
+  RangeTask t{x.data<float>(), n, kChunk, &lo, &hi, &first_inf};
+  if (pool == nullptr || chunks == 1) {
+    for (int64_t c = 0; c < chunks; ++c) RangeTask::Run(&t, static_cast<size_t>(c));
+  } else {
+    pthreadpool_parallelize_1d(pool, &RangeTask::Run, &t, static_cast<size_t>(chunks), 0);
+  }
+  float l = 0.0f, h = 0.0f;
+  for (int64_t c = 0; c < chunks; ++c) {
+    if (first_inf[c] >= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("DynamicQuantize: input element ", first_inf[c], " is infinite"));
+    }
+    l = std::min(l, lo[c]);
+    h = std::max(h, hi[c]);
+  }
+  const float s = h == l ? 1.0f : (h - l) / 255.0f;
+  if (!std::isfinite(s)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DynamicQuantize: input range [", l, ", ", h, "] is too wide"));
+  }
+  const float initial_zp = std::clamp(0.0f - l / s, 0.0f, 255.0f);
+  const int32_t zp = static_cast<int32_t>(std::nearbyint(initial_zp));
+  RETURN_IF_ERROR(QuantizePerTensor(x, s, zp, DType::kU8, y, pool));
+  RETURN_IF_ERROR(Prepare(scale, DType::kF32, {}, "DynamicQuantize"));
+  RETURN_IF_ERROR(Prepare(zero_point, DType::kU8, {}, "DynamicQuantize"));
+  scale->data<float>()[0] = s;
+  zero_point->data<uint8_t>()[0] = static_cast<uint8_t>(zp);
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::kernels::elementwise
