@@ -2,7 +2,7 @@
 // KernelRegistry::RegisterForOp): quantize, dequantize, requantize, qnn.add,
 // integer nn.dense, 8-bit max pool, f32 global average pool, and the float
 // ops of dynamically quantized models (add, subtract, multiply, relu, clip,
-// cast to f32, dynamic_quantize). Each factory takes only the nodes its kernel
+// cast to f32, dynamic_quantize); concat of any dtype. Each factory takes only the nodes its kernel
 // computes exactly like the reference and returns nullptr for the rest.
 #include <algorithm>
 #include <cmath>
@@ -18,6 +18,7 @@
 #include "kernels/elementwise/qnn_add.h"
 #include "kernels/elementwise/quantize.h"
 #include "kernels/elementwise/requantize.h"
+#include "kernels/layout/concat.h"
 #include "kernels/pool/global_avg_pool.h"
 #include "kernels/pool/max_pool.h"
 #include "ir/layout.h"
@@ -364,6 +365,29 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDynamicQuantize(const ir::No
   return std::unique_ptr<PreparedKernel>(new DynamicQuantizeKernel());
 }
 
+class ConcatKernel : public PreparedKernel {
+ public:
+  explicit ConcatKernel(int64_t axis) : axis_(axis) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::layout::Concat(in, axis_, &out[0], pool);
+  }
+  std::string description() const override { return "layout concat"; }
+
+ private:
+  int64_t axis_;
+};
+
+// Any dtype, typed inputs; a negative axis counts from the end.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeConcat(const ir::Node& n) {
+  auto axis = n.attrs().GetInt("axis", 0);
+  if (!axis.ok() || n.inputs().empty() || !n.input(0)->type()) return std::unique_ptr<PreparedKernel>();
+  const int64_t rank = static_cast<int64_t>(n.input(0)->type()->shape.size());
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a >= rank) return std::unique_ptr<PreparedKernel>();
+  return std::unique_ptr<PreparedKernel>(new ConcatKernel(a));
+}
+
 class MaxPoolKernel : public PreparedKernel {
  public:
   MaxPoolKernel(const kernels::reference::Pool2DParams& p, bool nhwc) : p_(p), nhwc_(nhwc) {}
@@ -419,6 +443,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("multiply", MakeFloatBinary(FloatBinaryOp::kMultiply));
   for (const char* op : {"relu", "clip", "cast"}) registry.RegisterForOp(op, &MakeFloatUnary);
   registry.RegisterForOp("qnn.dynamic_quantize", &MakeDynamicQuantize);
+  registry.RegisterForOp("concat", &MakeConcat);
   registry.RegisterForOp("nn.dense", &MakeDense);
   // The integer nn.dense the u8 x s8 legalization leaves, bound by its
   // decision (the int8 dense kernel takes no tiles, so those
