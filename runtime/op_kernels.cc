@@ -2,7 +2,7 @@
 // KernelRegistry::RegisterForOp): quantize, dequantize, requantize, qnn.add,
 // integer nn.dense, 8-bit max pool, f32 global average pool, and the float
 // ops of dynamically quantized models (add, subtract, multiply, relu, clip,
-// cast to f32, dynamic_quantize); concat of any dtype. Each factory takes only the nodes its kernel
+// cast to f32, dynamic_quantize, resize); concat of any dtype. Each factory takes only the nodes its kernel
 // computes exactly like the reference and returns nullptr for the rest.
 #include <algorithm>
 #include <cmath>
@@ -21,6 +21,7 @@
 #include "kernels/layout/concat.h"
 #include "kernels/pool/global_avg_pool.h"
 #include "kernels/pool/max_pool.h"
+#include "kernels/resize/resize.h"
 #include "ir/layout.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_evaluator.h"
@@ -388,6 +389,41 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeConcat(const ir::Node& n) {
   return std::unique_ptr<PreparedKernel>(new ConcatKernel(a));
 }
 
+class ResizeKernel : public PreparedKernel {
+ public:
+  ResizeKernel(int64_t h, int64_t w, kernels::reference::ResizeParams p) : h_(h), w_(w), p_(std::move(p)) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::resize::ResizeF32(in[0], h_, w_, p_, &out[0], pool);
+  }
+  std::string description() const override { return "resize f32"; }
+
+ private:
+  int64_t h_, w_;
+  kernels::reference::ResizeParams p_;
+};
+
+// f32 NCHW with the attributes the reference evaluator reads.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeResize(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 ||
+      n.input(0)->type()->shape.size() != 4) {
+    return none();
+  }
+  auto size = n.attrs().GetInts("size");
+  auto method = n.attrs().GetString("method", "nearest");
+  auto coord = n.attrs().GetString("coordinate_transformation_mode", "half_pixel");
+  auto nearest = n.attrs().GetString("nearest_mode", "round_prefer_floor");
+  if (!size.ok() || size->size() != 2 || !method.ok() || !coord.ok() || !nearest.ok()) return none();
+  kernels::reference::ResizeParams p;
+  p.mode = *method;
+  p.coordinate_transformation_mode = *coord;
+  p.nearest_mode = *nearest;
+  // Parameters the reference refuses stay with it (and its error).
+  if (!kernels::reference::PlanResize2D(n.input(0)->type()->shape, 0, 0, p).ok()) return none();
+  return std::unique_ptr<PreparedKernel>(new ResizeKernel((*size)[0], (*size)[1], p));
+}
+
 class MaxPoolKernel : public PreparedKernel {
  public:
   MaxPoolKernel(const kernels::reference::Pool2DParams& p, bool nhwc) : p_(p), nhwc_(nhwc) {}
@@ -444,6 +480,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   for (const char* op : {"relu", "clip", "cast"}) registry.RegisterForOp(op, &MakeFloatUnary);
   registry.RegisterForOp("qnn.dynamic_quantize", &MakeDynamicQuantize);
   registry.RegisterForOp("concat", &MakeConcat);
+  registry.RegisterForOp("resize", &MakeResize);
   registry.RegisterForOp("nn.dense", &MakeDense);
   // The integer nn.dense the u8 x s8 legalization leaves, bound by its
   // decision (the int8 dense kernel takes no tiles, so those

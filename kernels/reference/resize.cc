@@ -56,12 +56,7 @@ int64_t NearestIndex(Nearest mode, float x, int64_t in) {
   return internal::SaturateToInt(r, 0, in - 1);
 }
 
-// Per output index along one axis: the two input neighbours and the weight
-// of the second (nearest mode: lo == hi, weight 0).
-struct Taps {
-  std::vector<int64_t> lo, hi;
-  std::vector<float> weight;
-};
+using Taps = ResizeTaps;
 
 Taps AxisTaps(bool linear, Coord coord, Nearest nearest, int64_t in, int64_t out, float scale) {
   Taps t;
@@ -128,19 +123,20 @@ void PickNearest(const Tensor& x, const Taps& ty, const Taps& tx, Tensor& out) {
 
 }  // namespace
 
-absl::StatusOr<Tensor> Resize2D(const Tensor& x, int64_t out_h, int64_t out_w,
-                                const ResizeParams& p) {
-  RETURN_IF_ERROR(internal::CheckDefined(kKernel, {&x}));
-  if (x.rank() != 4) return Error(kKernel, "expected NCHW input, got ", ShapeStr(x.shape()));
-  if (!internal::IsIntOrF32(x.dtype()) || x.dtype() == DType::kI64) {
-    return Error(kKernel, "unsupported dtype ", Name(x.dtype()));
+absl::StatusOr<ResizePlan> PlanResize2D(const tensor::Shape& shape, int64_t out_h, int64_t out_w,
+                                        const ResizeParams& p) {
+  if (shape.size() != 4) return Error(kKernel, "expected NCHW input, got ", ShapeStr(shape));
+  if (out_h < 0 || out_w < 0 || ((out_h > 0 || out_w > 0) && (shape[2] == 0 || shape[3] == 0))) {
+    return Error(kKernel, "cannot resize ", ShapeStr(shape), " to ", out_h, "x", out_w);
   }
-  if (out_h < 0 || out_w < 0 || ((out_h > 0 || out_w > 0) && (x.dim(2) == 0 || x.dim(3) == 0))) {
-    return Error(kKernel, "cannot resize ", ShapeStr(x.shape()), " to ", out_h, "x", out_w);
+  // The output must be a tensor that can exist before its taps are built.
+  if (auto n = tensor::NumElements({shape[0], shape[1], out_h, out_w}); !n.ok()) {
+    return Error(kKernel, "cannot resize ", ShapeStr(shape), " to ", out_h, "x", out_w, ": ",
+                 n.status().message());
   }
-  bool linear;
+  ResizePlan plan;
   if (p.mode == "nearest" || p.mode == "linear") {
-    linear = p.mode == "linear";
+    plan.linear = p.mode == "linear";
   } else {
     return Error(kKernel, "unsupported mode \"", p.mode, "\"");
   }
@@ -171,23 +167,37 @@ absl::StatusOr<Tensor> Resize2D(const Tensor& x, int64_t out_h, int64_t out_w,
     return Error(kKernel, "unsupported nearest_mode \"", nm, "\"");
   }
   const float sh =
-      p.scale_h != 0 ? p.scale_h : static_cast<float>(out_h) / static_cast<float>(x.dim(2));
+      p.scale_h != 0 ? p.scale_h : static_cast<float>(out_h) / static_cast<float>(shape[2]);
   const float sw =
-      p.scale_w != 0 ? p.scale_w : static_cast<float>(out_w) / static_cast<float>(x.dim(3));
+      p.scale_w != 0 ? p.scale_w : static_cast<float>(out_w) / static_cast<float>(shape[3]);
   if (!(sh > 0 && sw > 0) || !std::isfinite(sh) || !std::isfinite(sw)) {
     if (out_h > 0 && out_w > 0) return Error(kKernel, "invalid scales ", sh, ", ", sw);
   }
+  if (out_h > 0 && out_w > 0 && shape[0] * shape[1] > 0) {
+    plan.y = AxisTaps(plan.linear, coord, nearest, shape[2], out_h, sh);
+    plan.x = AxisTaps(plan.linear, coord, nearest, shape[3], out_w, sw);
+  }
+  return plan;
+}
+
+absl::StatusOr<Tensor> Resize2D(const Tensor& x, int64_t out_h, int64_t out_w,
+                                const ResizeParams& p) {
+  RETURN_IF_ERROR(internal::CheckDefined(kKernel, {&x}));
+  if (x.rank() == 4 && (!internal::IsIntOrF32(x.dtype()) || x.dtype() == DType::kI64)) {
+    return Error(kKernel, "unsupported dtype ", Name(x.dtype()));
+  }
+  if (x.rank() != 4) return Error(kKernel, "expected NCHW input, got ", ShapeStr(x.shape()));
+  // The output first: an impossible size fails here, before its taps exist.
   ASSIGN_OR_RETURN(Tensor out,
                    internal::NewTensor(kKernel, x.dtype(), {x.dim(0), x.dim(1), out_h, out_w}));
+  ASSIGN_OR_RETURN(ResizePlan plan, PlanResize2D(x.shape(), out_h, out_w, p));
   if (out.num_elements() == 0) return out;
-  const Taps ty = AxisTaps(linear, coord, nearest, x.dim(2), out_h, sh);
-  const Taps tx = AxisTaps(linear, coord, nearest, x.dim(3), out_w, sw);
   internal::VisitNumeric(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (linear) {
-      Interpolate<T>(x, ty, tx, out);
+    if (plan.linear) {
+      Interpolate<T>(x, plan.y, plan.x, out);
     } else {
-      PickNearest<T>(x, ty, tx, out);
+      PickNearest<T>(x, plan.y, plan.x, out);
     }
   });
   return out;

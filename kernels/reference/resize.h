@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "tensor/tensor.h"
@@ -35,6 +36,24 @@ struct ResizeParams {
 // half to even and saturated.
 absl::StatusOr<tensor::Tensor> Resize2D(const tensor::Tensor& x, int64_t out_h, int64_t out_w,
                                         const ResizeParams& params = {});
+
+// The taps of each output index along one axis: the two input neighbours
+// and the weight of the second (nearest: lo == hi, weight 0).
+struct ResizeTaps {
+  std::vector<int64_t> lo, hi;
+  std::vector<float> weight;
+};
+
+// What Resize2D computes before touching data, for fast kernels that must
+// give its bits: the checks of x's shape [N, C, H, W] (dtype aside) and the
+// parameters, and the taps of both axes (out_h + out_w of them: call it for
+// an output that exists).
+struct ResizePlan {
+  bool linear = false;
+  ResizeTaps y, x;
+};
+absl::StatusOr<ResizePlan> PlanResize2D(const tensor::Shape& x_shape, int64_t out_h, int64_t out_w,
+                                        const ResizeParams& params);
 
 }  // namespace qnnc::kernels::reference
 

@@ -1,0 +1,26 @@
+// 2-D resize of f32 NCHW tensors (what the dynamically quantized U-Net keeps
+// in float): the fast path of reference::Resize2D, bit-exact with it. The
+// taps come from reference::PlanResize2D and every output is the same float
+// expression; the speed comes from threads over rows and writing the
+// planned output in place.
+#ifndef QNNC_KERNELS_RESIZE_RESIZE_H_
+#define QNNC_KERNELS_RESIZE_RESIZE_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "kernels/reference/resize.h"
+#include "pthreadpool.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::kernels::resize {
+
+// x: f32 [N, C, H, W] -> out f32 [N, C, out_h, out_w]. Writes `out` in place
+// when it already has that dtype and shape, else replaces it. Fails as the
+// reference does on bad parameters.
+absl::Status ResizeF32(const tensor::Tensor& x, int64_t out_h, int64_t out_w,
+                       const reference::ResizeParams& params, tensor::Tensor* out, pthreadpool_t pool);
+
+}  // namespace qnnc::kernels::resize
+
+#endif  // QNNC_KERNELS_RESIZE_RESIZE_H_

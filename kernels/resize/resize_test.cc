@@ -1,0 +1,67 @@
+#include "kernels/resize/resize.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "kernels/reference/resize.h"
+#include "kernels/testing/two_threads.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::kernels::resize {
+namespace {
+
+using reference::ResizeParams;
+using tensor::DType;
+using tensor::Tensor;
+
+// Every mode and coordinate transform the reference takes, up and down,
+// given scales and sizes, serial and on two threads, with NaN and infinity
+// among the inputs.
+TEST(ResizeF32, MatchesTheReferenceBitForBit) {
+  testing::TwoThreads pool;
+  std::mt19937 rng(47);
+  std::uniform_real_distribution<float> u(-4.0f, 4.0f);
+  Tensor x = *Tensor::Create(DType::kF32, {1, 6, 37, 41});
+  for (float& v : x.span<float>()) v = u(rng);
+  x.data<float>()[100] = std::nanf("");
+  x.data<float>()[2000] = std::numeric_limits<float>::infinity();
+  int cases = 0;
+  for (const char* mode : {"nearest", "linear"}) {
+    for (const char* coord : {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric"}) {
+      for (const char* nearest : {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}) {
+        if (std::string(mode) == "linear" && std::string(nearest) != "round_prefer_floor") continue;
+        for (auto [oh, ow, sh, sw] : {std::tuple<int64_t, int64_t, float, float>{74, 82, 2.0f, 2.0f},
+                                      {150, 170, 0.0f, 0.0f}, {18, 20, 0.0f, 0.0f}, {1, 1, 0.0f, 0.0f}}) {
+          ResizeParams p;
+          p.mode = mode;
+          p.coordinate_transformation_mode = coord;
+          p.nearest_mode = nearest;
+          p.scale_h = sh;
+          p.scale_w = sw;
+          auto want = reference::Resize2D(x, oh, ow, p);
+          ASSERT_TRUE(want.ok()) << want.status();
+          for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
+            SCOPED_TRACE(std::string(mode) + " " + coord + " " + nearest + " " + std::to_string(oh) + "x" +
+                         std::to_string(ow) + (threads ? " 2 threads" : ""));
+            Tensor got;
+            ASSERT_TRUE(ResizeF32(x, oh, ow, p, &got, threads).ok());
+            EXPECT_TRUE(got.BitwiseEquals(*want));
+            ++cases;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cases, 2 * 4 * (16 + 4));
+  ResizeParams bad;
+  bad.mode = "cubic";
+  Tensor out;
+  EXPECT_FALSE(ResizeF32(x, 2, 2, bad, &out, nullptr).ok());
+  EXPECT_FALSE(ResizeF32(Tensor::Zeros(DType::kU8, {1, 1, 2, 2}), 4, 4, {}, &out, nullptr).ok());
+}
+
+}  // namespace
+}  // namespace qnnc::kernels::resize
