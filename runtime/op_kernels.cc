@@ -430,7 +430,7 @@ class MaxPoolKernel : public PreparedKernel {
 
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
-    if (!nhwc_) return kernels::pool::MaxPool2D8Bit(in[0], p_, &out[0], pool);
+    if (!nhwc_) return kernels::pool::MaxPool2D(in[0], p_, &out[0], pool);
     // NHWC [N, H, W, C] is NCHW{C}c with one block: [N, 1, H, W, C].
     const tensor::Shape& s = in[0].shape();
     if (s.size() != 4) return absl::InvalidArgumentError("an NHWC max pool needs a rank-4 input");
@@ -441,12 +441,12 @@ class MaxPoolKernel : public PreparedKernel {
       const tensor::Shape& o = out[0].shape();
       ASSIGN_OR_RETURN(pooled, out[0].Reshaped({o[0], 1, o[1], o[2], o[3]}));
     }
-    RETURN_IF_ERROR(kernels::pool::MaxPool2D8Bit(blocked, p_, &pooled, pool));
+    RETURN_IF_ERROR(kernels::pool::MaxPool2D(blocked, p_, &pooled, pool));
     const tensor::Shape& o = pooled.shape();
     ASSIGN_OR_RETURN(out[0], pooled.Reshaped({o[0], o[2], o[3], o[4]}));
     return absl::OkStatus();
   }
-  std::string description() const override { return nhwc_ ? "pool max 8-bit NHWC" : "pool max 8-bit"; }
+  std::string description() const override { return nhwc_ ? "pool max NHWC" : "pool max"; }
 
  private:
   kernels::reference::Pool2DParams p_;
@@ -460,7 +460,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
   const DType dt = n.input(0)->type()->dtype;
   auto layout = n.attrs().GetString("layout", "NCHW");
   auto params = Pool2DParamsOf(n);
-  if ((dt != DType::kU8 && dt != DType::kI8) || !layout.ok() || !params.ok() ||
+  if ((dt != DType::kU8 && dt != DType::kI8 && dt != DType::kF32) || !layout.ok() || !params.ok() ||
       (*layout != "NCHW" && *layout != "NHWC" && ir::ChannelBlock(*layout) == 0) ||
       !n.attrs().Has("pool_size")) {
     return std::unique_ptr<PreparedKernel>();

@@ -26,7 +26,7 @@ absl::StatusOr<Axis> MakeAxis(int64_t size, int64_t k, int64_t stride, int64_t d
                               int64_t pad_begin, int64_t pad_end, bool ceil_mode) {
   auto out = reference::PoolOutputSize(size, k, stride, dilation, pad_begin, pad_end, ceil_mode);
   if (!out.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("MaxPool2D8Bit: ", out.status().message()));
+    return absl::InvalidArgumentError(absl::StrCat("MaxPool2D: ", out.status().message()));
   }
   Axis a;
   a.size = size;
@@ -44,6 +44,22 @@ absl::StatusOr<Axis> MakeAxis(int64_t size, int64_t k, int64_t stride, int64_t d
     a.count.push_back(count);
   }
   return a;
+}
+
+// The window's maximum so far and the start: for floats NaN wins and stays
+// (as the reference: `if (v > m || v != v) m = v`), from -infinity.
+template <typename T>
+inline T MaxOf(T acc, T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return (v > acc || v != v) ? v : acc;
+  } else {
+    return std::max(acc, v);
+  }
+}
+template <typename T>
+constexpr T Lowest() {
+  if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+  return std::numeric_limits<T>::lowest();
 }
 
 // Lanes: the layout's block when known at compile time (16, 4; 1 = NCHW),
@@ -70,23 +86,23 @@ struct PoolTask {
         // A local accumulator: no aliasing with the input, so the lanes
         // vectorize.
         T acc[Lanes];
-        for (int l = 0; l < Lanes; ++l) acc[l] = std::numeric_limits<T>::lowest();
+        for (int l = 0; l < Lanes; ++l) acc[l] = Lowest<T>();
         for (int64_t i = 0; i < ny; ++i) {
           const T* row = in + (y0 + i * h.dilation) * w.size * Lanes;
           for (int64_t j = 0; j < nx; ++j) {
             const T* p = row + (x0 + j * w.dilation) * Lanes;
-            for (int l = 0; l < Lanes; ++l) acc[l] = std::max(acc[l], p[l]);
+            for (int l = 0; l < Lanes; ++l) acc[l] = MaxOf(acc[l], p[l]);
           }
         }
         for (int l = 0; l < Lanes; ++l) out[ox * Lanes + l] = acc[l];
       } else {
         T* o = out + ox * L;
-        for (int64_t l = 0; l < L; ++l) o[l] = std::numeric_limits<T>::lowest();
+        for (int64_t l = 0; l < L; ++l) o[l] = Lowest<T>();
         for (int64_t i = 0; i < ny; ++i) {
           const T* row = in + (y0 + i * h.dilation) * w.size * L;
           for (int64_t j = 0; j < nx; ++j) {
             const T* p = row + (x0 + j * w.dilation) * L;
-            for (int64_t l = 0; l < L; ++l) o[l] = std::max(o[l], p[l]);
+            for (int64_t l = 0; l < L; ++l) o[l] = MaxOf(o[l], p[l]);
           }
         }
       }
@@ -96,16 +112,16 @@ struct PoolTask {
 
 }  // namespace
 
-absl::Status MaxPool2D8Bit(const Tensor& x, const reference::Pool2DParams& p, Tensor* out,
+absl::Status MaxPool2D(const Tensor& x, const reference::Pool2DParams& p, Tensor* out,
                            pthreadpool_t pool) {
-  if (!x.defined() || (x.dtype() != DType::kU8 && x.dtype() != DType::kI8) ||
+  if (!x.defined() || (x.dtype() != DType::kU8 && x.dtype() != DType::kI8 && x.dtype() != DType::kF32) ||
       (x.rank() != 4 && x.rank() != 5)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "MaxPool2D8Bit: needs u8 or i8 data of rank 4 (NCHW) or 5 (NCHW{k}c), got ",
+        "MaxPool2D: needs u8, i8 or f32 data of rank 4 (NCHW) or 5 (NCHW{k}c), got ",
         x.defined() ? tensor::DTypeName(x.dtype()) : "undefined", " ",
         tensor::ShapeToString(x.shape())));
   }
-  if (out == nullptr) return absl::InvalidArgumentError("MaxPool2D8Bit: out is null");
+  if (out == nullptr) return absl::InvalidArgumentError("MaxPool2D: out is null");
   ASSIGN_OR_RETURN(Axis h, MakeAxis(x.dim(2), p.kernel[0], p.strides[0], p.dilation[0], p.pads[0],
                                     p.pads[2], p.ceil_mode));
   ASSIGN_OR_RETURN(Axis w, MakeAxis(x.dim(3), p.kernel[1], p.strides[1], p.dilation[1], p.pads[1],
@@ -141,6 +157,8 @@ absl::Status MaxPool2D8Bit(const Tensor& x, const reference::Pool2DParams& p, Te
   };
   if (x.dtype() == DType::kU8) {
     launch(static_cast<uint8_t*>(nullptr));
+  } else if (x.dtype() == DType::kF32) {
+    launch(static_cast<float*>(nullptr));
   } else {
     launch(static_cast<int8_t*>(nullptr));
   }

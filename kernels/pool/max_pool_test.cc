@@ -1,5 +1,7 @@
 #include "kernels/pool/max_pool.h"
 
+#include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -37,22 +39,30 @@ TEST(MaxPoolTest, MatchesReference) {
   params.push_back({{2, 2}, {3, 3}, {1, 1, 1, 1}, {1, 1}, true});
   params.push_back({{4, 4}, {1, 1}, {3, 3, 3, 3}, {1, 1}, false});  // windows only in padding
   params.push_back({{7, 9}, {1, 1}, {0, 0, 0, 0}, {1, 1}, false});
-  for (DType dt : {DType::kU8, DType::kI8}) {
+  for (DType dt : {DType::kU8, DType::kI8, DType::kF32}) {
     Tensor x = *Tensor::Create(dt, {2, 19, 7, 9});
     auto* bytes = static_cast<uint8_t*>(x.raw_data());
-    for (int64_t i = 0; i < x.num_elements(); ++i) bytes[i] = static_cast<uint8_t>(rng());
+    for (size_t i = 0; i < x.byte_size(); ++i) bytes[i] = static_cast<uint8_t>(rng());
+    if (dt == DType::kF32) {
+      // Values, and NaN (which wins its windows) and infinities among them.
+      std::uniform_real_distribution<float> u(-100.0f, 100.0f);
+      for (float& v : x.span<float>()) v = u(rng);
+      x.data<float>()[17] = std::nanf("");
+      x.data<float>()[300] = -std::numeric_limits<float>::infinity();
+      x.data<float>()[301] = std::numeric_limits<float>::infinity();
+    }
     for (const reference::Pool2DParams& p : params) {
       SCOPED_TRACE(std::string(tensor::DTypeName(dt)) + " " + Describe(p));
       auto want = reference::MaxPool2D(x, p);
       ASSERT_TRUE(want.ok()) << want.status();
       Tensor got;
-      ASSERT_TRUE(MaxPool2D8Bit(x, p, &got, pool.get()).ok());
+      ASSERT_TRUE(MaxPool2D(x, p, &got, pool.get()).ok());
       EXPECT_TRUE(got.BitwiseEquals(*want)) << "NCHW";
       for (int64_t block : {4, 16}) {
         auto blocked = spatial_pack::ToBlocked(x, block);
         ASSERT_TRUE(blocked.ok());
         Tensor got_blocked;
-        ASSERT_TRUE(MaxPool2D8Bit(*blocked, p, &got_blocked, nullptr).ok());
+        ASSERT_TRUE(MaxPool2D(*blocked, p, &got_blocked, nullptr).ok());
         auto back = spatial_pack::FromBlocked(got_blocked, 19);
         ASSERT_TRUE(back.ok());
         EXPECT_TRUE(back->BitwiseEquals(*want)) << "NCHW" << block << "c";
@@ -65,9 +75,9 @@ TEST(MaxPoolTest, RejectsBadArguments) {
   Tensor out;
   reference::Pool2DParams p;
   p.kernel = {3, 3};
-  EXPECT_FALSE(MaxPool2D8Bit(*Tensor::Create(DType::kF32, {1, 1, 4, 4}), p, &out, nullptr).ok());
-  EXPECT_FALSE(MaxPool2D8Bit(*Tensor::Create(DType::kU8, {1, 4, 4}), p, &out, nullptr).ok());
-  const auto big = MaxPool2D8Bit(*Tensor::Create(DType::kU8, {1, 1, 2, 2}), p, &out, nullptr);
+  EXPECT_FALSE(MaxPool2D(*Tensor::Create(DType::kI32, {1, 1, 4, 4}), p, &out, nullptr).ok());
+  EXPECT_FALSE(MaxPool2D(*Tensor::Create(DType::kU8, {1, 4, 4}), p, &out, nullptr).ok());
+  const auto big = MaxPool2D(*Tensor::Create(DType::kU8, {1, 1, 2, 2}), p, &out, nullptr);
   EXPECT_FALSE(big.ok());
   EXPECT_NE(std::string(big.message()).find("larger than the padded input"), std::string::npos);
 }
