@@ -1,11 +1,11 @@
-// Writes small tensors of every dtype as .npy (runtime::SerializeNpy) and as
+// Writes small tensors of every dtype as .npy (io::SerializeNpy) and as
 // ONNX TensorProto .pb, the seeds of //fuzz:tensor_files_fuzzer.
 #include <cstdio>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/tensor_convert.h"
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 #include "tensor/tensor.h"
 
 int main(int argc, char** argv) {
@@ -26,9 +26,9 @@ int main(int argc, char** argv) {
         static_cast<uint8_t*>(t.raw_data())[i] = d == tensor::DType::kBool ? i % 2 : i * 37 + 1;
       }
       std::string base = absl::StrCat(argv[1], "/", tensor::DTypeName(d), "_", s++);
-      absl::Status st = qnnc::runtime::WriteFileAtomically(base + ".npy", qnnc::runtime::SerializeNpy(t));
+      absl::Status st = qnnc::io::WriteFileAtomically(base + ".npy", qnnc::io::SerializeNpy(t));
       if (st.ok()) {
-        st = qnnc::runtime::WriteFileAtomically(
+        st = qnnc::io::WriteFileAtomically(
             base + ".pb", qnnc::frontend::onnx::TensorToProto(t, s % 2 == 0, "t").SerializeAsString());
       }
       if (!st.ok()) {

@@ -28,7 +28,7 @@
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
 #include "runtime/output_compare.h"
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 #include "target/target.h"
 #include "tools/compile_dot.h"
 #include "tools/compile_dot.h"
@@ -154,7 +154,7 @@ absl::StatusOr<std::vector<tensor::Tensor>> ReadInputs(const ir::Graph& g,
     if (paths[i].empty()) {
       inputs.push_back(SyntheticInput(*in->type()));
     } else {
-      ASSIGN_OR_RETURN(tensor::Tensor t, runtime::ReadTensorFile(paths[i], *in->type()));
+      ASSIGN_OR_RETURN(tensor::Tensor t, io::ReadTensorFile(paths[i], *in->type()));
       inputs.push_back(std::move(t));
     }
   }
@@ -367,7 +367,7 @@ int Main(int argc, char** argv) {
   }
   std::vector<tensor::Tensor> expected;
   for (size_t i = 0; i < expect_files.size(); ++i) {
-    auto t = runtime::ReadTensorFile(expect_files[i], out_types[i]);
+    auto t = io::ReadTensorFile(expect_files[i], out_types[i]);
     if (!t.ok()) return fail(2, t.status());
     expected.push_back(*std::move(t));
   }
@@ -405,19 +405,19 @@ int Main(int argc, char** argv) {
       return absl::OkStatus();
     };
     if (!out_path.empty()) {
-      RETURN_IF_ERROR(put(out_path, runtime::WriteFileAtomically(
+      RETURN_IF_ERROR(put(out_path, io::WriteFileAtomically(
                                         out_path, PlanText(executor.graph(), target))));
     }
     if (output != nullptr && !output_path.empty()) {
-      RETURN_IF_ERROR(put(output_path, runtime::WriteTensorFile(output_path, *output)));
+      RETURN_IF_ERROR(put(output_path, io::WriteTensorFile(output_path, *output)));
     }
     if (!report_path.empty()) {
-      RETURN_IF_ERROR(put(report_path, runtime::WriteFileAtomically(
+      RETURN_IF_ERROR(put(report_path, io::WriteFileAtomically(
                                            report_path, ReportJson(executor.graph(), summary))));
     }
     if (!dot_path.empty() || !svg_path.empty()) {
       const std::string dot = GraphDot(executor.graph(), summary.timings);
-      if (!dot_path.empty()) RETURN_IF_ERROR(put(dot_path, runtime::WriteFileAtomically(dot_path, dot)));
+      if (!dot_path.empty()) RETURN_IF_ERROR(put(dot_path, io::WriteFileAtomically(dot_path, dot)));
       if (!svg_path.empty()) RETURN_IF_ERROR(put(svg_path, RenderSvg(dot, svg_path)));
     }
     return absl::OkStatus();

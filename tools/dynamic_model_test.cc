@@ -21,7 +21,7 @@
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
 #include "runtime/output_compare.h"
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 #include "target/target.h"
 
 namespace qnnc::tools {
@@ -64,8 +64,8 @@ TEST_P(DynamicModelTest, MatchesOnnxRuntime) {
   ASSERT_EQ((*graph)->outputs().size(), 1u);
   const ir::TensorType in_type = *(*graph)->inputs()[0]->type();
   const ir::TensorType out_type = *(*graph)->outputs()[0]->type();
-  auto input = runtime::ReadTensorFile(base + ".input.f32", in_type);
-  auto expected = runtime::ReadTensorFile(base + ".ort_output.f32", out_type);
+  auto input = io::ReadTensorFile(base + ".input.f32", in_type);
+  auto expected = io::ReadTensorFile(base + ".ort_output.f32", out_type);
   ASSERT_TRUE(input.ok()) << input.status();
   ASSERT_TRUE(expected.ok()) << expected.status();
   const bool classifier = out_type.shape.size() == 2;

@@ -23,7 +23,7 @@
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
 #include "runtime/output_compare.h"
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 #include "target/target.h"
 #include "tools/compile_report.h"
 
@@ -81,8 +81,8 @@ TEST_P(ModelTest, MatchesOnnxRuntimeWithTheDecidedKernels) {
   runtime::Tolerance tol = runtime::ToleranceFor(*out, {0, 0, "none"});
   ASSERT_NE(tol.why, "none") << "the output should be a dequantized tensor";
   ir::TensorType in_type = *(*graph)->inputs()[0]->type(), out_type = *out->type();
-  auto input = runtime::ReadTensorFile(base + ".input.f32", in_type);
-  auto expected = runtime::ReadTensorFile(base + ".ort_output.f32", out_type);
+  auto input = io::ReadTensorFile(base + ".input.f32", in_type);
+  auto expected = io::ReadTensorFile(base + ".ort_output.f32", out_type);
   ASSERT_TRUE(input.ok() && expected.ok());
 
   std::optional<tensor::Tensor> first_output;

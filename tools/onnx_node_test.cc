@@ -10,7 +10,7 @@
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
 #include "runtime/output_compare.h"
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 
 namespace qnnc::tools {
 namespace {
@@ -44,14 +44,14 @@ TEST_P(OnnxNodeTest, MatchesExpectedOutputs) {
     std::string data = absl::StrCat(dir, "/test_data_set_", set);
     std::vector<tensor::Tensor> inputs;
     for (size_t i = 0; i < in_types.size(); ++i) {
-      auto t = runtime::ReadTensorFile(absl::StrCat(data, "/input_", i, ".pb"), in_types[i]);
+      auto t = io::ReadTensorFile(absl::StrCat(data, "/input_", i, ".pb"), in_types[i]);
       ASSERT_TRUE(t.ok()) << t.status();
       inputs.push_back(*t);
     }
     auto outputs = (*exec)->Run(inputs);
     ASSERT_TRUE(outputs.ok()) << outputs.status();
     for (size_t i = 0; i < out_types.size(); ++i) {
-      auto expected = runtime::ReadTensorFile(absl::StrCat(data, "/output_", i, ".pb"), out_types[i]);
+      auto expected = io::ReadTensorFile(absl::StrCat(data, "/output_", i, ".pb"), out_types[i]);
       ASSERT_TRUE(expected.ok()) << expected.status();
       // Exact for integers; the float tolerance only applies to f32 outputs.
       runtime::Comparison c = runtime::CompareTensors((*outputs)[i], *expected, tolerances[i]);

@@ -13,7 +13,7 @@
 #include "frontend/load_model.h"
 #include "ir/text_printer.h"
 #include "passes/pass_manager.h"
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 #include "target/target.h"
 #include "tools/flag_names.h"
 #include "tools/isa_cap.h"
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     std::cout << text;
     return 0;
   }
-  s = qnnc::runtime::WriteFileAtomically(qnnc::tools::ResolveUserPath(absl::GetFlag(FLAGS_output)), text);
+  s = qnnc::io::WriteFileAtomically(qnnc::tools::ResolveUserPath(absl::GetFlag(FLAGS_output)), text);
   if (!s.ok()) return fail(std::string(s.message()));
   return 0;
 }

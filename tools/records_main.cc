@@ -19,7 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "re2/re2.h"
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 #include "tools/flag_names.h"
 #include "tools/tool_paths.h"
 #include "tuning/records_dispatch_context.h"
@@ -141,7 +141,7 @@ int Main(int argc, char** argv) {
     for (const auto& [key, r] : best) absl::StrAppend(&text, tuning::RecordToJson(r), "\n");
     kept = best.size();
   }
-  if (absl::Status s = runtime::WriteFileAtomically(ResolveUserPath(out), text); !s.ok()) {
+  if (absl::Status s = io::WriteFileAtomically(ResolveUserPath(out), text); !s.ok()) {
     return fail(std::string(s.message()));
   }
   std::cout << command << ": " << records.size() << " records read, " << kept << " written to "

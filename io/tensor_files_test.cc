@@ -1,11 +1,11 @@
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 
 #include <cstdio>
 #include <filesystem>
 
 #include "gtest/gtest.h"
 
-namespace qnnc::runtime {
+namespace qnnc::io {
 namespace {
 
 using tensor::DType;
@@ -107,4 +107,4 @@ TEST(TensorFiles, NpyHeaderClaimingGigabytesFailsBeforeAllocating) {
 }
 
 }  // namespace
-}  // namespace qnnc::runtime
+}  // namespace qnnc::io

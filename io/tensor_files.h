@@ -1,8 +1,8 @@
 // Reading and writing tensors as files: raw little-endian data, NumPy .npy
 // and ONNX TensorProto .pb (chosen by extension). Writes go to a temporary
 // name and are renamed, so an interrupted run never leaves a partial file.
-#ifndef QNNC_RUNTIME_TENSOR_FILES_H_
-#define QNNC_RUNTIME_TENSOR_FILES_H_
+#ifndef QNNC_IO_TENSOR_FILES_H_
+#define QNNC_IO_TENSOR_FILES_H_
 
 #include <string>
 
@@ -12,7 +12,7 @@
 #include "ir/types.h"
 #include "tensor/tensor.h"
 
-namespace qnnc::runtime {
+namespace qnnc::io {
 
 // Reads `path` as a tensor of type `expected`: raw files must have exactly
 // its byte size; .npy and .pb files must match its dtype and element count
@@ -42,6 +42,6 @@ absl::Status WriteTensorFile(const std::string& path, const tensor::Tensor& t);
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 absl::StatusOr<std::string> ReadFileToString(const std::string& path);
 
-}  // namespace qnnc::runtime
+}  // namespace qnnc::io
 
-#endif  // QNNC_RUNTIME_TENSOR_FILES_H_
+#endif  // QNNC_IO_TENSOR_FILES_H_

@@ -1,4 +1,4 @@
-#include "runtime/tensor_files.h"
+#include "io/tensor_files.h"
 
 #include <unistd.h>
 
@@ -18,7 +18,7 @@
 #include "re2/re2.h"
 #include "util/status_macros.h"
 
-namespace qnnc::runtime {
+namespace qnnc::io {
 namespace {
 
 using tensor::DType;
@@ -228,4 +228,4 @@ absl::Status WriteTensorFile(const std::string& path, const tensor::Tensor& t) {
       path, absl::string_view(static_cast<const char*>(t.raw_data()), t.byte_size()));
 }
 
-}  // namespace qnnc::runtime
+}  // namespace qnnc::io
