@@ -2,7 +2,7 @@
 // KernelRegistry::RegisterForOp): quantize, dequantize, requantize, qnn.add,
 // integer nn.dense, 8-bit max pool, f32 global average pool, and the float
 // ops of dynamically quantized models (add, subtract, multiply, relu, clip,
-// cast to f32, dynamic_quantize, resize); concat of any dtype. Each factory takes only the nodes its kernel
+// sigmoid, cast to f32, dynamic_quantize, resize); concat of any dtype. Each factory takes only the nodes its kernel
 // computes exactly like the reference and returns nullptr for the rest.
 #include <algorithm>
 #include <cmath>
@@ -299,10 +299,10 @@ KernelFactory MakeFloatBinary(kernels::elementwise::FloatBinaryOp op) {
   };
 }
 
-// relu, clip (lo > hi: the reference's error) and cast to f32.
+// relu, clip (lo > hi: the reference's error), sigmoid and cast to f32.
 class FloatUnaryKernel : public PreparedKernel {
  public:
-  enum class Kind { kRelu, kClip, kCast };
+  enum class Kind { kRelu, kClip, kSigmoid, kCast };
   FloatUnaryKernel(Kind kind, float lo, float hi) : kind_(kind), lo_(lo), hi_(hi) {}
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
@@ -311,6 +311,8 @@ class FloatUnaryKernel : public PreparedKernel {
         return kernels::elementwise::ReluF32(in[0], &out[0], pool);
       case Kind::kClip:
         return kernels::elementwise::ClipF32(in[0], lo_, hi_, &out[0], pool);
+      case Kind::kSigmoid:
+        return kernels::elementwise::SigmoidF32(in[0], &out[0], pool);
       case Kind::kCast:
         return kernels::elementwise::CastToF32(in[0], &out[0], pool);
     }
@@ -333,6 +335,9 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeFloatUnary(const ir::Node& n
   using Kind = FloatUnaryKernel::Kind;
   if (n.op() == "relu" && in == DType::kF32) {
     return std::unique_ptr<PreparedKernel>(new FloatUnaryKernel(Kind::kRelu, 0, 0));
+  }
+  if (n.op() == "sigmoid" && in == DType::kF32) {
+    return std::unique_ptr<PreparedKernel>(new FloatUnaryKernel(Kind::kSigmoid, 0, 0));
   }
   if (n.op() == "clip" && in == DType::kF32) {
     auto lo = n.attrs().GetFloat("min", -INFINITY);
@@ -477,7 +482,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("add", MakeFloatBinary(FloatBinaryOp::kAdd));
   registry.RegisterForOp("subtract", MakeFloatBinary(FloatBinaryOp::kSubtract));
   registry.RegisterForOp("multiply", MakeFloatBinary(FloatBinaryOp::kMultiply));
-  for (const char* op : {"relu", "clip", "cast"}) registry.RegisterForOp(op, &MakeFloatUnary);
+  for (const char* op : {"relu", "clip", "sigmoid", "cast"}) registry.RegisterForOp(op, &MakeFloatUnary);
   registry.RegisterForOp("qnn.dynamic_quantize", &MakeDynamicQuantize);
   registry.RegisterForOp("concat", &MakeConcat);
   registry.RegisterForOp("resize", &MakeResize);

@@ -172,6 +172,19 @@ struct ClampTask {
   }
 };
 
+struct SigmoidTask {
+  const float* x;
+  float* out;
+  int64_t n;
+  static void Run(void* ctx, size_t start, size_t count) {
+    const SigmoidTask& t = *static_cast<const SigmoidTask*>(ctx);
+    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
+    for (int64_t i = static_cast<int64_t>(start); i < end; ++i) {
+      t.out[i] = 1.0f / (1.0f + std::exp(-t.x[i]));
+    }
+  }
+};
+
 // Per chunk of DynamicQuantizeU8's first pass: min and max (NaN ignored) and
 // the first infinite element.
 struct RangeTask {
@@ -258,6 +271,14 @@ absl::Status ClipF32(const Tensor& x, float lo, float hi, Tensor* out, pthreadpo
   RETURN_IF_ERROR(Prepare(out, DType::kF32, x.shape(), "ClipF32"));
   ClampTask t{x.data<float>(), out->data<float>(), x.num_elements(), lo, hi, false};
   ParallelRows(pool, CpuClones<&ClampTask::RunBody>::Pick(), &t, x.shape());
+  return absl::OkStatus();
+}
+
+absl::Status SigmoidF32(const Tensor& x, Tensor* out, pthreadpool_t pool) {
+  if (!x.defined() || x.dtype() != DType::kF32) return absl::InvalidArgumentError("SigmoidF32: needs f32");
+  RETURN_IF_ERROR(Prepare(out, DType::kF32, x.shape(), "SigmoidF32"));
+  SigmoidTask t{x.data<float>(), out->data<float>(), x.num_elements()};
+  ParallelRows(pool, &SigmoidTask::Run, &t, x.shape());
   return absl::OkStatus();
 }
 

@@ -4,7 +4,7 @@
 //  - add, subtract, multiply of f32 tensors, one of them broadcast as the
 //    models do it: a scalar, a per-channel bias [1, C, 1, 1], a trailing
 //    vector [K] against [M, K], or the same shape;
-//  - relu and clip of f32;
+//  - relu, clip and sigmoid of f32;
 //  - cast of i32, u8 or i8 to f32;
 //  - DynamicQuantizeLinear: one pass for min/max, one to quantize.
 // Each writes `out` in place when it already has the result's dtype and
@@ -35,6 +35,9 @@ absl::Status ReluF32(const tensor::Tensor& x, tensor::Tensor* out, pthreadpool_t
 // x < lo ? lo : (x > hi ? hi : x), as reference::Clip for f32 (lo <= hi).
 absl::Status ClipF32(const tensor::Tensor& x, float lo, float hi, tensor::Tensor* out,
                      pthreadpool_t pool);
+// 1 / (1 + expf(-x)), as reference::Sigmoid: the same libm expf per element
+// (not vectorized: a vector exp would round differently), split over threads.
+absl::Status SigmoidF32(const tensor::Tensor& x, tensor::Tensor* out, pthreadpool_t pool);
 // i32, u8 or i8 to f32 (round to nearest even, as the reference's double
 // then float).
 absl::Status CastToF32(const tensor::Tensor& x, tensor::Tensor* out, pthreadpool_t pool);

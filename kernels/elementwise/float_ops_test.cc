@@ -91,7 +91,7 @@ TEST(FloatBinary, RefusesOtherBroadcasts) {
                    .ok());
 }
 
-TEST(FloatUnary, ReluClipAndCastMatchTheReference) {
+TEST(FloatUnary, ReluClipSigmoidAndCastMatchTheReference) {
   testing::TwoThreads pool;
   std::mt19937 rng(37);
   const Tensor x = RandomF32({2, 8, 90, 70}, rng, true);  // past the 64K serial limit
@@ -99,6 +99,9 @@ TEST(FloatUnary, ReluClipAndCastMatchTheReference) {
     Tensor got;
     ASSERT_TRUE(ReluF32(x, &got, threads).ok());
     EXPECT_TRUE(got.BitwiseEquals(*reference::Relu(x)));
+    Tensor sig;
+    ASSERT_TRUE(SigmoidF32(x, &sig, threads).ok());
+    EXPECT_TRUE(sig.BitwiseEquals(*reference::Sigmoid(x)));
     for (auto [lo, hi] : {std::pair<float, float>{0.0f, 6.0f}, {-1e-3f, 1e-3f}, {-kInf, kInf}, {2.0f, 2.0f}}) {
       Tensor clipped;
       ASSERT_TRUE(ClipF32(x, lo, hi, &clipped, threads).ok());
