@@ -184,10 +184,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeRequantize(const ir::Node& n
   }
   p.lo = static_cast<int32_t>(lo);
   p.hi = static_cast<int32_t>(hi);
-  if (!kernels::elementwise::RequantizeSupported(static_cast<int64_t>(in_zp), p, out_dtype) ||
-      in_zp != 0) {
-    return none();
-  }
+  if (in_zp != 0 || !kernels::elementwise::RequantizeSupported(0, p, out_dtype)) return none();
   return std::unique_ptr<PreparedKernel>(new RequantizeKernel(p, out_dtype));
 }
 

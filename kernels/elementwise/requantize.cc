@@ -31,8 +31,8 @@ struct RequantizeTask {
     const int32_t zp = t.zp;
     const size_t end = std::min(t.n, start + count);
     for (size_t i = start; i < end; ++i) {
+      // Finite: an int32 times a finite m (RequantizeSupported), so no NaN.
       float v = static_cast<float>(x[i]) * m;
-      v = v != v ? 0.0f : v;  // NaN (0 * inf cannot happen: m is finite)
       // Clamping to the integers [lo, hi] before rounding equals saturating
       // after it; |v| then fits RoundSmallHalfEven.
       v = std::min(std::max(v, lo), hi);
