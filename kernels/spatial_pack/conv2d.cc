@@ -61,6 +61,27 @@ bool IsDepthwise(const QuantizedConvParams& p) {
   return p.groups > 1 && p.groups == p.in_channels && p.out_channels % p.groups == 0;
 }
 
+// The weights w - zw as int16 values, from an i8 tensor or an i16 one (8-bit
+// weights minus a zero point, in [-255, 255]).
+absl::StatusOr<std::vector<int16_t>> WeightValues(const Tensor& w) {
+  std::vector<int16_t> v(static_cast<size_t>(w.num_elements()));
+  if (w.dtype() == DType::kI8) {
+    std::copy(w.data<int8_t>(), w.data<int8_t>() + v.size(), v.begin());
+    return v;
+  }
+  std::copy(w.data<int16_t>(), w.data<int16_t>() + v.size(), v.begin());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] < -255 || v[i] > 255) {
+      return Invalid("i16 weight ", v[i], " at index ", i, " is outside [-255, 255]");
+    }
+  }
+  return v;
+}
+
+bool FitsS8(const std::vector<int16_t>& v) {
+  return std::all_of(v.begin(), v.end(), [](int16_t x) { return x >= -128 && x <= 127; });
+}
+
 // u8s8 kernels write blocks of 16 channels and read them, except the dense
 // kernel of an image (in_channels <= 4: the stem), which reads blocks of 4.
 constexpr int64_t kU8S8OutputBlock = 16;
@@ -115,8 +136,9 @@ absl::Status ValidateParams(const QuantizedConvParams& p, const tensor::Tensor& 
   if (nm != 1 && nm != p.out_channels) {
     return Invalid("requant_multiplier has ", nm, " values; want 1 or ", p.out_channels);
   }
-  if (p.out_dtype != DType::kU8 && p.out_dtype != DType::kI8) {
-    return Invalid("out_dtype must be u8 or i8, got ", tensor::DTypeName(p.out_dtype));
+  if (p.out_dtype != DType::kU8 && p.out_dtype != DType::kI8 && p.out_dtype != DType::kI32) {
+    return Invalid("out_dtype must be u8, i8 or i32 (raw accumulators), got ",
+                   tensor::DTypeName(p.out_dtype));
   }
   const int64_t lo = std::max<int64_t>(p.clamp_min, tensor::DTypeMin(p.out_dtype));
   const int64_t hi = std::min<int64_t>(p.clamp_max, tensor::DTypeMax(p.out_dtype));
@@ -143,6 +165,8 @@ Epilogue MakeEpilogue(const QuantizedConvParams& p) {
   e.clamp16 = lo != tensor::DTypeMin(p.out_dtype) || hi != tensor::DTypeMax(p.out_dtype);
   e.lo_abs = static_cast<int16_t>(lo);
   e.hi_abs = static_cast<int16_t>(hi);
+  e.raw32 = p.out_dtype == DType::kI32;
+  if (e.raw32) e.packed16 = e.nan_check = false;
   return e;
 }
 
@@ -348,7 +372,7 @@ constexpr int64_t kSpatialMajorWeightBytes = 512 << 10;
 
 class U8S8Dense final : public Conv2DKernel {
  public:
-  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
                                                             const QuantizedConvParams& p,
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith) {
@@ -380,8 +404,7 @@ class U8S8Dense final : public Conv2DKernel {
       k->bias_ = std::move(bias);
       k->mult_ = std::move(mult);
     }
-    const int8_t* w = weight.data<int8_t>();
-    k->Pack(w);
+    k->Pack(weight.data());
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
     k->fns_.assign((k->nco_ + 1) * (max_pix + 1), nullptr);
@@ -410,14 +433,16 @@ class U8S8Dense final : public Conv2DKernel {
     return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
   }
 
-  absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override;
+  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output,
+                       pthreadpool_t pool) const override;
 
  private:
   struct OcTile {
     int64_t ocb0, nco, icb_lo, icb_count, w_offset;
   };
 
-  void Pack(const int8_t* w) {
+  // w: OIHW values, within s8 unless madd16 (CreateU8S8 checks).
+  void Pack(const int16_t* w) {
     const QuantizedConvParams& p = params_;
     const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
     const int64_t kk = p.kernel_h * p.kernel_w;
@@ -447,13 +472,12 @@ class U8S8Dense final : public Conv2DKernel {
                 for (int64_t i = 0; i < 4; ++i) {
                   const int64_t ic = (t.icb_lo + icb) * ib + q * 4 + i;
                   if (ic < g * cg || ic >= (g + 1) * cg) continue;
-                  const int8_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
+                  const int16_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
                   if (madd16_) {
-                    const int16_t wide = v;
                     std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), static_cast<int>(i)),
-                                &wide, 2);
+                                &v, 2);
                   } else {
-                    dst[l * 4 + i] = v;
+                    dst[l * 4 + i] = static_cast<int8_t>(v);
                   }
                 }
               }
@@ -472,7 +496,7 @@ class U8S8Dense final : public Conv2DKernel {
     int64_t in_image;    // bytes per image
     int64_t in_row;      // bytes per input row
     uint8_t* out;
-    int64_t out_image, out_row;
+    int64_t out_image, out_row, out_pix;  // bytes
     int64_t oh, ow, sh;
     int64_t chunk_pix, chunks_per_row, tiles_per_chunk;
     int64_t n;
@@ -514,7 +538,7 @@ class U8S8Dense final : public Conv2DKernel {
       for (int64_t ox = ox0; ox < ox1; ox += k.tile_ow_) {
         call.npix = static_cast<int>(std::min(k.tile_ow_, ox1 - ox));
         call.in = in_row + ox * c.geom.pix_bytes;
-        call.out = out_row + ox * 16;
+        call.out = out_row + ox * c.out_pix;
         k.fns_[call.nco * stride + call.npix](c.geom, call);
       }
     }
@@ -531,7 +555,8 @@ class U8S8Dense final : public Conv2DKernel {
   std::vector<DenseTileFn> fns_;
 };
 
-absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const {
+absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
+                               pthreadpool_t pool) const {
   const QuantizedConvParams& p = params_;
   ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), in_block_, DType::kU8, input.dtype()));
   RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
@@ -554,14 +579,15 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
   c.geom.dil_h_bytes = p.dilation[0] * wp * ib * e;
   c.geom.dil_w_bytes = p.dilation[1] * ib * e;
   c.geom.pix_bytes = p.strides[1] * ib * e;
-  c.geom.out_cstride = g.oh * g.ow * 16;
+  c.out_pix = internal::OutPixelBytes(ep_);
+  c.geom.out_cstride = g.oh * g.ow * c.out_pix;
   c.geom.ep = ep_;
   c.in = input.data<uint8_t>();
   c.in_image = icb_total_ * hp * wp * ib;
   c.in_row = wp * ib * e;
   c.out = output->data<uint8_t>();
-  c.out_image = ocb_ * g.oh * g.ow * 16;
-  c.out_row = g.ow * 16;
+  c.out_image = ocb_ * g.oh * g.ow * c.out_pix;
+  c.out_row = g.ow * c.out_pix;
   c.oh = flat ? 1 : g.oh;
   c.ow = flat ? g.oh * g.ow : g.ow;
   c.sh = p.strides[0];
@@ -598,7 +624,7 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
   if (c.banded) {
     BandPad& b = c.band;
     b.src = input.data<uint8_t>();
-    b.rows = {g.h, g.w, wp, p.pads[0], p.pads[1], ib, static_cast<uint8_t>(p.input_zero_point)};
+    b.rows = {g.h, g.w, wp, p.pads[0], p.pads[1], ib, static_cast<uint8_t>(zx)};
     if (widen) {
       b.rows.widen = internal::GetWidenPairsAvx2();
       if (b.rows.widen == nullptr) return absl::InternalError("missing the AVX2 widening");
@@ -640,7 +666,7 @@ absl::Status U8S8Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t p
 
 class U8S8Depthwise final : public Conv2DKernel {
  public:
-  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
                                                             const QuantizedConvParams& p,
                                                             Isa isa) {
     std::unique_ptr<U8S8Depthwise> k(new U8S8Depthwise());
@@ -657,7 +683,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
     const int64_t kk = p.kernel_h * p.kernel_w;
     k->w_.assign(k->ocb_ * kk * 16, 0);
-    const int8_t* w = weight.data<int8_t>();
+    const int16_t* w = weight.data();
     for (int64_t oc = 0; oc < p.out_channels; ++oc) {
       for (int64_t i = 0; i < kk; ++i) k->w_[((oc / 16) * kk + i) * 16 + oc % 16] = w[oc * kk + i];
     }
@@ -681,7 +707,8 @@ class U8S8Depthwise final : public Conv2DKernel {
 
   static std::string Description(Isa isa) { return absl::StrCat("u8s8.", IsaName(isa), ".depthwise"); }
 
-  absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override {
+  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output,
+                       pthreadpool_t pool) const override {
     const QuantizedConvParams& p = params_;
     ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 16, DType::kU8, input.dtype()));
     RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
@@ -709,7 +736,8 @@ class U8S8Depthwise final : public Conv2DKernel {
     c.n = g.n;
     c.oh = g.oh;
     c.plane_in = g.h * g.w * 16;
-    c.plane_out = g.oh * g.ow * 16;
+    c.out_pix = internal::OutPixelBytes(ep_);
+    c.plane_out = g.oh * g.ow * c.out_pix;
     DwGeom& d = c.geom;
     d.h = g.h;
     d.w = g.w;
@@ -722,7 +750,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     d.dw = p.dilation[1];
     d.pad_t = p.pads[0];
     d.pad_l = p.pads[1];
-    d.zx = static_cast<uint8_t>(p.input_zero_point);
+    d.zx = static_cast<uint8_t>(zx);
     d.ep = ep_;
     // Columns whose taps are all inside: ox*sw - pl >= 0 and
     // ox*sw - pl + (kw-1)*dw <= w-1.
@@ -752,7 +780,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     DwGeom geom;
     const uint8_t* in;
     uint8_t* out;
-    int64_t n, oh, plane_in, plane_out;
+    int64_t n, oh, plane_in, plane_out, out_pix;
   };
   static void Work(void* vctx, size_t oy, size_t nb0, size_t count) {
     for (size_t nb = nb0; nb < nb0 + count; ++nb) Row(*static_cast<const Ctx*>(vctx), oy, nb);
@@ -767,7 +795,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     if (!k.w_pairs_.empty()) r.w_pairs = k.w_pairs_.data() + b * CeilDiv(kk, 2) * 32;
     r.bias = k.bias_.data() + b * 16;
     r.mult = k.mult_.data() + b * 16;
-    r.out = c.out + nb * c.plane_out + oy * c.geom.ow * 16;
+    r.out = c.out + nb * c.plane_out + oy * c.geom.ow * c.out_pix;
     r.oh = oy;
     k.fn_(c.geom, r);
   }
@@ -809,7 +837,9 @@ class Int16Kernel final : public Conv2DKernel {
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
-  absl::Status Run(const Tensor& input, Tensor* output, pthreadpool_t pool) const override {
+  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output,
+                       pthreadpool_t pool) const override {
+    if (zx != 0) return Invalid("the int16 kernel pads with 0 (zero point already subtracted), got ", zx);
     const QuantizedConvParams& p = params_;
     ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 0, DType::kI16, input.dtype()));
     RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, p.out_channels, g.oh, g.ow}));
@@ -937,10 +967,10 @@ KnobMap DefaultConfigInt16(const QuantizedConvParams& p, int64_t out_width) {
   return {{"tile_co", co}, {"tile_ow", out_width > 0 && out_width < 8 ? 4 : 8}};
 }
 
-int64_t MaxWeightPairSum(const Tensor& weight, int64_t groups) {
-  const int64_t oc_count = weight.dim(0), cg = weight.dim(1);
-  const int64_t kk = weight.dim(2) * weight.dim(3), og = std::max<int64_t>(1, oc_count / groups);
-  const int8_t* w = weight.data<int8_t>();
+namespace {
+int64_t MaxPairSum(const int16_t* w, const Shape& shape, int64_t groups) {
+  const int64_t oc_count = shape[0], cg = shape[1];
+  const int64_t kk = shape[2] * shape[3], og = std::max<int64_t>(1, oc_count / groups);
   int64_t worst = 0;
   for (int64_t oc = 0; oc < oc_count; ++oc) {
     const int64_t lo = (oc / og) * cg, hi = lo + cg;  // the group's input channels
@@ -958,11 +988,22 @@ int64_t MaxWeightPairSum(const Tensor& weight, int64_t groups) {
   }
   return worst;
 }
+}  // namespace
 
-static absl::Status CheckArithmetic(const QuantizedConvParams& params, const Tensor& weight,
-                                    Isa isa, Arithmetic arith) {
+int64_t MaxWeightPairSum(const Tensor& weight, int64_t groups) {
+  std::vector<int16_t> w(weight.data<int8_t>(), weight.data<int8_t>() + weight.num_elements());
+  return MaxPairSum(w.data(), weight.shape(), groups);
+}
+
+static absl::Status CheckArithmetic(const QuantizedConvParams& params,
+                                    const std::vector<int16_t>& weight, const Shape& shape, Isa isa,
+                                    Arithmetic arith) {
+  if (!IsDepthwise(params) && arith != Arithmetic::kMadd16 && !FitsS8(weight)) {
+    return Invalid("weights outside [-128, 127] (w - zw of 8-bit weights) need the madd16 "
+                   "arithmetic (dense) or a depthwise kernel");
+  }
   if (arith == Arithmetic::kMaddubs && isa == Isa::kAvx2 && !IsDepthwise(params)) {
-    const int64_t sum = MaxWeightPairSum(weight, params.groups);
+    const int64_t sum = MaxPairSum(weight.data(), shape, params.groups);
     if (sum > kMaddubsMaxPairSum) {
       return absl::FailedPreconditionError(absl::StrCat(
           "spatial_pack conv2d: a weight pair (input channels 2m, 2m+1) sums to ", sum,
@@ -982,11 +1023,12 @@ static absl::Status CheckArithmetic(const QuantizedConvParams& params, const Ten
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateU8S8(
     const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config, Isa isa,
     Arithmetic arith) {
-  RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI8));
+  RETURN_IF_ERROR(ValidateParams(params, weight, weight.dtype() == DType::kI16 ? DType::kI16 : DType::kI8));
   if (params.input_zero_point < 0 || params.input_zero_point > 255) {
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
-  RETURN_IF_ERROR(CheckArithmetic(params, weight, isa, arith));
+  ASSIGN_OR_RETURN(std::vector<int16_t> values, WeightValues(weight));
+  RETURN_IF_ERROR(CheckArithmetic(params, values, weight.shape(), isa, arith));
   if (!IsaSupported(isa)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "instruction set ", IsaName(isa), " is not available on this host (",
@@ -994,19 +1036,20 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateU8S8(
   }
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
                                             DefaultConfigU8S8(params, isa, 0, arith)));
-  if (IsDepthwise(params)) return U8S8Depthwise::Make(weight, params, isa);
-  return U8S8Dense::Make(weight, params, tiles.first, tiles.second, isa, arith);
+  if (IsDepthwise(params)) return U8S8Depthwise::Make(values, params, isa);
+  return U8S8Dense::Make(values, params, tiles.first, tiles.second, isa, arith);
 }
 
 absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
                                                        const QuantizedConvParams& params,
                                                        const KnobMap& config, Isa isa,
                                                        Arithmetic arith) {
-  RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI8));
+  RETURN_IF_ERROR(ValidateParams(params, weight, weight.dtype() == DType::kI16 ? DType::kI16 : DType::kI8));
   if (params.input_zero_point < 0 || params.input_zero_point > 255) {
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
-  RETURN_IF_ERROR(CheckArithmetic(params, weight, isa, arith));
+  ASSIGN_OR_RETURN(std::vector<int16_t> values, WeightValues(weight));
+  RETURN_IF_ERROR(CheckArithmetic(params, values, weight.shape(), isa, arith));
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
                                             DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return U8S8Depthwise::Description(isa);
@@ -1016,6 +1059,7 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(
     const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config) {
   RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI16));
+  if (params.out_dtype == DType::kI32) return Invalid("the int16 kernel has no raw (i32) output");
   if (params.input_zero_point != 0) {
     return Invalid("int16 input_zero_point must be 0 (already subtracted), got ",
                    params.input_zero_point);

@@ -78,7 +78,9 @@ struct QuantizedConvParams {
   int32_t output_zero_point = 0;
   int32_t clamp_min = -2147483647 - 1;  // intersected with the out_dtype range
   int32_t clamp_max = 2147483647;
-  tensor::DType out_dtype = tensor::DType::kU8;  // kU8 or kI8
+  // kU8 or kI8; kI32 (u8s8 kernels): the raw accumulators sum x * w' + bias,
+  // no requantization (multipliers, output zero point and clamp unused).
+  tensor::DType out_dtype = tensor::DType::kU8;
 };
 
 enum class Isa { kScalar, kAvx2, kAvx512Vnni };
@@ -139,7 +141,8 @@ class Conv2DKernel {
   virtual ~Conv2DKernel() = default;
 
   // weight_s8_OIHW: i8 [out_channels, in_channels / groups, kernel_h, kernel_w]
-  // holding w - zw. Fails with InvalidArgument on inconsistent params, an
+  // holding w - zw; or i16 holding w - zw of 8-bit weights ([-255, 255]),
+  // which only the madd16 dense and the depthwise kernels take beyond s8. Fails with InvalidArgument on inconsistent params, an
   // unknown knob or knob value; FailedPrecondition for an `isa` this host
   // may not run (not built, not in the CPU, or above the cap).
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateU8S8(
@@ -162,8 +165,20 @@ class Conv2DKernel {
   // in_channels, any H, W with an output of at least 1x1.
   // output: if it is defined with output dtype and OutputShape(input) it is
   // written in place (preallocated); otherwise it is replaced by a new tensor.
-  virtual absl::Status Run(const tensor::Tensor& input, tensor::Tensor* output,
-                           pthreadpool_t pool) const = 0;
+  absl::Status Run(const tensor::Tensor& input, tensor::Tensor* output, pthreadpool_t pool) const {
+    return RunImpl(input, params_.input_zero_point, output, pool);
+  }
+  // Run with padding standing for `input_zero_point` (u8s8: [0, 255]) instead
+  // of params().input_zero_point: a zero point known only at run time. Only
+  // meaningful for raw (i32) kernels, whose bias cannot hold the zero point's
+  // compensation: the caller subtracts input_zero_point * sum(w - zw).
+  absl::Status RunWithZeroPoint(const tensor::Tensor& input, int32_t input_zero_point,
+                                tensor::Tensor* output, pthreadpool_t pool) const {
+    if (input_zero_point < 0 || input_zero_point > 255) {
+      return absl::InvalidArgumentError("spatial_pack conv2d: a u8 input zero point must be in [0, 255]");
+    }
+    return RunImpl(input, input_zero_point, output, pool);
+  }
 
   // The shape Run produces for `input_shape` (in input_layout()).
   absl::StatusOr<tensor::Shape> OutputShape(const tensor::Shape& input_shape) const;
@@ -179,6 +194,9 @@ class Conv2DKernel {
 
  protected:
   Conv2DKernel() = default;
+  virtual absl::Status RunImpl(const tensor::Tensor& input, int32_t input_zero_point,
+                               tensor::Tensor* output, pthreadpool_t pool) const = 0;
+
   QuantizedConvParams params_;
   std::string input_layout_, output_layout_, description_;
   int64_t in_block_ = 0;   // channel block of the input (0 = NCHW)

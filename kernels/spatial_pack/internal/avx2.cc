@@ -30,6 +30,12 @@ inline void Store16(uint8_t* out, __m256i a, __m256i b) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), bytes);
 }
 
+// Raw accumulators (Epilogue::raw32) of channels 0-7 and 8-15.
+inline void StoreRaw(uint8_t* out, __m256i a, __m256i b) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), a);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32), b);
+}
+
 // Store16 for the Madd16Lane order: vpackusdw already yields channels 0-15.
 inline void Store16InOrder(uint8_t* out, __m256i a, __m256i b) {
   const __m256i mask = _mm256_set1_epi32(0xFF);
@@ -99,6 +105,10 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
   const __m256 m0 = _mm256_loadu_ps(t.mult), m1 = _mm256_loadu_ps(t.mult + 8);
   const bool nan = g.ep.nan_check;
   for (int p = 0; p < NPIX; ++p) {
+    if (g.ep.raw32) {
+      StoreRaw(t.out + p * kRawPixelBytes, acc[0][p], acc[1][p]);
+      continue;
+    }
     Store16(t.out + p * 16, Requantize8(acc[0][p], m0, lo, hi, zp, nan),
             Requantize8(acc[1][p], m1, lo, hi, zp, nan));
   }
@@ -160,7 +170,14 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   for (int j = 0; j < NCO; ++j) {
     const __m256 m0 = _mm256_loadu_ps(t.mult + 16 * j), m1 = _mm256_loadu_ps(t.mult + 16 * j + 8);
     uint8_t* o = t.out + j * g.out_cstride;
-    if (g.ep.packed16) {
+    if (g.ep.raw32) {
+      // Madd16Lane order: channels 0-3, 8-11 in the first, 4-7, 12-15 in the second.
+      for (int p = 0; p < NPIX; ++p) {
+        const __m256i a = acc[2 * j][p], b = acc[2 * j + 1][p];
+        StoreRaw(o + p * kRawPixelBytes, _mm256_permute2x128_si256(a, b, 0x20),
+                 _mm256_permute2x128_si256(a, b, 0x31));
+      }
+    } else if (g.ep.packed16) {
       for (int p = 0; p < NPIX; p += 2) {
         Madd16StorePacked(o + p * 16, acc[2 * j][p], acc[2 * j + 1][p], m0, m1, p + 1 < NPIX,
                           acc[2 * j][p + 1 < NPIX ? p + 1 : p], acc[2 * j + 1][p + 1 < NPIX ? p + 1 : p], g.ep);
@@ -207,6 +224,16 @@ inline void DwMacLast(DwAcc* a, __m128i x, const int16_t* w) {
   a->hi = _mm256_add_epi32(a->hi, _mm256_madd_epi16(p1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16))));
 }
 
+// One output pixel of a depthwise row: requantized bytes, or raw int32.
+inline void DwStore(const DwGeom& g, const DwRow& r, int64_t ox, const DwAcc& a, __m256 m0, __m256 m1,
+                    __m256 lo, __m256 hi, __m256i zp, bool nan) {
+  if (g.ep.raw32) {
+    StoreRaw(r.out + ox * kRawPixelBytes, a.lo, a.hi);
+    return;
+  }
+  Store16(r.out + ox * 16, Requantize8(a.lo, m0, lo, hi, zp, nan), Requantize8(a.hi, m1, lo, hi, zp, nan));
+}
+
 inline __m128i LoadPix16(const uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 
 // 3x3 with all three rows inside, columns [ox, ox_end) all inside: the taps
@@ -231,16 +258,15 @@ void DwRow3x3Interior(const DwGeom& g, const DwRow& r, int64_t ox, int64_t ox_en
     }
     DwMacLast(&a, tap(8, b0), r.w_pairs + 128);
     DwMacLast(&b, tap(8, b1), r.w_pairs + 128);
-    Store16(r.out + ox * 16, Requantize8(a.lo, m0, lo, hi, zp, nan), Requantize8(a.hi, m1, lo, hi, zp, nan));
-    Store16(r.out + (ox + 1) * 16, Requantize8(b.lo, m0, lo, hi, zp, nan),
-            Requantize8(b.hi, m1, lo, hi, zp, nan));
+    DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
+    DwStore(g, r, ox + 1, b, m0, m1, lo, hi, zp, nan);
   }
   if (ox < ox_end) {
     const int64_t b0 = (ox * g.sw - g.pad_l) * 16;
     DwAcc a = {bias_lo, bias_hi};
     for (int j = 0; j < 4; ++j) DwMac(&a, tap(2 * j, b0), tap(2 * j + 1, b0), r.w_pairs + 32 * j);
     DwMacLast(&a, tap(8, b0), r.w_pairs + 128);
-    Store16(r.out + ox * 16, Requantize8(a.lo, m0, lo, hi, zp, nan), Requantize8(a.hi, m1, lo, hi, zp, nan));
+    DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
   }
 }
 
@@ -277,7 +303,7 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
       }
     }
     if (have) DwMac(&a, pending, zx16, w);  // its weight pair is (w, 0)
-    Store16(r.out + ox * 16, Requantize8(a.lo, m0, lo, hi, zp, nan), Requantize8(a.hi, m1, lo, hi, zp, nan));
+    DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
   };
   const bool rows_in = ih0 >= 0 && ih0 + (g.kh - 1) * g.dh < g.h;
   if (g.kh == 3 && g.kw == 3 && rows_in && g.ow_lo < g.ow_hi) {

@@ -52,7 +52,9 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
   for (int j = 0; j < NCO; ++j) {
     const __m512 m = _mm512_loadu_ps(t.mult + 16 * j);
     uint8_t* o = t.out + j * g.out_cstride;
-    if (g.ep.packed16) {
+    if (g.ep.raw32) {
+      for (int p = 0; p < NPIX; ++p) _mm512_storeu_si512(o + p * kRawPixelBytes, acc[j][p]);
+    } else if (g.ep.packed16) {
       // 4 pixels (64 output bytes) at a time through 16-bit lanes; a last
       // group of 1-3 pixels is packed with zeros and stored under a mask.
       const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
@@ -119,6 +121,15 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
   const __m512i bias = _mm512_loadu_si512(r.bias);
   const __m512 m = _mm512_loadu_ps(r.mult);
   const bool nan = g.ep.nan_check;
+  const bool raw = g.ep.raw32;
+  auto store = [&](int64_t ox, __m512i acc) {
+    if (raw) {
+      _mm512_storeu_si512(r.out + ox * kRawPixelBytes, acc);
+    } else {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + ox * 16),
+                       _mm512_cvtepi32_epi8(Requantize16(acc, m, lo, hi, zp, nan)));
+    }
+  };
   const int64_t ih0 = r.oh * g.sh - g.pad_t;
   int64_t ky_lo = 0, ky_hi = g.kh;  // rows inside: ky in [ky_lo, ky_hi)
   while (ky_lo < g.kh && ih0 + ky_lo * g.dh < 0) ++ky_lo;
@@ -142,8 +153,7 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
         acc = _mm512_dpwssd_epi32(acc, x, _mm512_loadu_si512(r.w + (ky * g.kw + kx) * 16));
       }
     }
-    const __m512i q = Requantize16(acc, m, lo, hi, zp, nan);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + ox * 16), _mm512_cvtepi32_epi8(q));
+    store(ox, acc);
   };
   const int64_t ow_lo = g.ow_lo < g.ow ? g.ow_lo : g.ow;
   const int64_t ow_hi = g.ow_hi > ow_lo ? g.ow_hi : ow_lo;
@@ -166,10 +176,8 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
           a1 = _mm512_dpwssd_epi32(a1, LoadPix(s + sx + kx * dx), w[ky * 3 + kx]);
         }
       }
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + ox * 16),
-                       _mm512_cvtepi32_epi8(Requantize16(a0, m, lo, hi, zp, nan)));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + (ox + 1) * 16),
-                       _mm512_cvtepi32_epi8(Requantize16(a1, m, lo, hi, zp, nan)));
+      store(ox, a0);
+      store(ox + 1, a1);
     }
     for (; ox < ow_hi; ++ox) border(ox);
   } else {
@@ -183,8 +191,7 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
                                     _mm512_loadu_si512(r.w + (ky * g.kw + kx) * 16));
         }
       }
-      const __m512i q = Requantize16(acc, m, lo, hi, zp, nan);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(r.out + ox * 16), _mm512_cvtepi32_epi8(q));
+      store(ox, acc);
     }
   }
   for (int64_t ox = ow_hi; ox < g.ow; ++ox) border(ox);

@@ -51,7 +51,16 @@ struct Epilogue {
   bool clamp16 = false;
   bool out_signed = false;  // i8 output
   int16_t lo_abs = 0, hi_abs = 0;
+  // Raw accumulators (out_dtype i32: convolutions whose epilogue runs
+  // elsewhere, e.g. with a zero point known only at run time): each pixel's
+  // 16 int32 accumulators are stored in channel order, kRawPixelBytes per
+  // pixel, and nothing above applies.
+  bool raw32 = false;
 };
+
+// Output bytes per pixel of a 16-channel block: u8/i8, or raw int32.
+constexpr int64_t kRawPixelBytes = 64;
+inline int64_t OutPixelBytes(const Epilogue& e) { return e.raw32 ? kRawPixelBytes : 16; }
 
 // The 4 bytes at p as one 32-bit word (unaligned): 4 input channels of a
 // pixel, broadcast to every lane by the SIMD kernels.
@@ -86,7 +95,7 @@ struct DenseTile {
   int64_t icb_count = 0;
   const int32_t* bias = nullptr;  // 16 * nco
   const float* mult = nullptr;    // 16 * nco
-  uint8_t* out = nullptr;         // output at (first oc block, oh, ow0), 16 lanes
+  uint8_t* out = nullptr;  // output at (first oc block, oh, ow0): 16 lanes (OutPixelBytes)
   int nco = 1, npix = 1;
 };
 
@@ -110,7 +119,7 @@ struct DwRow {
   const int16_t* w_pairs = nullptr;
   const int32_t* bias = nullptr;  // 16
   const float* mult = nullptr;    // 16
-  uint8_t* out = nullptr;         // output row [OW][16]
+  uint8_t* out = nullptr;         // output row [OW][16] (OutPixelBytes per pixel)
   int64_t oh = 0;
 };
 

@@ -32,6 +32,10 @@ void DenseTileScalar(const DenseGeom& g, const DenseTile& t) {
   }
   for (int j = 0; j < t.nco; ++j) {
     for (int p = 0; p < t.npix; ++p) {
+      if (g.ep.raw32) {
+        std::memcpy(t.out + j * g.out_cstride + p * kRawPixelBytes, &acc[p][j * 16], kRawPixelBytes);
+        continue;
+      }
       uint8_t* o = t.out + j * g.out_cstride + p * 16;
       for (int l = 0; l < 16; ++l) {
         const int c = j * 16 + l;
@@ -56,6 +60,10 @@ void DwRowScalar(const DwGeom& g, const DwRow& r) {
         const uint8_t* x = inside ? r.in + (ih * g.w + iw) * 16 : nullptr;
         for (int l = 0; l < 16; ++l) acc[l] += (inside ? x[l] : g.zx) * w[l];
       }
+    }
+    if (g.ep.raw32) {
+      std::memcpy(r.out + ox * kRawPixelBytes, acc, kRawPixelBytes);
+      continue;
     }
     uint8_t* o = r.out + ox * 16;
     for (int l = 0; l < 16; ++l) o[l] = static_cast<uint8_t>(RequantizeScalar(acc[l], r.mult[l], g.ep));

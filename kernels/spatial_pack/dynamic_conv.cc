@@ -1,0 +1,229 @@
+#include "kernels/spatial_pack/dynamic_conv.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/cpu_clones.h"
+#include "util/status_macros.h"
+
+namespace qnnc::kernels::spatial_pack {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+template <typename... Args>
+absl::Status Invalid(const Args&... args) {
+  return absl::InvalidArgumentError(absl::StrCat("dynamic conv2d: ", args...));
+}
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// w' = w - zw[oc] as i16 OIHW, and the raw kernel's parameters.
+struct Prepared {
+  Tensor weight;
+  std::vector<int32_t> sums;
+  QuantizedConvParams params;
+};
+
+absl::StatusOr<Prepared> Prepare(const Tensor& weight, const std::vector<int32_t>& zw,
+                                 const QuantizedConvParams& geometry) {
+  if (!weight.defined() || (weight.dtype() != DType::kU8 && weight.dtype() != DType::kI8) ||
+      weight.rank() != 4) {
+    return Invalid("weight must be u8 or i8 OIHW, got ",
+                   weight.defined() ? tensor::DTypeName(weight.dtype()) : "undefined", " ",
+                   weight.defined() ? tensor::ShapeToString(weight.shape()) : "");
+  }
+  const int64_t oc = weight.dim(0);
+  if (zw.size() != 1 && static_cast<int64_t>(zw.size()) != oc) {
+    return Invalid("weight zero point has ", zw.size(), " values; want 1 or ", oc);
+  }
+  const int64_t lo = tensor::DTypeMin(weight.dtype()), hi = tensor::DTypeMax(weight.dtype());
+  for (int32_t z : zw) {
+    if (z < lo || z > hi) {
+      return Invalid("weight zero point ", z, " is outside the ", tensor::DTypeName(weight.dtype()),
+                     " range");
+    }
+  }
+  // |x * w'| <= 255 * 255 per product: the int32 sums stay exact for at most
+  // this many products per output (the reference's sum has the same bound).
+  const int64_t k = weight.dim(1) * weight.dim(2) * weight.dim(3);
+  if (k > (int64_t{1} << 31) / (255 * 255)) {
+    return Invalid(k, " products per output could overflow the int32 accumulator");
+  }
+  Prepared p;
+  ASSIGN_OR_RETURN(p.weight, Tensor::CreateForOverwrite(DType::kI16, weight.shape()));
+  p.sums.assign(oc, 0);
+  int16_t* dst = p.weight.data<int16_t>();
+  for (int64_t o = 0; o < oc; ++o) {
+    const int32_t z = zw.size() == 1 ? zw[0] : zw[o];
+    for (int64_t i = 0; i < k; ++i) {
+      const int64_t idx = o * k + i;
+      const int32_t v = static_cast<int32_t>(weight.GetAsInt(idx)) - z;
+      dst[idx] = static_cast<int16_t>(v);
+      p.sums[o] += v;
+    }
+  }
+  p.params = geometry;
+  p.params.out_channels = oc;
+  p.params.bias.clear();
+  p.params.requant_multiplier = {1.0f};
+  p.params.output_zero_point = 0;
+  p.params.clamp_min = INT32_MIN;
+  p.params.clamp_max = INT32_MAX;
+  p.params.input_zero_point = 0;
+  p.params.out_dtype = DType::kI32;
+  return p;
+}
+
+// NCHW16c int32 accumulators -> NCHW, minus the compensation, through the
+// epilogue. One item: a tile of pixels of one (image, channel block). The
+// lane loops vectorize (a lane is a channel); the tile then goes to the
+// channel planes.
+struct EpilogueTask {
+  static constexpr int64_t kTile = 64;
+  const int32_t* acc;
+  void* out;
+  const int32_t* comp;  // [ocb * 16] zx * sum(w')
+  const float* scale;   // [ocb * 16]
+  const float* bias;    // [ocb * 16] or nullptr
+  bool to_float, clip;
+  float lo, hi;
+  int64_t c, ocb, plane;
+
+  template <bool kBias, bool kClip>
+  QNNC_CLONE_BODY static void Floats(const EpilogueTask& t, const int32_t* src, const int32_t* comp,
+                                     const float* scale, const float* bias, int64_t n,
+                                     float (*buf)[16]) {
+    for (int64_t x = 0; x < n; ++x) {
+      for (int l = 0; l < 16; ++l) {
+        float v = static_cast<float>(src[x * 16 + l] - comp[l]) * scale[l];
+        if constexpr (kBias) v = v + bias[l];
+        if constexpr (kClip) v = v < t.lo ? t.lo : (v > t.hi ? t.hi : v);
+        buf[x][l] = v;
+      }
+    }
+  }
+
+  QNNC_CLONE_BODY static void Body(void* ctx, size_t tile, size_t ib) {
+    const EpilogueTask& t = *static_cast<const EpilogueTask*>(ctx);
+    const int64_t i = static_cast<int64_t>(ib) / t.ocb, b = static_cast<int64_t>(ib) % t.ocb;
+    const int64_t x0 = static_cast<int64_t>(tile) * kTile, x1 = std::min(t.plane, x0 + kTile);
+    const int64_t n = x1 - x0;
+    const int32_t* src = t.acc + ((i * t.ocb + b) * t.plane + x0) * 16;
+    const int32_t* comp = t.comp + b * 16;
+    const int64_t lanes = std::min<int64_t>(16, t.c - b * 16);
+    const int64_t plane0 = (i * t.c + b * 16) * t.plane + x0;
+    if (!t.to_float) {
+      int32_t* out = static_cast<int32_t*>(t.out) + plane0;
+      for (int64_t l = 0; l < lanes; ++l) {
+        for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = src[x * 16 + l] - comp[l];
+      }
+      return;
+    }
+    alignas(64) float buf[kTile][16];
+    const float* scale = t.scale + b * 16;
+    const float* bias = t.bias ? t.bias + b * 16 : nullptr;
+    if (bias && t.clip) Floats<true, true>(t, src, comp, scale, bias, n, buf);
+    if (bias && !t.clip) Floats<true, false>(t, src, comp, scale, bias, n, buf);
+    if (!bias && t.clip) Floats<false, true>(t, src, comp, scale, bias, n, buf);
+    if (!bias && !t.clip) Floats<false, false>(t, src, comp, scale, bias, n, buf);
+    float* out = static_cast<float*>(t.out) + plane0;
+    for (int64_t l = 0; l < lanes; ++l) {
+      for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = buf[x][l];
+    }
+  }
+};
+
+// `count` values (1 or `channels`) spread over `padded` channels (extra: 0).
+std::vector<float> PerChannel(const float* v, int64_t count, int64_t channels, int64_t padded) {
+  std::vector<float> out(padded, 0.0f);
+  for (int64_t c = 0; c < channels; ++c) out[c] = v[count == 1 ? 0 : c];
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<DynamicConv2D>> DynamicConv2D::Create(
+    const Tensor& weight, const std::vector<int32_t>& weight_zero_point,
+    const QuantizedConvParams& geometry, const KnobMap& config, Isa isa, Arithmetic arith) {
+  ASSIGN_OR_RETURN(Prepared p, Prepare(weight, weight_zero_point, geometry));
+  std::unique_ptr<DynamicConv2D> k(new DynamicConv2D());
+  ASSIGN_OR_RETURN(k->conv_, Conv2DKernel::CreateU8S8(p.weight, p.params, config, isa, arith));
+  k->weight_sums_ = std::move(p.sums);
+  return k;
+}
+
+absl::StatusOr<std::string> DynamicConv2D::Describe(const Tensor& weight,
+                                                    const std::vector<int32_t>& weight_zero_point,
+                                                    const QuantizedConvParams& geometry,
+                                                    const KnobMap& config, Isa isa,
+                                                    Arithmetic arith) {
+  ASSIGN_OR_RETURN(Prepared p, Prepare(weight, weight_zero_point, geometry));
+  ASSIGN_OR_RETURN(std::string d, Conv2DKernel::DescribeU8S8(p.weight, p.params, config, isa, arith));
+  return "dynamic " + d;
+}
+
+absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
+                                const DynamicEpilogue* epilogue, Tensor* output,
+                                pthreadpool_t pool) const {
+  const QuantizedConvParams& p = conv_->params();
+  if (output == nullptr) return Invalid("output is null");
+  if (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
+      input.dim(1) != p.in_channels) {
+    return Invalid("input must be u8 NCHW with ", p.in_channels, " channels, got ",
+                   input.defined() ? tensor::DTypeName(input.dtype()) : "undefined", " ",
+                   input.defined() ? tensor::ShapeToString(input.shape()) : "");
+  }
+  if (input_zero_point < 0 || input_zero_point > 255) {
+    return Invalid("input zero point ", input_zero_point, " is outside [0, 255]");
+  }
+  const int64_t c = p.out_channels, ocb = CeilDiv(c, 16);
+  if (epilogue != nullptr) {
+    const int64_t sc = epilogue->scale_count, bc = epilogue->bias_count;
+    if (epilogue->scale == nullptr || (sc != 1 && sc != c)) {
+      return Invalid("scale has ", sc, " values; want 1 or ", c);
+    }
+    if (epilogue->bias != nullptr && bc != 1 && bc != c) {
+      return Invalid("bias has ", bc, " values; want 1 or ", c);
+    }
+  }
+  const int64_t block = conv_->input_layout() == "NCHW4c" ? 4 : 16;
+  ASSIGN_OR_RETURN(Tensor blocked, ToBlocked(input, block, input_zero_point, pool));
+  Tensor acc;
+  RETURN_IF_ERROR(conv_->RunWithZeroPoint(blocked, input_zero_point, &acc, pool));
+  const tensor::Shape shape = {acc.dim(0), c, acc.dim(2), acc.dim(3)};
+  const DType dtype = epilogue ? DType::kF32 : DType::kI32;
+  if (!output->defined() || output->dtype() != dtype || output->shape() != shape) {
+    ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
+  }
+  std::vector<int32_t> comp(ocb * 16, 0);
+  for (int64_t o = 0; o < c; ++o) comp[o] = input_zero_point * weight_sums_[o];
+  std::vector<float> scale, bias;
+  EpilogueTask t{};
+  t.acc = acc.data<int32_t>();
+  t.out = output->raw_data();
+  t.comp = comp.data();
+  t.c = c;
+  t.ocb = ocb;
+  t.plane = shape[2] * shape[3];
+  t.to_float = epilogue != nullptr;
+  if (epilogue) {
+    scale = PerChannel(epilogue->scale, epilogue->scale_count, c, ocb * 16);
+    t.scale = scale.data();
+    if (epilogue->bias) {
+      bias = PerChannel(epilogue->bias, epilogue->bias_count, c, ocb * 16);
+      t.bias = bias.data();
+    }
+    t.clip = epilogue->clip;
+    t.lo = epilogue->clip_min;
+    t.hi = epilogue->clip_max;
+  }
+  pthreadpool_parallelize_2d(pool, CpuClones<&EpilogueTask::Body>::Pick(), &t,
+                             static_cast<size_t>(CeilDiv(t.plane, EpilogueTask::kTile)),
+                             static_cast<size_t>(shape[0] * ocb), 0);
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::kernels::spatial_pack
