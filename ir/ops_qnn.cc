@@ -192,6 +192,37 @@ absl::StatusOr<std::vector<TensorType>> ConvRequantizeRel(const TypeRelationInpu
   return One({dt, out});
 }
 
+// A per-channel operand of an NCHW result with `channels` channels: one
+// value, or `channels` values along axis 1 (e.g. [1, C, 1, 1], [C, 1, 1]).
+absl::Status ExpectChannelOperand(const TensorType& t, int64_t channels, const char* what) {
+  RETURN_IF_ERROR(internal::ExpectDType(t, DType::kF32, what));
+  int64_t n = 1;
+  for (int64_t d : t.shape) n *= d;
+  bool ok = t.rank() <= 4 && (n == 1 || n == channels);
+  for (int i = 0; ok && i < t.rank(); ++i) {
+    const int axis = 4 - t.rank() + i;  // aligned to NCHW from the right
+    ok = t.shape[i] == 1 || (axis == 1 && t.shape[i] == channels);
+  }
+  if (!ok) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " must hold 1 or ", channels,
+                                                   " values along the channel axis, got ",
+                                                   t.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<TensorType>> ConvDynamicRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  RETURN_IF_ERROR(ExpectInteger(t[0], "data"));
+  RETURN_IF_ERROR(ExpectInteger(t[1], "weight"));
+  RETURN_IF_ERROR(ExpectQuantParam(t[2], "input_zero_point"));
+  RETURN_IF_ERROR(ExpectQuantParam(t[3], "kernel_zero_point"));
+  ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, t[0], t[1]));
+  RETURN_IF_ERROR(ExpectChannelOperand(t[4], out[1], "scale"));
+  if (t.size() > 5) RETURN_IF_ERROR(ExpectChannelOperand(t[5], out[1], "bias"));
+  return One({DType::kF32, out});
+}
+
 absl::StatusOr<std::vector<TensorType>> DynamicQuantizeRel(const TypeRelationInput& in) {
   RETURN_IF_ERROR(ExpectFloat(in.inputs[0], "data"));
   return std::vector<TensorType>{{DType::kU8, in.inputs[0].shape}, {DType::kF32, {}},
@@ -232,6 +263,11 @@ void RegisterQnnOps(OpRegistry& r) {
                     "pad_value, out_dtype, clamp_min, clamp_max}: requantize(conv(data - izp, "
                     "weight - kzp) + bias, requant_scale / output_scale) with padding standing "
                     "for pad_value; built by FuseOps"});
+  RegisterOrDie(r, {"qnn.conv2d_dynamic", 5, 6, 1, ConvDynamicRel,
+                    "(data, weight, input_zero_point, kernel_zero_point, scale f32, [bias f32]) "
+                    "{conv attrs, clip_min, clip_max} -> f32: clip(float(conv(data - izp, weight - "
+                    "kzp)) * scale + bias), the reference's cast, multiply, add and clip; scale "
+                    "and bias 1 or out-channels values; built by FuseOps"});
   RegisterOrDie(r, {"fixed_point_multiply", 3, 3, 1, FixedPointMultiplyRel,
                     "(data i32, multiplier i32, shift i32) {axis=1, rounding UPWARD|TONEAREST}: "
                     "data * multiplier * 2^(shift-31), rounded"});

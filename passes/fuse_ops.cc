@@ -1,5 +1,9 @@
 #include "passes/fuse_ops.h"
 
+#include <cmath>
+#include <utility>
+#include <vector>
+
 #include "absl/container/flat_hash_map.h"
 #include "ir/builder.h"
 #include "target/decision_attrs.h"
@@ -15,7 +19,10 @@ class UseCounts {
  public:
   explicit UseCounts(const ir::Graph& g) {
     for (const Node* n : g.nodes()) {
-      for (const Value* v : n->inputs()) ++uses_[v];
+      for (const Value* v : n->inputs()) {
+        ++uses_[v];
+        user_[v] = n;
+      }
     }
     for (const Value* v : g.outputs()) ++uses_[v];
   }
@@ -23,9 +30,16 @@ class UseCounts {
     auto it = uses_.find(v);
     return it != uses_.end() && it->second == 1;
   }
+  // The node reading `v` when it is its only use (not a graph output), else nullptr.
+  const Node* SoleUser(const Value* v) const {
+    if (!Single(v)) return nullptr;
+    auto it = user_.find(v);
+    return it != user_.end() ? it->second : nullptr;
+  }
 
  private:
   absl::flat_hash_map<const Value*, int> uses_;
+  absl::flat_hash_map<const Value*, const Node*> user_;
 };
 
 bool FusesRequantize(const Node& conv, const target::Registry& registry) {
@@ -119,6 +133,100 @@ absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize, const U
   return fused->output();
 }
 
+bool FusesDynamicEpilogue(const Node& conv, const target::Registry& registry) {
+  auto d = target::GetDecision(conv);
+  if (!d) return false;
+  const target::Implementation* impl = registry.FindImplementation("qnn.conv2d", d->implementation);
+  return impl != nullptr && impl->fuses_dynamic_epilogue;
+}
+
+// An f32 operand holding 1 or `channels` values along axis 1 of an NCHW
+// result (what qnn.conv2d_dynamic takes as scale and bias).
+bool ChannelOperand(const Value* v, int64_t channels) {
+  if (!v->type() || v->type()->dtype != tensor::DType::kF32 || v->type()->rank() > 4) return false;
+  const auto& shape = v->type()->shape;
+  int64_t n = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const size_t axis = 4 - shape.size() + i;
+    if (shape[i] != 1 && (axis != 1 || shape[i] != channels)) return false;
+    n *= shape[i];
+  }
+  return n == 1 || n == channels;
+}
+
+// Whether `v` is computed from `target`'s output (then an op reading `v`
+// cannot be fused into `target`).
+bool DependsOn(const Value* v, const Node* target) {
+  std::vector<const Value*> stack = {v};
+  absl::flat_hash_map<const Value*, bool> seen;
+  while (!stack.empty()) {
+    const Value* x = stack.back();
+    stack.pop_back();
+    if (seen[x]) continue;
+    seen[x] = true;
+    const Node* p = x->producer();
+    if (p == nullptr) continue;
+    if (p == target) return true;
+    for (const Value* in : p->inputs()) stack.push_back(in);
+  }
+  return false;
+}
+
+// A dynamically quantized convolution's epilogue (ONNX ConvInteger -> Cast
+// -> Mul by x_scale * w_scale -> Add bias -> Clip/Relu): qnn.conv2d, cast to
+// f32, multiply by a per-tensor or per-channel scale, then optionally add a
+// constant bias and clip, becomes one qnn.conv2d_dynamic. Returns the value
+// it replaces and the fused value, or {nullptr, nullptr}.
+absl::StatusOr<std::pair<const Value*, Value*>> TryFuseDynamic(ir::Graph& graph, const Node& conv,
+                                                               const UseCounts& uses,
+                                                               const target::Registry& registry) {
+  const std::pair<const Value*, Value*> none{nullptr, nullptr};
+  if (conv.op() != "qnn.conv2d" || !FusesDynamicEpilogue(conv, registry) || !conv.output()->type()) {
+    return none;
+  }
+  const tensor::Shape& shape = conv.output()->type()->shape;
+  if (shape.size() != 4) return none;
+  const int64_t channels = shape[1];
+  auto same_shape = [&](const Node* n) {
+    return n->output()->type() && n->output()->type()->dtype == tensor::DType::kF32 &&
+           n->output()->type()->shape == shape;
+  };
+  const Node* cast = uses.SoleUser(conv.output());
+  if (cast == nullptr || cast->op() != "cast" || !same_shape(cast)) return none;
+  const Node* mul = uses.SoleUser(cast->output());
+  if (mul == nullptr || mul->op() != "multiply" || !same_shape(mul)) return none;
+  Value* scale = mul->input(0) == cast->output() ? mul->input(1) : mul->input(0);
+  if (scale == cast->output() || !ChannelOperand(scale, channels) || DependsOn(scale, &conv)) {
+    return none;
+  }
+  const Node* last = mul;
+  Value* bias = nullptr;
+  if (const Node* add = uses.SoleUser(mul->output());
+      add != nullptr && add->op() == "add" && same_shape(add)) {
+    Value* b = add->input(0) == mul->output() ? add->input(1) : add->input(0);
+    if (b != mul->output() && b->is_constant() && ChannelOperand(b, channels)) {
+      bias = b;
+      last = add;
+    }
+  }
+  ir::Attrs attrs;
+  for (const auto& [k, val] : conv.attrs().map()) attrs.Set(k, val);
+  if (const Node* clip = uses.SoleUser(last->output());
+      clip != nullptr && clip->op() == "clip" && same_shape(clip)) {
+    auto lo = clip->attrs().GetFloat("min", -INFINITY);
+    auto hi = clip->attrs().GetFloat("max", INFINITY);
+    if (lo.ok() && hi.ok()) {
+      attrs.Set("clip_min", *lo);
+      attrs.Set("clip_max", *hi);
+      last = clip;
+    }
+  }
+  std::vector<Value*> inputs = {conv.input(0), conv.input(1), conv.input(2), conv.input(3), scale};
+  if (bias != nullptr) inputs.push_back(bias);
+  Node* fused = graph.AddNode("qnn.conv2d_dynamic", inputs, attrs, 1, conv.name());
+  return std::make_pair(static_cast<const Value*>(last->output()), fused->output());
+}
+
 }  // namespace
 
 absl::Status FuseOpsPass::Run(ir::Graph& graph, PassContext& context) {
@@ -129,6 +237,13 @@ absl::Status FuseOpsPass::Run(ir::Graph& graph, PassContext& context) {
     if (node->op() != "qnn.requantize") continue;
     ASSIGN_OR_RETURN(Value* fused, TryFuse(graph, *node, uses, registry));
     if (fused != nullptr) graph.ReplaceAllUsesWith(node->output(), fused);
+  }
+  for (Node* node : graph.nodes()) {
+    if (node->op() != "qnn.conv2d") continue;
+    ASSIGN_OR_RETURN(auto replaced, TryFuseDynamic(graph, *node, uses, registry));
+    if (replaced.second != nullptr) {
+      graph.ReplaceAllUsesWith(const_cast<Value*>(replaced.first), replaced.second);
+    }
   }
   RETURN_IF_ERROR(graph.TopologicalSort());
   graph.RemoveDeadCode();

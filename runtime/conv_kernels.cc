@@ -12,6 +12,7 @@
 #include "kernels/spatial_pack/conv2d.h"
 #include "kernels/xnnpack/conv2d.h"
 #include "nlohmann/json.hpp"
+#include "runtime/conv_kernel_util.h"
 #include "runtime/kernel_registry.h"
 #include "util/status_macros.h"
 
@@ -78,6 +79,8 @@ absl::StatusOr<CommonParams> Common(const ir::Node& n) {
   return p;
 }
 
+}  // namespace
+
 absl::StatusOr<sp::KnobMap> Knobs(const ir::Node& n) {
   ASSIGN_OR_RETURN(std::string text, n.attrs().GetString("config", "{}"));
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
@@ -93,6 +96,8 @@ absl::StatusOr<sp::KnobMap> Knobs(const ir::Node& n) {
   }
   return knobs;
 }
+
+namespace {
 
 class SpatialPackKernel : public PreparedKernel {
  public:
@@ -143,6 +148,14 @@ class DescribedKernel : public PreparedKernel {
  private:
   std::string description_, isa_;
 };
+
+}  // namespace
+
+std::unique_ptr<PreparedKernel> MakeDescribedKernel(std::string description, std::string isa) {
+  return std::unique_ptr<PreparedKernel>(new DescribedKernel(std::move(description), std::move(isa)));
+}
+
+namespace {
 
 absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
     const ir::Node& n, bool int16, sp::Isa isa, sp::Arithmetic arith = sp::Arithmetic::kMaddubs) {

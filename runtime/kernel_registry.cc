@@ -6,6 +6,7 @@ const KernelRegistry& KernelRegistry::Global() {
   static const KernelRegistry* registry = [] {
     auto* r = new KernelRegistry();
     RegisterConvKernels(*r);
+    RegisterDynamicConvKernels(*r);
     RegisterOpKernels(*r);
     return r;
   }();

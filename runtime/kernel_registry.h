@@ -68,6 +68,10 @@ class KernelRegistry {
 
 // Registers the fused-convolution kernels (kernels/spatial_pack, kernels/xnnpack).
 void RegisterConvKernels(KernelRegistry& registry);
+// Registers the dynamically quantized convolutions' kernels
+// (kernels/spatial_pack/dynamic_conv.h): qnn.conv2d with a run-time data zero
+// point and qnn.conv2d_dynamic.
+void RegisterDynamicConvKernels(KernelRegistry& registry);
 // Registers the kernels bound per op (op_kernels.cc): elementwise
 // (kernels/elementwise), integer dense (kernels/dense), 8-bit max pool
 // (kernels/pool).

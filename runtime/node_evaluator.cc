@@ -1,5 +1,6 @@
 #include "runtime/node_evaluator.h"
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
@@ -169,6 +170,23 @@ const std::map<std::string, Kernel>& Kernels() {
          ASSIGN_OR_RETURN(auto hi, OptionalInt(n, "clamp_max"));
          return Single(ref::Requantize(acc, in[7], Tensor::Scalar<int32_t>(0), in[8], in[9], 1, dt,
                                        lo, hi));
+       }},
+      {"qnn.conv2d_dynamic",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto p, ConvParams(n, DType::kI32));
+         ASSIGN_OR_RETURN(Tensor acc, ref::QnnConv2D(in[0], in[1], in[2], in[3], p, pool));
+         ASSIGN_OR_RETURN(Tensor y, ref::Cast(acc, DType::kF32));
+         ASSIGN_OR_RETURN(y, ref::Multiply(y, in[4]));
+         if (in.size() > 5) {
+           ASSIGN_OR_RETURN(y, ref::Add(y, in[5]));
+         }
+         const bool has_min = n.attrs().map().count("clip_min") > 0;
+         if (has_min || n.attrs().map().count("clip_max") > 0) {
+           ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("clip_min", -INFINITY));
+           ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("clip_max", INFINITY));
+           ASSIGN_OR_RETURN(y, ref::Clip(y, lo, hi));
+         }
+         return Single(y);
        }},
       {"qnn.dense",
        [](const ir::Node&, const Tensors& in, pthreadpool_t pool) {

@@ -274,6 +274,57 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority) {
   return impl;
 }
 
+Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs,
+                                  bool madd16) {
+  const sp::Isa isa = needs == Feature::kAvx512vnni ? sp::Isa::kAvx512Vnni : sp::Isa::kAvx2;
+  const sp::Arithmetic arith = madd16 ? sp::Arithmetic::kMadd16 : sp::Arithmetic::kMaddubs;
+  Implementation impl;
+  impl.name = name;
+  impl.priority = priority;
+  impl.legalization = "keep";
+  impl.layout = "NCHW";
+  impl.fuses_dynamic_epilogue = true;
+  impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(isa, arith));
+  impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);
+  impl.applicable = [needs, madd16](const Workload& w, const Target& t) -> absl::Status {
+    RETURN_IF_ERROR(NeedsFeature(t, needs));
+    if (w.op != "qnn.conv2d") return absl::FailedPreconditionError("is for qnn.conv2d only");
+    RETURN_IF_ERROR(NeedsEightBitOperands(w));
+    if (w.data.dtype != tensor::DType::kU8) {
+      return absl::FailedPreconditionError("needs u8 data (DynamicQuantizeLinear's)");
+    }
+    if (w.data_zero_point || w.constant_zero_points) {
+      return absl::FailedPreconditionError(
+          "is for a data zero point known only at run time (the u8s8 implementations take "
+          "constant ones)");
+    }
+    RETURN_IF_ERROR(NeedsConstantWeights(w));
+    if (w.kernel_zero_points.empty()) {
+      return absl::FailedPreconditionError("needs a constant kernel zero point");
+    }
+    RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+    if (w.output.dtype != tensor::DType::kI32) return absl::FailedPreconditionError("needs an i32 output");
+    int64_t k = 1;
+    for (size_t i = 1; i < w.weight.shape.size(); ++i) k *= w.weight.shape[i];
+    if (k > (int64_t{1} << 31) / (255 * 255)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          k, " products per output could overflow the int32 accumulator"));
+    }
+    if (!madd16 && !w.depthwise()) {
+      const absl::Status fits = NeedsWeightOffsetsIn(w, -128, 127);
+      if (!fits.ok()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            fits.message(), "; x86.spatial_pack.dynamic.u8i16.avx2 multiplies by int16 weights"));
+      }
+    }
+    return absl::OkStatus();
+  };
+  impl.default_config = [isa, arith](const Workload& w, const Target&) {
+    return TakesNoTiles(w) ? Config{} : sp::DefaultConfigU8S8(KernelParams(w), isa, OutWidth(w), arith);
+  };
+  return impl;
+}
+
 absl::Status RegisterForConv(Registry& registry, const std::string& key,
                              const Implementation& impl) {
   return registry.RegisterImplementation("qnn.conv2d", key, impl);

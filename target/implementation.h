@@ -34,6 +34,10 @@ struct Implementation {
   // Whether its kernel applies the requantization in its epilogue (so
   // QnnCanonicalize leaves the qnn.requantize for fusion).
   bool fuses_requantize = false;
+  // Whether its kernel applies a dynamically quantized convolution's float
+  // epilogue (cast, times a run-time scale, plus bias, clip), so that FuseOps
+  // builds a qnn.conv2d_dynamic.
+  bool fuses_dynamic_epilogue = false;
   ConfigSpace config_space;
   // The space for one workload, when it differs from config_space (e.g. the
   // depthwise kernels have no knobs: a knob that changes nothing is not a

@@ -22,7 +22,12 @@ TEST(ImplementationKernels, EveryRegisteredImplementationHasAKernel) {
         SCOPED_TRACE(testing::Message() << op << " on " << t << ": " << impl->name);
         ++checked;
         if (impl->name == "reference") continue;  // the reference kernels are its kernel
-        if (std::string(op) == "qnn.conv2d") {
+        if (std::string(op) == "qnn.conv2d" && impl->fuses_dynamic_epilogue) {
+          // Dynamically quantized convolutions run alone (i32) or fused with
+          // their float epilogue, bound by decision.
+          EXPECT_TRUE(kernels.Has("qnn.conv2d", impl->name)) << "no kernel factory";
+          EXPECT_TRUE(kernels.Has("qnn.conv2d_dynamic", impl->name)) << "no kernel factory";
+        } else if (std::string(op) == "qnn.conv2d") {
           // Convolutions run fused with their requantize, bound by decision.
           EXPECT_TRUE(impl->fuses_requantize);
           EXPECT_TRUE(kernels.Has("qnn.conv2d_requantize", impl->name)) << "no kernel factory";

@@ -193,16 +193,37 @@ struct RangeTask {
   std::vector<float>* lo;
   std::vector<float>* hi;
   std::vector<int64_t>* first_inf;
-  static void Run(void* ctx, size_t c) {
+  // 16 independent lanes (lane i % 16), so the loop vectorizes without
+  // reassociating: each lane keeps its strict minimum and maximum, and the
+  // lanes' extremes are the chunk's (NaN never replaces, as serially).
+  QNNC_CLONE_BODY static void Body(void* ctx, size_t c, size_t) {
     const RangeTask& t = *static_cast<const RangeTask*>(ctx);
     const int64_t begin = static_cast<int64_t>(c) * t.chunk, end = std::min(t.n, begin + t.chunk);
     const float* __restrict x = t.x;
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    float lo16[16], hi16[16];
+    int32_t inf16[16];
+    for (int l = 0; l < 16; ++l) lo16[l] = 0.0f, hi16[l] = 0.0f, inf16[l] = 0;
+    int64_t i = begin;
+    for (; i + 16 <= end; i += 16) {
+      for (int l = 0; l < 16; ++l) {
+        const float v = x[i + l];
+        lo16[l] = v < lo16[l] ? v : lo16[l];
+        hi16[l] = v > hi16[l] ? v : hi16[l];
+        inf16[l] += (v == kInf) | (v == -kInf);
+      }
+    }
     float lo = 0.0f, hi = 0.0f;
     int64_t inf = 0;
-    for (int64_t i = begin; i < end; ++i) {
+    for (int l = 0; l < 16; ++l) {
+      lo = lo16[l] < lo ? lo16[l] : lo;
+      hi = hi16[l] > hi ? hi16[l] : hi;
+      inf += inf16[l];
+    }
+    for (; i < end; ++i) {
       lo = x[i] < lo ? x[i] : lo;
       hi = x[i] > hi ? x[i] : hi;
-      inf += std::fabs(x[i]) == std::numeric_limits<float>::infinity();
+      inf += std::fabs(x[i]) == kInf;
     }
     (*t.lo)[c] = lo;
     (*t.hi)[c] = hi;
@@ -312,10 +333,11 @@ absl::Status DynamicQuantizeU8(const Tensor& x, Tensor* y, Tensor* scale, Tensor
   std::vector<float> lo(chunks), hi(chunks);
   std::vector<int64_t> first_inf(chunks);
   RangeTask t{x.data<float>(), n, kChunk, &lo, &hi, &first_inf};
+  const auto range = CpuClones<&RangeTask::Body>::Pick();
   if (pool == nullptr || chunks == 1) {
-    for (int64_t c = 0; c < chunks; ++c) RangeTask::Run(&t, static_cast<size_t>(c));
+    for (int64_t c = 0; c < chunks; ++c) range(&t, static_cast<size_t>(c), 0);
   } else {
-    pthreadpool_parallelize_1d(pool, &RangeTask::Run, &t, static_cast<size_t>(chunks), 0);
+    pthreadpool_parallelize_2d(pool, range, &t, static_cast<size_t>(chunks), 1, 0);
   }
   float l = 0.0f, h = 0.0f;
   for (int64_t c = 0; c < chunks; ++c) {

@@ -92,15 +92,28 @@ struct EpilogueTask {
   float lo, hi;
   int64_t c, ocb, plane;
 
+  // Locals and __restrict so that the lane loop vectorizes (the clamp
+  // stays the reference's compare-and-select, in registers).
   template <bool kBias, bool kClip>
-  QNNC_CLONE_BODY static void Floats(const EpilogueTask& t, const int32_t* src, const int32_t* comp,
-                                     const float* scale, const float* bias, int64_t n,
-                                     float (*buf)[16]) {
+  QNNC_CLONE_BODY static void Floats(const int32_t* __restrict src, const int32_t* comp_in,
+                                     const float* scale_in, const float* bias_in, float lo,
+                                     float hi, int64_t n, float (*__restrict buf)[16]) {
+    int32_t comp[16];
+    float scale[16], bias[16];
+    for (int l = 0; l < 16; ++l) {
+      comp[l] = comp_in[l];
+      scale[l] = scale_in[l];
+      bias[l] = kBias ? bias_in[l] : 0.0f;
+    }
     for (int64_t x = 0; x < n; ++x) {
       for (int l = 0; l < 16; ++l) {
         float v = static_cast<float>(src[x * 16 + l] - comp[l]) * scale[l];
         if constexpr (kBias) v = v + bias[l];
-        if constexpr (kClip) v = v < t.lo ? t.lo : (v > t.hi ? t.hi : v);
+        if constexpr (kClip) {
+          // v < lo ? lo : (v > hi ? hi : v), as two selects (NaN stays NaN).
+          const float upper = v > hi ? hi : v;
+          v = v < lo ? lo : upper;
+        }
         buf[x][l] = v;
       }
     }
@@ -125,10 +138,10 @@ struct EpilogueTask {
     alignas(64) float buf[kTile][16];
     const float* scale = t.scale + b * 16;
     const float* bias = t.bias ? t.bias + b * 16 : nullptr;
-    if (bias && t.clip) Floats<true, true>(t, src, comp, scale, bias, n, buf);
-    if (bias && !t.clip) Floats<true, false>(t, src, comp, scale, bias, n, buf);
-    if (!bias && t.clip) Floats<false, true>(t, src, comp, scale, bias, n, buf);
-    if (!bias && !t.clip) Floats<false, false>(t, src, comp, scale, bias, n, buf);
+    if (bias && t.clip) Floats<true, true>(src, comp, scale, bias, t.lo, t.hi, n, buf);
+    if (bias && !t.clip) Floats<true, false>(src, comp, scale, bias, t.lo, t.hi, n, buf);
+    if (!bias && t.clip) Floats<false, true>(src, comp, scale, bias, t.lo, t.hi, n, buf);
+    if (!bias && !t.clip) Floats<false, false>(src, comp, scale, bias, t.lo, t.hi, n, buf);
     float* out = static_cast<float*>(t.out) + plane0;
     for (int64_t l = 0; l < lanes; ++l) {
       for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = buf[x][l];

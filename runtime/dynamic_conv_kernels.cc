@@ -1,0 +1,142 @@
+// Kernels of dynamically quantized convolutions (kernels/spatial_pack/
+// dynamic_conv.h): a qnn.conv2d whose data zero point is a run-time input
+// (i32 NCHW accumulators) and the fused qnn.conv2d_dynamic (f32 NCHW), for
+// the implementations x86.spatial_pack.dynamic.*. Weights are packed when
+// the plan is loaded; the zero point, the scale (x_scale * w_scale) and so
+// the compensation are read per run.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/spatial_pack/dynamic_conv.h"
+#include "runtime/conv_kernel_util.h"
+#include "runtime/kernel_registry.h"
+#include "util/status_macros.h"
+
+namespace qnnc::runtime {
+namespace {
+
+namespace sp = ::qnnc::kernels::spatial_pack;
+using tensor::Tensor;
+
+// Inputs of qnn.conv2d and qnn.conv2d_dynamic (the first four agree).
+enum Input { kData, kWeight, kInZp, kKernelZp, kScale, kBias };
+
+class DynamicConvKernel : public PreparedKernel {
+ public:
+  DynamicConvKernel(std::unique_ptr<sp::DynamicConv2D> conv, bool fused, sp::DynamicEpilogue ep)
+      : conv_(std::move(conv)), fused_(fused), ep_(ep) {}
+
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    const Tensor& zp = in[kInZp];
+    if (zp.num_elements() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "dynamic conv2d: the input zero point has ", zp.num_elements(), " values, want 1"));
+    }
+    const int64_t zx = zp.GetAsInt(0);
+    if (zx < 0 || zx > 255) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("dynamic conv2d: the input zero point ", zx, " is outside [0, 255]"));
+    }
+    if (!fused_) return conv_->Run(in[kData], static_cast<int32_t>(zx), nullptr, &out[0], pool);
+    sp::DynamicEpilogue ep = ep_;
+    const Tensor& scale = in[kScale];
+    ep.scale = scale.data<float>();
+    ep.scale_count = scale.num_elements();
+    if (in.size() > kBias) {
+      ep.bias = in[kBias].data<float>();
+      ep.bias_count = in[kBias].num_elements();
+    }
+    return conv_->Run(in[kData], static_cast<int32_t>(zx), &ep, &out[0], pool);
+  }
+  std::string description() const override { return "spatial_pack " + conv_->description(); }
+
+ private:
+  std::unique_ptr<sp::DynamicConv2D> conv_;
+  bool fused_;
+  sp::DynamicEpilogue ep_;  // clip bounds; scale and bias are set per run
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Isa isa,
+                                                       sp::Arithmetic arith) {
+  auto error = [&](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat(n.Describe(), ": ", s.message()));
+  };
+  const bool fused = n.op() == "qnn.conv2d_dynamic";
+  if (!n.input(kWeight)->is_constant() || !n.input(kKernelZp)->is_constant()) {
+    return error(absl::FailedPreconditionError("weight and kernel zero point must be constants"));
+  }
+  if (!fused) {
+    ASSIGN_OR_RETURN(std::string out_dtype, n.attrs().GetString("out_dtype", "i32"));
+    if (out_dtype != "i32") return error(absl::FailedPreconditionError("needs an i32 output"));
+  }
+  const Tensor& w = n.input(kWeight)->data();
+  if (w.rank() != 4) return error(absl::InvalidArgumentError("weight must be OIHW"));
+  ASSIGN_OR_RETURN(std::string data_layout, n.attrs().GetString("data_layout", "NCHW"));
+  ASSIGN_OR_RETURN(std::string kernel_layout, n.attrs().GetString("kernel_layout", "OIHW"));
+  if (data_layout != "NCHW" || kernel_layout != "OIHW") {
+    return error(absl::FailedPreconditionError(absl::StrCat(
+        "the kernel reads NCHW data and OIHW weights, the graph gives ", data_layout, " and ",
+        kernel_layout)));
+  }
+  ASSIGN_OR_RETURN(auto strides, n.attrs().GetInts("strides", {1, 1}));
+  ASSIGN_OR_RETURN(auto padding, n.attrs().GetInts("padding", {0, 0, 0, 0}));
+  ASSIGN_OR_RETURN(auto dilation, n.attrs().GetInts("dilation", {1, 1}));
+  ASSIGN_OR_RETURN(int64_t groups, n.attrs().GetInt("groups", 1));
+  if (strides.size() != 2 || dilation.size() != 2 || padding.size() != 4) {
+    return error(absl::InvalidArgumentError("strides, dilation need 2 values, padding 4"));
+  }
+  sp::QuantizedConvParams p;
+  p.out_channels = w.dim(0);
+  p.in_channels = w.dim(1) * groups;
+  p.groups = groups;
+  p.kernel_h = w.dim(2);
+  p.kernel_w = w.dim(3);
+  p.strides = {strides[0], strides[1]};
+  p.dilation = {dilation[0], dilation[1]};
+  p.pads = {padding[0], padding[1], padding[2], padding[3]};
+  const Tensor& kzp = n.input(kKernelZp)->data();
+  std::vector<int32_t> zw;
+  for (int64_t i = 0; i < kzp.num_elements(); ++i) zw.push_back(static_cast<int32_t>(kzp.GetAsInt(i)));
+  ASSIGN_OR_RETURN(sp::KnobMap knobs, Knobs(n));
+  // The AVX2 depthwise kernel already multiplies in int16: madd16 is for dense layers.
+  const bool depthwise = groups > 1 && groups == p.in_channels && p.out_channels % groups == 0;
+  if (depthwise) arith = sp::Arithmetic::kMaddubs;
+  if (!sp::IsaSupported(isa)) {
+    auto description = sp::DynamicConv2D::Describe(w, zw, p, knobs, isa, arith);
+    if (!description.ok()) return error(description.status());
+    return MakeDescribedKernel("spatial_pack " + *description, sp::IsaName(isa));
+  }
+  auto conv = sp::DynamicConv2D::Create(w, zw, p, knobs, isa, arith);
+  if (!conv.ok()) return error(conv.status());
+  sp::DynamicEpilogue ep;
+  if (fused) {
+    const bool has_clip = n.attrs().map().count("clip_min") || n.attrs().map().count("clip_max");
+    ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("clip_min", -INFINITY));
+    ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("clip_max", INFINITY));
+    if (has_clip && (std::isnan(lo) || std::isnan(hi) || lo > hi)) {
+      return error(absl::InvalidArgumentError(absl::StrCat("invalid clip bounds [", lo, ", ", hi, "]")));
+    }
+    ep.clip = has_clip;
+    ep.clip_min = static_cast<float>(lo);
+    ep.clip_max = static_cast<float>(hi);
+  }
+  return std::unique_ptr<PreparedKernel>(new DynamicConvKernel(*std::move(conv), fused, ep));
+}
+
+}  // namespace
+
+void RegisterDynamicConvKernels(KernelRegistry& r) {
+  for (const char* op : {"qnn.conv2d", "qnn.conv2d_dynamic"}) {
+    r.Register(op, "x86.spatial_pack.dynamic.vnni", [](const ir::Node& n) {
+      return Create(n, sp::Isa::kAvx512Vnni, sp::Arithmetic::kMaddubs);
+    });
+    r.Register(op, "x86.spatial_pack.dynamic.u8i16.avx2", [](const ir::Node& n) {
+      return Create(n, sp::Isa::kAvx2, sp::Arithmetic::kMadd16);
+    });
+  }
+}
+
+}  // namespace qnnc::runtime
