@@ -3,7 +3,12 @@
 # --runs runs of the executor) against ONNX Runtime (npm onnxruntime-node,
 # median of session.run()), at 1 and 2 threads, one Markdown table.
 #
-#   bench/models.sh [--runs=N] [--rounds=R] [--isa=LEVEL]   (defaults 200, 1, none)
+#   bench/models.sh [--runs=N] [--rounds=R] [--isa=LEVEL] [--models=A,B] [--dir=DIR]
+#   (defaults 200, 1, none, mobilenet_v2_qdq,resnet18_qdq, testdata/models)
+#
+# A model M is DIR/M.onnx run on DIR/M.input.f32 and checked against
+# DIR/M.ort_output.f32 when that exists (e.g. --models=mobilenet_v2_dynamic,
+# or a large U-Net made by scripts/make_dynamic_models.py in another --dir).
 #
 # --isa=avx2|scalar|... caps qnnc's instruction sets (README "Hosts"): an
 # AVX-512 machine then measures qnnc's AVX2 path. ONNX Runtime is not capped.
@@ -20,12 +25,16 @@ cd "$(dirname "$0")/.."
 runs=200
 rounds=1
 isa_flag=()
+models="mobilenet_v2_qdq resnet18_qdq"
+dir=testdata/models
 for arg in "$@"; do
   case "$arg" in
+    --models=*) models="${arg#--models=}"; models="${models//,/ }" ;;
+    --dir=*) dir="${arg#--dir=}" ;;
     --runs=*) runs="${arg#--runs=}" ;;
     --rounds=*) rounds="${arg#--rounds=}" ;;
     --isa=*) isa_flag=("$arg") ;;
-    -h|--help) sed -n 2,18p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,23p "$0"; exit 0 ;;
     *) echo "models.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
@@ -45,15 +54,17 @@ samples=$(mktemp)
 trap 'rm -f "$samples"' EXIT
 for ((r = 1; r <= rounds; r++)); do
   [ "$rounds" -gt 1 ] && echo "[models] round $r of $rounds" >&2
-  for m in mobilenet_v2_qdq resnet18_qdq; do
-    model=testdata/models/$m.onnx input=testdata/models/$m.input.f32
+  for m in $models; do
+    model=$dir/$m.onnx input=$dir/$m.input.f32
+    expect=()
+    [ -f "$dir/$m.ort_output.f32" ] && expect=(--expect="$dir/$m.ort_output.f32")
     for t in 1 2; do
       # A mismatch (exit 1) still times the model: the table shows it.
-      line=$("$compile" --model="$model" --input="$input" \
-        --expect=testdata/models/$m.ort_output.f32 --runs="$runs" --threads="$t" "${isa_flag[@]}") || true
+      line=$("$compile" --model="$model" --input="$input" "${expect[@]}" --max-memory-mb=16000 \
+        --runs="$runs" --threads="$t" "${isa_flag[@]}") || true
       q=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$line")
       [ -n "$q" ] || { echo "models.sh: //tools:compile failed on $m:" >&2; echo "$line" >&2; exit 1; }
-      match=$(sed -n 's/^match: *logits: //p' <<<"$line" | sed 's/ (worst.*//; s/|diff|/diff/; s/, tolerance.*//')
+      match=$(sed -n 's/^match: *[^:]*: //p' <<<"$line" | sed 's/ (worst.*//; s/|diff|/diff/; s/, tolerance.*//')
       ort=$(node bench/peers/ort_model.js "$model" "$input" --runs="$runs" --threads="$t" 2>/dev/null) ||
         { echo "models.sh: ONNX Runtime failed on $m" >&2; exit 1; }
       o=$(node -e "console.log(JSON.parse(process.argv[1]).threads['$t'].median_ms)" "$ort") ||

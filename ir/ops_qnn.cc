@@ -218,8 +218,9 @@ absl::StatusOr<std::vector<TensorType>> ConvDynamicRel(const TypeRelationInput& 
   RETURN_IF_ERROR(ExpectQuantParam(t[2], "input_zero_point"));
   RETURN_IF_ERROR(ExpectQuantParam(t[3], "kernel_zero_point"));
   ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, t[0], t[1]));
-  RETURN_IF_ERROR(ExpectChannelOperand(t[4], out[1], "scale"));
-  if (t.size() > 5) RETURN_IF_ERROR(ExpectChannelOperand(t[5], out[1], "bias"));
+  const int64_t channels = t[1].shape[0];  // OIHW (also when the data is blocked)
+  RETURN_IF_ERROR(ExpectChannelOperand(t[4], channels, "scale"));
+  if (t.size() > 5) RETURN_IF_ERROR(ExpectChannelOperand(t[5], channels, "bias"));
   return One({DType::kF32, out});
 }
 
@@ -267,7 +268,8 @@ void RegisterQnnOps(OpRegistry& r) {
                     "(data, weight, input_zero_point, kernel_zero_point, scale f32, [bias f32]) "
                     "{conv attrs, clip_min, clip_max} -> f32: clip(float(conv(data - izp, weight - "
                     "kzp)) * scale + bias), the reference's cast, multiply, add and clip; scale "
-                    "and bias 1 or out-channels values; built by FuseOps"});
+                    "and bias 1 or out-channels values; built by FuseOps; data_layout/out_layout "
+                    "NCHW{k}c (AlterOpLayout) leave padding lanes 0"});
   RegisterOrDie(r, {"fixed_point_multiply", 3, 3, 1, FixedPointMultiplyRel,
                     "(data i32, multiplier i32, shift i32) {axis=1, rounding UPWARD|TONEAREST}: "
                     "data * multiplier * 2^(shift-31), rounded"});

@@ -28,7 +28,7 @@ struct DecidedLayouts {
   std::string data, out;
 };
 std::optional<DecidedLayouts> AlteredLayouts(const Node& n) {
-  if (n.op() != "qnn.conv2d_requantize") return std::nullopt;
+  if (n.op() != "qnn.conv2d_requantize" && n.op() != "qnn.conv2d_dynamic") return std::nullopt;
   auto d = target::GetDecision(n);
   if (!d || !Altered(d->layout)) return std::nullopt;
   DecidedLayouts l{d->layout, d->out_layout.empty() ? d->layout : d->out_layout};
@@ -116,6 +116,61 @@ absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
   return absl::OkStatus();
 }
 
+// The channels of a rank-4 NCHW type, and whether they fill whole blocks
+// of `layout` (no padding lanes).
+bool WholeBlocks(const ir::TensorType& t, const std::string& layout) {
+  const int64_t block = ir::ChannelBlock(layout);
+  return t.rank() == 4 && block > 0 && t.shape[1] % block == 0;
+}
+
+// A float add of two same-typed tensors that both come back from one blocked
+// layout runs in that layout (elementwise: exact; padding lanes 0 + 0 stay
+// 0), with one transform after it.
+absl::Status BlockFloatAdd(ir::Graph& graph, Node* n) {
+  if (n->op() != "add" || n->inputs().size() != 2) return absl::OkStatus();
+  const std::string layout = AlteredSource(n->input(0));
+  if (layout.empty() || ir::ChannelBlock(layout) == 0 || layout != AlteredSource(n->input(1))) {
+    return absl::OkStatus();
+  }
+  const ir::TensorType& t = *n->input(0)->type();
+  Value* a = n->input(0)->producer()->input(0);
+  Value* b = n->input(1)->producer()->input(0);
+  if (t.dtype != tensor::DType::kF32 || t.rank() != 4 || t != *n->input(1)->type() ||
+      *a->type() != *b->type() || *n->output()->type() != t) {
+    return absl::OkStatus();
+  }
+  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, "add", {a, b}, n->attrs(), n->name()));
+  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
+                                        ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
+  graph.ReplaceAllUsesWith(n->output(), back->output());
+  return absl::OkStatus();
+}
+
+// DynamicQuantizeLinear of a tensor that comes back from a blocked layout
+// with whole blocks (no padding lanes, which would join its min and max)
+// quantizes in that layout: elementwise after one range over all elements,
+// so exact. Its u8 result goes back to NCHW by one transform (which the next
+// blocked convolution's transform cancels); scale and zero point are
+// unchanged.
+absl::Status BlockDynamicQuantize(ir::Graph& graph, Node* n) {
+  if (n->op() != "qnn.dynamic_quantize" || n->outputs().size() != 3) return absl::OkStatus();
+  const std::string layout = AlteredSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  if (layout.empty() || !WholeBlocks(t, layout) || t.dtype != tensor::DType::kF32) {
+    return absl::OkStatus();
+  }
+  Node* blocked = graph.AddNode(n->op(), {n->input(0)->producer()->input(0)}, n->attrs(), 3, n->name());
+  std::vector<ir::TensorType> types = {*blocked->input(0)->type()};
+  ASSIGN_OR_RETURN(auto out, ir::OpRegistry::Global().InferNode(*blocked, types));
+  for (size_t i = 0; i < out.size(); ++i) blocked->output(i)->set_type(out[i]);
+  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output(0)},
+                                        ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
+  graph.ReplaceAllUsesWith(n->output(0), back->output());
+  graph.ReplaceAllUsesWith(n->output(1), blocked->output(1));
+  graph.ReplaceAllUsesWith(n->output(2), blocked->output(2));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
@@ -141,6 +196,8 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
   for (Node* n : graph.nodes()) {
     RETURN_IF_ERROR(BlockMaxPool(graph, n));
     RETURN_IF_ERROR(BlockAdd(graph, n));
+    RETURN_IF_ERROR(BlockFloatAdd(graph, n));
+    RETURN_IF_ERROR(BlockDynamicQuantize(graph, n));
   }
   RETURN_IF_ERROR(graph.TopologicalSort());
   graph.RemoveDeadCode();

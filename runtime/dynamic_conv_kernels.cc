@@ -4,6 +4,7 @@
 // the implementations x86.spatial_pack.dynamic.*. Weights are packed when
 // the plan is loaded; the zero point, the scale (x_scale * w_scale) and so
 // the compensation are read per run.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -25,8 +26,9 @@ enum Input { kData, kWeight, kInZp, kKernelZp, kScale, kBias };
 
 class DynamicConvKernel : public PreparedKernel {
  public:
-  DynamicConvKernel(std::unique_ptr<sp::DynamicConv2D> conv, bool fused, sp::DynamicEpilogue ep)
-      : conv_(std::move(conv)), fused_(fused), ep_(ep) {}
+  DynamicConvKernel(std::unique_ptr<sp::DynamicConv2D> conv, bool fused, sp::DynamicEpilogue ep,
+                    bool blocked)
+      : conv_(std::move(conv)), fused_(fused), ep_(ep), blocked_(blocked) {}
 
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
@@ -40,7 +42,7 @@ class DynamicConvKernel : public PreparedKernel {
       return absl::InvalidArgumentError(
           absl::StrCat("dynamic conv2d: the input zero point ", zx, " is outside [0, 255]"));
     }
-    if (!fused_) return conv_->Run(in[kData], static_cast<int32_t>(zx), nullptr, &out[0], pool);
+    if (!fused_) return conv_->Run(in[kData], static_cast<int32_t>(zx), nullptr, &out[0], pool, blocked_);
     sp::DynamicEpilogue ep = ep_;
     const Tensor& scale = in[kScale];
     ep.scale = scale.data<float>();
@@ -49,7 +51,7 @@ class DynamicConvKernel : public PreparedKernel {
       ep.bias = in[kBias].data<float>();
       ep.bias_count = in[kBias].num_elements();
     }
-    return conv_->Run(in[kData], static_cast<int32_t>(zx), &ep, &out[0], pool);
+    return conv_->Run(in[kData], static_cast<int32_t>(zx), &ep, &out[0], pool, blocked_);
   }
   std::string description() const override { return "spatial_pack " + conv_->description(); }
 
@@ -57,10 +59,10 @@ class DynamicConvKernel : public PreparedKernel {
   std::unique_ptr<sp::DynamicConv2D> conv_;
   bool fused_;
   sp::DynamicEpilogue ep_;  // clip bounds; scale and bias are set per run
+  bool blocked_;            // the graph gives and takes the kernel's blocked layouts
 };
 
-absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Isa isa,
-                                                       sp::Arithmetic arith) {
+absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Isa isa) {
   auto error = [&](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat(n.Describe(), ": ", s.message()));
   };
@@ -75,12 +77,14 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
   const Tensor& w = n.input(kWeight)->data();
   if (w.rank() != 4) return error(absl::InvalidArgumentError("weight must be OIHW"));
   ASSIGN_OR_RETURN(std::string data_layout, n.attrs().GetString("data_layout", "NCHW"));
+  ASSIGN_OR_RETURN(std::string out_layout, n.attrs().GetString("out_layout", data_layout));
   ASSIGN_OR_RETURN(std::string kernel_layout, n.attrs().GetString("kernel_layout", "OIHW"));
-  if (data_layout != "NCHW" || kernel_layout != "OIHW") {
-    return error(absl::FailedPreconditionError(absl::StrCat(
-        "the kernel reads NCHW data and OIHW weights, the graph gives ", data_layout, " and ",
-        kernel_layout)));
+  if (kernel_layout != "OIHW") {
+    return error(absl::FailedPreconditionError("the kernel reads OIHW weights, the graph gives " +
+                                               kernel_layout));
   }
+  // NCHW (converted inside the kernel) or the kernel's blocked layouts.
+  const bool blocked = data_layout != "NCHW";
   ASSIGN_OR_RETURN(auto strides, n.attrs().GetInts("strides", {1, 1}));
   ASSIGN_OR_RETURN(auto padding, n.attrs().GetInts("padding", {0, 0, 0, 0}));
   ASSIGN_OR_RETURN(auto dilation, n.attrs().GetInts("dilation", {1, 1}));
@@ -101,9 +105,16 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
   std::vector<int32_t> zw;
   for (int64_t i = 0; i < kzp.num_elements(); ++i) zw.push_back(static_cast<int32_t>(kzp.GetAsInt(i)));
   ASSIGN_OR_RETURN(sp::KnobMap knobs, Knobs(n));
-  // The AVX2 depthwise kernel already multiplies in int16: madd16 is for dense layers.
   const bool depthwise = groups > 1 && groups == p.in_channels && p.out_channels % groups == 0;
-  if (depthwise) arith = sp::Arithmetic::kMaddubs;
+  bool fits_s8 = true;
+  for (int64_t o = 0, k = w.num_elements() / std::max<int64_t>(1, w.dim(0)); o < w.dim(0); ++o) {
+    const int64_t z = zw.empty() ? 0 : zw[zw.size() == 1 ? 0 : std::min<int64_t>(o, zw.size() - 1)];
+    for (int64_t i = 0; i < k && fits_s8; ++i) {
+      const int64_t v = w.GetAsInt(o * k + i) - z;
+      fits_s8 = v >= -128 && v <= 127;
+    }
+  }
+  const sp::Arithmetic arith = sp::DynamicArithmetic(isa, depthwise, fits_s8);
   if (!sp::IsaSupported(isa)) {
     auto description = sp::DynamicConv2D::Describe(w, zw, p, knobs, isa, arith);
     if (!description.ok()) return error(description.status());
@@ -111,6 +122,12 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
   }
   auto conv = sp::DynamicConv2D::Create(w, zw, p, knobs, isa, arith);
   if (!conv.ok()) return error(conv.status());
+  if ((blocked && (data_layout != (*conv)->input_layout() || out_layout != (*conv)->output_layout())) ||
+      (!blocked && out_layout != "NCHW")) {
+    return error(absl::FailedPreconditionError(absl::StrCat(
+        "the graph gives ", data_layout, " and takes ", out_layout, " but the kernel reads ",
+        (*conv)->input_layout(), " and writes ", (*conv)->output_layout(), " (or NCHW and NCHW)")));
+  }
   sp::DynamicEpilogue ep;
   if (fused) {
     const bool has_clip = n.attrs().map().count("clip_min") || n.attrs().map().count("clip_max");
@@ -123,7 +140,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
     ep.clip_min = static_cast<float>(lo);
     ep.clip_max = static_cast<float>(hi);
   }
-  return std::unique_ptr<PreparedKernel>(new DynamicConvKernel(*std::move(conv), fused, ep));
+  return std::unique_ptr<PreparedKernel>(new DynamicConvKernel(*std::move(conv), fused, ep, blocked));
 }
 
 }  // namespace
@@ -131,10 +148,10 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
 void RegisterDynamicConvKernels(KernelRegistry& r) {
   for (const char* op : {"qnn.conv2d", "qnn.conv2d_dynamic"}) {
     r.Register(op, "x86.spatial_pack.dynamic.vnni", [](const ir::Node& n) {
-      return Create(n, sp::Isa::kAvx512Vnni, sp::Arithmetic::kMaddubs);
+      return Create(n, sp::Isa::kAvx512Vnni);
     });
     r.Register(op, "x86.spatial_pack.dynamic.u8i16.avx2", [](const ir::Node& n) {
-      return Create(n, sp::Isa::kAvx2, sp::Arithmetic::kMadd16);
+      return Create(n, sp::Isa::kAvx2);
     });
   }
 }

@@ -22,6 +22,7 @@
 #include "kernels/pool/global_avg_pool.h"
 #include "kernels/pool/max_pool.h"
 #include "kernels/resize/resize.h"
+#include "kernels/spatial_pack/conv2d.h"
 #include "ir/layout.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_evaluator.h"
@@ -381,6 +382,40 @@ class ConcatKernel : public PreparedKernel {
   int64_t axis_;
 };
 
+// NCHW <-> NCHW{k}c (the spatial-pack layouts) of any dtype, into the
+// planned output; padding lanes 0, as the reference's.
+class BlockLayoutKernel : public PreparedKernel {
+ public:
+  BlockLayoutKernel(int64_t to_block, int64_t channels) : to_block_(to_block), channels_(channels) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    if (to_block_ > 0) return kernels::spatial_pack::ToBlockedInto(in[0], to_block_, 0, &out[0], pool);
+    return kernels::spatial_pack::FromBlockedInto(in[0], channels_, &out[0], pool);
+  }
+  std::string description() const override { return "layout blocks"; }
+
+ private:
+  int64_t to_block_, channels_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeLayoutTransform(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  auto src = n.attrs().GetString("src_layout"), dst = n.attrs().GetString("dst_layout");
+  if (!src.ok() || !dst.ok() || n.inputs().size() != 1 || !n.input(0)->type()) return none();
+  const ir::TensorType& t = *n.input(0)->type();
+  const int64_t to_block = ir::ChannelBlock(*dst), from_block = ir::ChannelBlock(*src);
+  if (*src == "NCHW" && to_block > 0 && t.rank() == 4) {
+    return std::unique_ptr<PreparedKernel>(new BlockLayoutKernel(to_block, 0));
+  }
+  if (*dst == "NCHW" && from_block > 0 && t.rank() == 5) {
+    // The channel count as the reference evaluator reads it.
+    const int64_t channels = n.attrs().GetInt("channels", t.shape[1] * from_block).value_or(0);
+    if (channels <= 0 || channels > t.shape[1] * from_block) return none();
+    return std::unique_ptr<PreparedKernel>(new BlockLayoutKernel(0, channels));
+  }
+  return none();
+}
+
 // Any dtype, typed inputs; a negative axis counts from the end.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeConcat(const ir::Node& n) {
   auto axis = n.attrs().GetInt("axis", 0);
@@ -482,6 +517,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   for (const char* op : {"relu", "clip", "sigmoid", "cast"}) registry.RegisterForOp(op, &MakeFloatUnary);
   registry.RegisterForOp("qnn.dynamic_quantize", &MakeDynamicQuantize);
   registry.RegisterForOp("concat", &MakeConcat);
+  registry.RegisterForOp("layout_transform", &MakeLayoutTransform);
   registry.RegisterForOp("resize", &MakeResize);
   registry.RegisterForOp("nn.dense", &MakeDense);
   // The integer nn.dense the u8 x s8 legalization leaves, bound by its

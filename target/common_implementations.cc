@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "kernels/spatial_pack/conv2d.h"
+#include "kernels/spatial_pack/dynamic_conv.h"
 #include "target/predicates.h"
 #include "target/registry.h"
 #include "util/status_macros.h"
@@ -274,19 +275,30 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority) {
   return impl;
 }
 
-Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs,
-                                  bool madd16) {
+Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs) {
   const sp::Isa isa = needs == Feature::kAvx512vnni ? sp::Isa::kAvx512Vnni : sp::Isa::kAvx2;
-  const sp::Arithmetic arith = madd16 ? sp::Arithmetic::kMadd16 : sp::Arithmetic::kMaddubs;
+  // The multiply for a workload, as the kernel chooses it from the weights.
+  auto arith_for = [isa](const Workload& w) {
+    const bool fits = w.min_weight_offset && *w.min_weight_offset >= -128 && *w.max_weight_offset <= 127;
+    return sp::DynamicArithmetic(isa, w.depthwise(), fits);
+  };
   Implementation impl;
   impl.name = name;
   impl.priority = priority;
   impl.legalization = "keep";
-  impl.layout = "NCHW";
+  // Fused (qnn.conv2d_dynamic), it reads and writes the blocked layouts
+  // (AlterOpLayout); alone (i32), NCHW, converting inside.
+  impl.layout = "NCHW16c";
+  impl.io_layouts = [](const Workload& w) {
+    sp::IoLayouts l = sp::LayoutsU8S8(KernelParams(w));
+    return Implementation::IoLayouts{l.input, l.output};
+  };
   impl.fuses_dynamic_epilogue = true;
-  impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(isa, arith));
-  impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);
-  impl.applicable = [needs, madd16](const Workload& w, const Target& t) -> absl::Status {
+  impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(isa, sp::DynamicArithmetic(isa, false, true)));
+  impl.space_for = [isa, arith_for](const Workload& w) {
+    return TakesNoTiles(w) ? ConfigSpace{} : FromKnobSpace(sp::ConfigSpaceU8S8(isa, arith_for(w)));
+  };
+  impl.applicable = [needs](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(NeedsFeature(t, needs));
     if (w.op != "qnn.conv2d") return absl::FailedPreconditionError("is for qnn.conv2d only");
     RETURN_IF_ERROR(NeedsEightBitOperands(w));
@@ -310,17 +322,11 @@ Implementation DynamicSpatialPack(const std::string& name, int priority, Feature
       return absl::FailedPreconditionError(absl::StrCat(
           k, " products per output could overflow the int32 accumulator"));
     }
-    if (!madd16 && !w.depthwise()) {
-      const absl::Status fits = NeedsWeightOffsetsIn(w, -128, 127);
-      if (!fits.ok()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            fits.message(), "; x86.spatial_pack.dynamic.u8i16.avx2 multiplies by int16 weights"));
-      }
-    }
     return absl::OkStatus();
   };
-  impl.default_config = [isa, arith](const Workload& w, const Target&) {
-    return TakesNoTiles(w) ? Config{} : sp::DefaultConfigU8S8(KernelParams(w), isa, OutWidth(w), arith);
+  impl.default_config = [isa, arith_for](const Workload& w, const Target&) {
+    return TakesNoTiles(w) ? Config{}
+                           : sp::DefaultConfigU8S8(KernelParams(w), isa, OutWidth(w), arith_for(w));
   };
   return impl;
 }

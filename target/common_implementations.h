@@ -38,13 +38,11 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority);
 // kernel are registered (//tools:implementation_kernels_test).
 // Convolutions whose data zero point is known only at run time (ONNX
 // ConvInteger after DynamicQuantizeLinear): kernels/spatial_pack/dynamic_conv.h
-// on `isa`, reading and writing NCHW (the blocked layouts stay inside the
-// kernel), the zero point's compensation per run and the dynamic epilogue
-// fused (qnn.conv2d_dynamic, FuseOps). `madd16` (AVX2): dense layers
-// multiply by int16 weights, so any 8-bit weights and zero points fit;
-// otherwise w - zw must fit s8 (depthwise layers take any).
-Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs,
-                                  bool madd16);
+// on the ISA of `needs`, reading and writing NCHW (the blocked layouts stay
+// inside the kernel), the zero point's compensation per run and the dynamic
+// epilogue fused (qnn.conv2d_dynamic, FuseOps). Any 8-bit weights: the
+// multiply follows the weights (spatial_pack::DynamicArithmetic).
+Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs);
 
 absl::Status RegisterForTunableOps(class Registry& registry, const std::string& key,
                                    const Implementation& impl);

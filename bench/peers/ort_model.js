@@ -5,7 +5,7 @@
 // runs after --warmup, per thread count (intra-op threads; inter-op 1).
 //
 // Usage: node ort_model.js MODEL.onnx INPUT.f32 [--threads=1,2] [--runs=50]
-//                          [--warmup=10]
+//                          [--warmup=10] [--shape=N,C,H,W (default 1,3,S,S)]
 // Prints JSON on stdout: {"model", "threads": {"1": {"median_ms", ...}}}.
 // The input is raw little-endian float32 of the model's first input's shape
 // (1x3x224x224 for the bundled models).
@@ -27,6 +27,7 @@ function parseArgs(argv) {
     if (k === 'threads') a.threads = v.split(',').map(Number);
     else if (k === 'runs') a.runs = Number(v);
     else if (k === 'warmup') a.warmup = Number(v);
+    else if (k === 'shape') a.shape = v.split(',').map(Number);
     else throw new Error(`unknown flag --${k}`);
   }
   if (!a.model || !a.input) throw new Error('usage: ort_model.js MODEL.onnx INPUT.f32 [flags]');
@@ -54,7 +55,10 @@ async function main() {
       executionMode: 'sequential',
     });
     const name = session.inputNames[0];
-    const feeds = { [name]: new ort.Tensor('float32', data, [1, 3, 224, 224]) };
+    // Default: one square 3-channel image (the bundled models' inputs).
+    const side = Math.round(Math.sqrt(data.length / 3));
+    const shape = args.shape || [1, 3, side, side];
+    const feeds = { [name]: new ort.Tensor('float32', data, shape) };
     for (let i = 0; i < args.warmup; ++i) await session.run(feeds);
     const times = [];
     for (let i = 0; i < args.runs; ++i) {

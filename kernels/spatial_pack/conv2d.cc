@@ -412,7 +412,8 @@ class U8S8Dense final : public Conv2DKernel {
       for (int np = 1; np <= max_pix; ++np) {
         DenseTileFn fn = &internal::DenseTileScalar;
         if (isa == Isa::kAvx512Vnni) {
-          fn = internal::GetDenseTileAvx512Vnni(nco, np, k->in_block_, p.strides[1]);
+          fn = k->madd16_ ? internal::GetDenseTileMadd16Avx512Vnni(nco, np, k->in_block_)
+                          : internal::GetDenseTileAvx512Vnni(nco, np, k->in_block_, p.strides[1]);
         }
         if (isa == Isa::kAvx2) {
           fn = k->madd16_ ? internal::GetDenseTileMadd16Avx2(nco, np, k->in_block_)
@@ -917,6 +918,9 @@ KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith) {
   if (isa == Isa::kAvx2 && arith == Arithmetic::kMadd16) {
     return {{"tile_co", {16, 32}}, {"tile_ow", {2, 3, 4, 6}}};
   }
+  if (isa == Isa::kAvx512Vnni && arith == Arithmetic::kMadd16) {
+    return {{"tile_co", {16, 32}}, {"tile_ow", {4, 6, 8, 12}}};
+  }
   if (isa == Isa::kAvx2) return {{"tile_co", {16}}, {"tile_ow", {2, 4, 6}}};
   return {{"tile_co", {16, 32}}, {"tile_ow", {4, 7, 8, 14}}};
 }
@@ -931,6 +935,9 @@ KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_wid
     // 16 x 4 keeps every accumulator in a register (r50_c2_3x3 at cap avx2
     // on Zen 5: 159 GOPS, against 154 with 16 x 6, which spills).
     return {{"tile_co", 16}, {"tile_ow", 4}};
+  }
+  if (isa == Isa::kAvx512Vnni && arith == Arithmetic::kMadd16) {
+    return {{"tile_co", p.out_channels > 16 ? 32 : 16}, {"tile_ow", flat || out_width == 0 || out_width >= 12 ? 12 : 8}};
   }
   if (isa == Isa::kAvx2) {
     return {{"tile_co", 16}, {"tile_ow", (out_width > 0 && out_width < 6 && !flat) ? 4 : 6}};
@@ -1012,7 +1019,9 @@ static absl::Status CheckArithmetic(const QuantizedConvParams& params,
     }
   }
   if (arith != Arithmetic::kMadd16) return absl::OkStatus();
-  if (isa != Isa::kAvx2) return Invalid("madd16 arithmetic is for AVX2 only, not ", IsaName(isa));
+  if (isa != Isa::kAvx2 && isa != Isa::kAvx512Vnni) {
+    return Invalid("madd16 arithmetic is for AVX2 and AVX-512 VNNI only, not ", IsaName(isa));
+  }
   if (IsDepthwise(params)) {
     return Invalid("madd16 arithmetic has no depthwise kernel (the AVX2 depthwise kernel already "
                    "multiplies in int16)");
@@ -1198,13 +1207,21 @@ bool WithElementType(size_t size, F&& f) {
 
 absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_value,
                                  pthreadpool_t pool) {
+  Tensor out;
+  RETURN_IF_ERROR(ToBlockedInto(nchw, block, pad_value, &out, pool));
+  return out;
+}
+
+absl::Status ToBlockedInto(const Tensor& nchw, int64_t block, int64_t pad_value, Tensor* output,
+                           pthreadpool_t pool) {
   if (nchw.rank() != 4 || block <= 0) {
     return Invalid("ToBlocked needs a rank-4 tensor and a positive block, got ",
                    tensor::ShapeToString(nchw.shape()), " block ", block);
   }
   const int64_t n = nchw.dim(0), c = nchw.dim(1), plane = nchw.dim(2) * nchw.dim(3);
   const int64_t cb = CeilDiv(c, block);
-  ASSIGN_OR_RETURN(Tensor out, Tensor::CreateForOverwrite(nchw.dtype(), {n, cb, nchw.dim(2), nchw.dim(3), block}));
+  RETURN_IF_ERROR(PrepareOutput(output, nchw.dtype(), {n, cb, nchw.dim(2), nchw.dim(3), block}));
+  Tensor& out = *output;
   const size_t es = tensor::DTypeSize(nchw.dtype());
   const bool ok = WithElementType(es, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
@@ -1217,18 +1234,25 @@ absl::StatusOr<Tensor> ToBlocked(const Tensor& nchw, int64_t block, int64_t pad_
                static_cast<size_t>(n * cb));
   });
   if (!ok) return Invalid("ToBlocked: unsupported element size ", es);
-  return out;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels, pthreadpool_t pool) {
+  Tensor out;
+  RETURN_IF_ERROR(FromBlockedInto(blocked, channels, &out, pool));
+  return out;
+}
+
+absl::Status FromBlockedInto(const Tensor& blocked, int64_t channels, Tensor* output,
+                             pthreadpool_t pool) {
   if (blocked.rank() != 5 || channels <= 0 || channels > blocked.dim(1) * blocked.dim(4)) {
     return Invalid("FromBlocked needs a rank-5 tensor holding ", channels, " channels, got ",
                    tensor::ShapeToString(blocked.shape()));
   }
   const int64_t n = blocked.dim(0), cb = blocked.dim(1), block = blocked.dim(4);
   const int64_t plane = blocked.dim(2) * blocked.dim(3);
-  ASSIGN_OR_RETURN(Tensor out,
-                   Tensor::CreateForOverwrite(blocked.dtype(), {n, channels, blocked.dim(2), blocked.dim(3)}));
+  RETURN_IF_ERROR(PrepareOutput(output, blocked.dtype(), {n, channels, blocked.dim(2), blocked.dim(3)}));
+  Tensor& out = *output;
   const size_t es = tensor::DTypeSize(blocked.dtype());
   const bool ok = WithElementType(es, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
@@ -1238,7 +1262,7 @@ absl::StatusOr<Tensor> FromBlocked(const Tensor& blocked, int64_t channels, pthr
                static_cast<size_t>(n * cb));
   });
   if (!ok) return Invalid("FromBlocked: unsupported element size ", es);
-  return out;
+  return absl::OkStatus();
 }
 
 }  // namespace qnnc::kernels::spatial_pack

@@ -91,6 +91,8 @@ enum class Isa { kScalar, kAvx2, kAvx512Vnni };
 //   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
 //             packed as int16; one pass, exact for any weights ("u8i16").
 //             Dense kernels only (the AVX2 depthwise kernel already is int16).
+//             Also on kAvx512Vnni (vpdpwssd), for weights w - zw beyond s8
+//             (8-bit weights with a zero point).
 enum class Arithmetic { kMaddubs, kMadd16 };
 const char* IsaName(Isa isa);
 // The best instruction set this host may use (kernels/cpu/isa.h: the CPU,
@@ -109,6 +111,7 @@ using KnobSpace = std::map<std::string, std::vector<int64_t>>;
 //   u8s8, kAvx512Vnni and kScalar: tile_co {16, 32} x tile_ow {4, 7, 8, 14}
 //   u8s8, kAvx2:                   tile_co {16}     x tile_ow {2, 4, 6}
 //   u8s8, kAvx2, kMadd16:          tile_co {16, 32} x tile_ow {2, 3, 4, 6}
+//   u8s8, kAvx512Vnni, kMadd16:    tile_co {16, 32} x tile_ow {4, 6, 8, 12}
 //   int16 (portable):              tile_co {4, 8, 16} x tile_ow {4, 8}
 // Depthwise kernels accept (and validate) the same knobs and ignore them.
 KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith = Arithmetic::kMaddubs);
@@ -210,6 +213,12 @@ absl::StatusOr<tensor::Tensor> ToBlocked(const tensor::Tensor& nchw, int64_t blo
                                          int64_t pad_value = 0, pthreadpool_t pool = nullptr);
 absl::StatusOr<tensor::Tensor> FromBlocked(const tensor::Tensor& blocked, int64_t channels,
                                            pthreadpool_t pool = nullptr);
+// The same into `output`, written in place when it is defined with the
+// result's dtype and shape (a planned view), else replaced.
+absl::Status ToBlockedInto(const tensor::Tensor& nchw, int64_t block, int64_t pad_value,
+                           tensor::Tensor* output, pthreadpool_t pool = nullptr);
+absl::Status FromBlockedInto(const tensor::Tensor& blocked, int64_t channels,
+                             tensor::Tensor* output, pthreadpool_t pool = nullptr);
 
 }  // namespace qnnc::kernels::spatial_pack
 

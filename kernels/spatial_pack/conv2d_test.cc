@@ -278,7 +278,7 @@ std::vector<Variant> AvailableVariants(const Problem& p) {
   const bool pairs_fit = MaxWeightPairSum(p.w, p.params.groups) <= kMaddubsMaxPairSum;
   for (Isa isa : AvailableIsas()) {
     if (isa != Isa::kAvx2 || depthwise || pairs_fit) v.push_back({isa, Arithmetic::kMaddubs});
-    if (isa == Isa::kAvx2 && !depthwise) v.push_back({isa, Arithmetic::kMadd16});
+    if (isa != Isa::kScalar && !depthwise) v.push_back({isa, Arithmetic::kMadd16});
   }
   return v;
 }
@@ -383,7 +383,8 @@ TEST(ConfigSpaceTest, DefaultsAreInTheSpace) {
   for (const Variant v : {Variant{Isa::kScalar, Arithmetic::kMaddubs},
                           Variant{Isa::kAvx2, Arithmetic::kMaddubs},
                           Variant{Isa::kAvx2, Arithmetic::kMadd16},
-                          Variant{Isa::kAvx512Vnni, Arithmetic::kMaddubs}}) {
+                          Variant{Isa::kAvx512Vnni, Arithmetic::kMaddubs},
+                          Variant{Isa::kAvx512Vnni, Arithmetic::kMadd16}}) {
     const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
     for (int64_t width : {0, 1, 7, 28, 56, 112}) {
       for (const auto& [knob, value] : DefaultConfigU8S8(p, v.isa, width, v.arith)) {
@@ -429,7 +430,7 @@ TEST(ErrorTest, BadKnobsAndParams) {
   // same errors on every host).
   auto d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kScalar, Arithmetic::kMadd16);
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.status().message().find("madd16 arithmetic is for AVX2 only"), std::string::npos)
+  EXPECT_NE(d.status().message().find("madd16 arithmetic is for AVX2 and AVX-512 VNNI only"), std::string::npos)
       << d.status();
   const Problem dw =
       MakeProblem({"dw", 1, 16, 5, 5, 16, 3, 3, {1, 1}, {1, 1, 1, 1}, 16}, false);

@@ -89,6 +89,7 @@ struct EpilogueTask {
   const float* scale;   // [ocb * 16]
   const float* bias;    // [ocb * 16] or nullptr
   bool to_float, clip;
+  bool blocked;  // write NCHW16c (padding lanes 0), not NCHW
   float lo, hi;
   int64_t c, ocb, plane;
 
@@ -128,6 +129,28 @@ struct EpilogueTask {
     const int32_t* comp = t.comp + b * 16;
     const int64_t lanes = std::min<int64_t>(16, t.c - b * 16);
     const int64_t plane0 = (i * t.c + b * 16) * t.plane + x0;
+    if (t.blocked) {
+      // In place of the layout: the tile's pixels are contiguous.
+      const int64_t at = ((i * t.ocb + b) * t.plane + x0) * 16;
+      if (t.to_float) {
+        float(*out)[16] = reinterpret_cast<float(*)[16]>(static_cast<float*>(t.out) + at);
+        const float* scale = t.scale + b * 16;
+        const float* bias = t.bias ? t.bias + b * 16 : nullptr;
+        if (bias && t.clip) Floats<true, true>(src, comp, scale, bias, t.lo, t.hi, n, out);
+        if (bias && !t.clip) Floats<true, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
+        if (!bias && t.clip) Floats<false, true>(src, comp, scale, bias, t.lo, t.hi, n, out);
+        if (!bias && !t.clip) Floats<false, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
+        for (int64_t x = 0; x < n; ++x) {
+          for (int64_t l = lanes; l < 16; ++l) out[x][l] = 0.0f;
+        }
+      } else {
+        int32_t* out = static_cast<int32_t*>(t.out) + at;
+        for (int64_t x = 0; x < n; ++x) {
+          for (int l = 0; l < 16; ++l) out[x * 16 + l] = l < lanes ? src[x * 16 + l] - comp[l] : 0;
+        }
+      }
+      return;
+    }
     if (!t.to_float) {
       int32_t* out = static_cast<int32_t*>(t.out) + plane0;
       for (int64_t l = 0; l < lanes; ++l) {
@@ -158,6 +181,12 @@ std::vector<float> PerChannel(const float* v, int64_t count, int64_t channels, i
 
 }  // namespace
 
+Arithmetic DynamicArithmetic(Isa isa, bool depthwise, bool weights_fit_s8) {
+  if (depthwise || isa == Isa::kScalar) return Arithmetic::kMaddubs;
+  if (isa == Isa::kAvx2) return Arithmetic::kMadd16;
+  return weights_fit_s8 ? Arithmetic::kMaddubs : Arithmetic::kMadd16;
+}
+
 absl::StatusOr<std::unique_ptr<DynamicConv2D>> DynamicConv2D::Create(
     const Tensor& weight, const std::vector<int32_t>& weight_zero_point,
     const QuantizedConvParams& geometry, const KnobMap& config, Isa isa, Arithmetic arith) {
@@ -180,11 +209,11 @@ absl::StatusOr<std::string> DynamicConv2D::Describe(const Tensor& weight,
 
 absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
                                 const DynamicEpilogue* epilogue, Tensor* output,
-                                pthreadpool_t pool) const {
+                                pthreadpool_t pool, bool blocked) const {
   const QuantizedConvParams& p = conv_->params();
   if (output == nullptr) return Invalid("output is null");
-  if (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
-      input.dim(1) != p.in_channels) {
+  if (!blocked && (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
+                   input.dim(1) != p.in_channels)) {
     return Invalid("input must be u8 NCHW with ", p.in_channels, " channels, got ",
                    input.defined() ? tensor::DTypeName(input.dtype()) : "undefined", " ",
                    input.defined() ? tensor::ShapeToString(input.shape()) : "");
@@ -202,11 +231,15 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
       return Invalid("bias has ", bc, " values; want 1 or ", c);
     }
   }
-  const int64_t block = conv_->input_layout() == "NCHW4c" ? 4 : 16;
-  ASSIGN_OR_RETURN(Tensor blocked, ToBlocked(input, block, input_zero_point, pool));
+  Tensor in_blocked = input;
+  if (!blocked) {
+    const int64_t block = conv_->input_layout() == "NCHW4c" ? 4 : 16;
+    ASSIGN_OR_RETURN(in_blocked, ToBlocked(input, block, input_zero_point, pool));
+  }
+  // (The conv checks the blocked input's dtype and shape.)
   Tensor acc;
-  RETURN_IF_ERROR(conv_->RunWithZeroPoint(blocked, input_zero_point, &acc, pool));
-  const tensor::Shape shape = {acc.dim(0), c, acc.dim(2), acc.dim(3)};
+  RETURN_IF_ERROR(conv_->RunWithZeroPoint(in_blocked, input_zero_point, &acc, pool));
+  const tensor::Shape shape = blocked ? acc.shape() : tensor::Shape{acc.dim(0), c, acc.dim(2), acc.dim(3)};
   const DType dtype = epilogue ? DType::kF32 : DType::kI32;
   if (!output->defined() || output->dtype() != dtype || output->shape() != shape) {
     ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
@@ -221,6 +254,7 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   t.c = c;
   t.ocb = ocb;
   t.plane = shape[2] * shape[3];
+  t.blocked = blocked;
   t.to_float = epilogue != nullptr;
   if (epilogue) {
     scale = PerChannel(epilogue->scale, epilogue->scale_count, c, ocb * 16);

@@ -35,6 +35,12 @@ struct DynamicEpilogue {
   float clip_min = 0, clip_max = 0;
 };
 
+// The multiply a dynamic convolution uses on `isa`: depthwise layers take
+// any weights (kMaddubs names their one kernel); dense layers on AVX2 always
+// multiply in int16 (vpmaddubsw's pairs rarely fit), on AVX-512 VNNI by
+// vpdpbusd where every w - zw fits s8, else by vpdpwssd (kMadd16).
+Arithmetic DynamicArithmetic(Isa isa, bool depthwise, bool weights_fit_s8);
+
 class DynamicConv2D {
  public:
   // weight: u8 or i8 OIHW [out_channels, in_channels / groups, kh, kw];
@@ -56,10 +62,16 @@ class DynamicConv2D {
 
   // input: u8 NCHW; input_zero_point in [0, 255]. output: i32 NCHW without
   // an epilogue, f32 NCHW with one; written in place when already defined
-  // with that dtype and shape.
+  // with that dtype and shape. With `blocked`, the input is in
+  // input_layout() and the output in output_layout() ("NCHW16c"), its
+  // padding lanes 0 (so they never widen a DynamicQuantizeLinear's range).
   absl::Status Run(const tensor::Tensor& input, int32_t input_zero_point,
-                   const DynamicEpilogue* epilogue, tensor::Tensor* output,
-                   pthreadpool_t pool) const;
+                   const DynamicEpilogue* epilogue, tensor::Tensor* output, pthreadpool_t pool,
+                   bool blocked = false) const;
+  // The blocked layouts (Run with `blocked`): "NCHW16c" or, for an input of
+  // at most 4 channels, "NCHW4c"; and "NCHW16c".
+  const std::string& input_layout() const { return conv_->input_layout(); }
+  const std::string& output_layout() const { return conv_->output_layout(); }
 
   // E.g. "dynamic u8i16.avx2.dense tile_co=16 tile_ow=4".
   std::string description() const { return "dynamic " + conv_->description(); }

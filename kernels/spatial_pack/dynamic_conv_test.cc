@@ -45,7 +45,10 @@ std::vector<std::pair<Isa, Arithmetic>> Variants() {
     v.push_back({Isa::kAvx2, Arithmetic::kMaddubs});
     v.push_back({Isa::kAvx2, Arithmetic::kMadd16});
   }
-  if (IsaSupported(Isa::kAvx512Vnni)) v.push_back({Isa::kAvx512Vnni, Arithmetic::kMaddubs});
+  if (IsaSupported(Isa::kAvx512Vnni)) {
+    v.push_back({Isa::kAvx512Vnni, Arithmetic::kMaddubs});
+    v.push_back({Isa::kAvx512Vnni, Arithmetic::kMadd16});
+  }
   return v;
 }
 
@@ -173,6 +176,18 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
           const void* before = y.raw_data();
           ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool).ok()) << what;
           EXPECT_EQ(before, y.raw_data()) << what;
+          // Blocked in and out: the same values, padding lanes 0.
+          const int64_t in_block = (*kernel)->input_layout() == "NCHW4c" ? 4 : 16;
+          Tensor yb;
+          ASSERT_TRUE((*kernel)->Run(ToBlocked(p.x, in_block).value(), p.zx, &ep, &yb, pool, true).ok())
+              << what;
+          ASSERT_EQ(yb.rank(), 5) << what;
+          ExpectSameBits(FromBlocked(yb, oc).value(), expected, what + " blocked");
+          const float* fb = yb.data<float>();
+          for (int64_t i = 0; i < yb.num_elements(); ++i) {
+            const int64_t lane = i % 16, block = (i / 16 / (yb.dim(2) * yb.dim(3))) % yb.dim(1);
+            if (block * 16 + lane >= oc) ASSERT_EQ(fb[i], 0.0f) << what << " padding lane";
+          }
         }
         ++checked;
         if (u8w && arith == Arithmetic::kMadd16) ++u8_madd16;

@@ -22,14 +22,14 @@ absl::Status RegisterX86Target(Registry& registry) {
   RETURN_IF_ERROR(RegisterForConv(registry, "x86_64+avx2",
                                   U8I16SpatialPackAvx2("x86.spatial_pack.u8i16.avx2", 45)));
   // Dynamically quantized convolutions (a run-time data zero point): VNNI
-  // where w - zw fits s8 (quantize_dynamic's symmetric s8 weights) and for
-  // depthwise layers; AVX2's int16 multiply for any weights.
+  // (vpdpbusd where w - zw fits s8, as quantize_dynamic's symmetric s8
+  // weights; vpdpwssd otherwise), AVX2's int16 multiply for any weights.
   RETURN_IF_ERROR(RegisterForConv(
       registry, "x86_64+avx512vnni",
-      DynamicSpatialPack("x86.spatial_pack.dynamic.vnni", 50, Feature::kAvx512vnni, false)));
+      DynamicSpatialPack("x86.spatial_pack.dynamic.vnni", 50, Feature::kAvx512vnni)));
   RETURN_IF_ERROR(RegisterForConv(
       registry, "x86_64+avx2",
-      DynamicSpatialPack("x86.spatial_pack.dynamic.u8i16.avx2", 45, Feature::kAvx2, true)));
+      DynamicSpatialPack("x86.spatial_pack.dynamic.u8i16.avx2", 45, Feature::kAvx2)));
   return absl::OkStatus();
 }
 

@@ -108,6 +108,79 @@ const DenseTileFn* Table(int nco) {
   return nco == 1 ? MakeTable<1, Q, S>(Seq{}) : MakeTable<2, Q, S>(Seq{});
 }
 
+// u8 x i16 by vpdpwssd (exact for any int16 weights: a pair sums two
+// products of at most 255 * 255 into int32): the madd16 packing and widened
+// input of the AVX2 kernel (microkernels.h), one zmm per step holding the two
+// ymm of a pair half, so lane k of a 16-channel group is channel
+// Madd16Lane(k). The epilogue permutes the accumulators to channel order.
+template <int NCO, int NPIX, int Q>
+void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
+  __m512i acc[NCO][NPIX];
+  for (int j = 0; j < NCO; ++j) {
+    const __m512i b = _mm512_loadu_si512(t.bias + 16 * j);
+    for (int p = 0; p < NPIX; ++p) acc[j][p] = b;
+  }
+  const int8_t* w = t.w;
+  const int64_t pix = g.pix_bytes;
+  for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+    const uint8_t* src_b = t.in + icb * g.in_cstride;
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const uint8_t* src = src_y + kx * g.dil_w_bytes;
+#pragma GCC unroll 1
+        for (int q = 0; q < Q; ++q) {
+          __m512i we[NCO], wo[NCO];
+          for (int j = 0; j < NCO; ++j) {
+            we[j] = _mm512_loadu_si512(w + 128 * j);
+            wo[j] = _mm512_loadu_si512(w + 128 * j + 64);
+          }
+          for (int p = 0; p < NPIX; ++p) {
+            const __m512i xe = _mm512_set1_epi32(LoadWord(src + p * pix + 8 * q));
+            const __m512i xo = _mm512_set1_epi32(LoadWord(src + p * pix + 8 * q + 4));
+            for (int j = 0; j < NCO; ++j) {
+              acc[j][p] = _mm512_dpwssd_epi32(acc[j][p], xe, we[j]);
+              acc[j][p] = _mm512_dpwssd_epi32(acc[j][p], xo, wo[j]);
+            }
+          }
+          w += 128 * NCO;
+        }
+      }
+    }
+  }
+  // Lane k holds channel Madd16Lane(k) (its own inverse): put channel l in
+  // lane l.
+  const __m512i order = _mm512_setr_epi32(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
+  const __m512 lo = _mm512_set1_ps(g.ep.lo), hi = _mm512_set1_ps(g.ep.hi);
+  const __m512i zp = _mm512_set1_epi32(g.ep.zp);
+  const bool nan = g.ep.nan_check;
+  for (int j = 0; j < NCO; ++j) {
+    uint8_t* o = t.out + j * g.out_cstride;
+    const __m512 m = _mm512_permutexvar_ps(order, _mm512_loadu_ps(t.mult + 16 * j));
+    for (int p = 0; p < NPIX; ++p) {
+      const __m512i a = _mm512_permutexvar_epi32(order, acc[j][p]);
+      if (g.ep.raw32) {
+        _mm512_storeu_si512(o + p * kRawPixelBytes, a);
+      } else {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o + p * 16),
+                         _mm512_cvtepi32_epi8(Requantize16(a, m, lo, hi, zp, nan)));
+      }
+    }
+  }
+}
+
+template <int NCO, size_t... P>
+const DenseTileFn* MakeMadd16Table(std::index_sequence<P...>) {
+  static constexpr DenseTileFn table[] = {&DenseTileMadd16Impl<NCO, static_cast<int>(P) + 1, 4>...};
+  return table;
+}
+
+template <int NCO, size_t... P>
+const DenseTileFn* MakeMadd16Table4(std::index_sequence<P...>) {
+  static constexpr DenseTileFn table[] = {&DenseTileMadd16Impl<NCO, static_cast<int>(P) + 1, 1>...};
+  return table;
+}
+
 // Depthwise: the 16 channels of a pixel widened to 32-bit lanes (x, 0) and
 // multiplied with (w, 0) by vpdpwssd (exact: |x * w| < 2^16).
 inline __m512i LoadPix(const uint8_t* p) {
@@ -214,6 +287,14 @@ DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t str
 
 DwRowFn GetDwRowAvx512Vnni() { return &DwRowImpl; }
 
+DenseTileFn GetDenseTileMadd16Avx512Vnni(int nco, int npix, int64_t icblk) {
+  if (npix < 1 || npix > kMaxPixMadd16Vnni || nco < 1 || nco > kMaxNcoVnni) return nullptr;
+  using Seq = std::make_index_sequence<kMaxPixMadd16Vnni>;
+  if (icblk == 16) return (nco == 1 ? MakeMadd16Table<1>(Seq{}) : MakeMadd16Table<2>(Seq{}))[npix - 1];
+  if (icblk == 4) return (nco == 1 ? MakeMadd16Table4<1>(Seq{}) : MakeMadd16Table4<2>(Seq{}))[npix - 1];
+  return nullptr;
+}
+
 }  // namespace qnnc::kernels::spatial_pack::internal
 
 #else  // no AVX-512 VNNI in this build
@@ -221,6 +302,7 @@ DwRowFn GetDwRowAvx512Vnni() { return &DwRowImpl; }
 namespace qnnc::kernels::spatial_pack::internal {
 DenseTileFn GetDenseTileAvx512Vnni(int, int, int64_t, int64_t) { return nullptr; }
 DwRowFn GetDwRowAvx512Vnni() { return nullptr; }
+DenseTileFn GetDenseTileMadd16Avx512Vnni(int, int, int64_t) { return nullptr; }
 }  // namespace qnnc::kernels::spatial_pack::internal
 
 #endif

@@ -128,6 +128,7 @@ using DwRowFn = void (*)(const DwGeom&, const DwRow&);
 // Max register tile of each ISA (nco groups of 16 channels, npix pixels).
 constexpr int kMaxNcoVnni = 2, kMaxPixVnni = 14;
 constexpr int kMaxNcoAvx2 = 1, kMaxPixAvx2 = 6;
+constexpr int kMaxPixMadd16Vnni = 12;  // 2 x 12 accumulators + 4 weights + 2 inputs
 
 // Scalar (portable): any nco/npix.
 void DenseTileScalar(const DenseGeom& g, const DenseTile& t);
@@ -137,6 +138,8 @@ void DwRowScalar(const DwGeom& g, const DwRow& r);
 // stride_w 1 and 2 get kernels with the pixel stride known at compile time.
 DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t stride_w);
 DwRowFn GetDwRowAvx512Vnni();
+// u8 x i16 by vpdpwssd: the madd16 packing and widened input (below).
+DenseTileFn GetDenseTileMadd16Avx512Vnni(int nco, int npix, int64_t icblk);
 // vpmaddubsw: only for weights whose pairs fit (PairsFitMaddubs, conv2d.h).
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk);
 // u8 x i16 by vpmaddwd, weights packed as madd16 (above), on a widened
