@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "kernels/dense/int8_dense.h"
+#include "kernels/dense/qnn_matmul.h"
 #include "kernels/elementwise/dequantize.h"
 #include "kernels/elementwise/float_ops.h"
 #include "kernels/elementwise/qnn_add.h"
@@ -416,6 +417,36 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeLayoutTransform(const ir::No
   return none();
 }
 
+// MatMulInteger with a constant 2-D right operand and its zero point
+// (dynamically quantized MatMul); a's zero point is read per run.
+class QnnMatMulKernel : public PreparedKernel {
+ public:
+  explicit QnnMatMulKernel(std::unique_ptr<kernels::dense::QnnMatMulConstB> mm) : mm_(std::move(mm)) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    if (in[2].num_elements() != 1) {
+      return absl::InvalidArgumentError("qnn.matmul: a's zero point must hold one value");
+    }
+    return mm_->Run(in[0], static_cast<int32_t>(in[2].GetAsInt(0)), &out[0], pool);
+  }
+  std::string description() const override { return "dense qnn_matmul const_b"; }
+
+ private:
+  std::unique_ptr<kernels::dense::QnnMatMulConstB> mm_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnMatMul(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  if (n.inputs().size() != 6 || !n.input(0)->type() || !n.input(1)->is_constant() ||
+      !n.input(3)->is_constant() || n.input(1)->data().rank() != 2) {
+    return none();
+  }
+  auto mm = kernels::dense::QnnMatMulConstB::Create(n.input(1)->data(), n.input(3)->data(),
+                                                    n.input(0)->type()->dtype);
+  if (!mm.ok()) return none();  // e.g. 16-bit operands: the reference kernel
+  return std::unique_ptr<PreparedKernel>(new QnnMatMulKernel(*std::move(mm)));
+}
+
 // Any dtype, typed inputs; a negative axis counts from the end.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeConcat(const ir::Node& n) {
   auto axis = n.attrs().GetInt("axis", 0);
@@ -518,6 +549,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("qnn.dynamic_quantize", &MakeDynamicQuantize);
   registry.RegisterForOp("concat", &MakeConcat);
   registry.RegisterForOp("layout_transform", &MakeLayoutTransform);
+  registry.RegisterForOp("qnn.matmul", &MakeQnnMatMul);
   registry.RegisterForOp("resize", &MakeResize);
   registry.RegisterForOp("nn.dense", &MakeDense);
   // The integer nn.dense the u8 x s8 legalization leaves, bound by its

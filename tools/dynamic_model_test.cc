@@ -96,7 +96,7 @@ TEST_P(DynamicModelTest, MatchesOnnxRuntime) {
     // Every float op, dynamic quantization and (with AVX2) convolution runs
     // on its fast kernel; what is left on the reference kernels is listed.
     const bool fast_convs = kernels::cpu::HostIsaLevel() >= kernels::cpu::IsaLevel::kAvx2;
-    std::set<std::string> still_reference = {"qnn.matmul", "flatten"};
+    std::set<std::string> still_reference = {"flatten"};
     if (!fast_convs) still_reference.insert("qnn.conv2d");
     int fused = 0, unfused = 0;
     for (const runtime::OpTiming& t : (*exec)->last_timings()) {
