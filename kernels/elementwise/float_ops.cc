@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -185,52 +190,104 @@ struct SigmoidTask {
   }
 };
 
+// The min and max (from 0, NaN ignored: a value replaces only when strictly
+// beyond) and the count of infinities of x[0, n). min_ps(v, lo) is exactly
+// `v < lo ? v : lo` (the second operand when unordered or equal), so the
+// vector lanes keep what the serial loop keeps and their extremes are the
+// chunk's. (A plain loop over lane arrays was scalarized by GCC: `a < b ? a
+// : b` is not a min without -ffast-math.)
+struct Range {
+  float lo = 0.0f, hi = 0.0f;
+  int64_t inf = 0;
+  void Add(float v) {
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+    inf += std::fabs(v) == std::numeric_limits<float>::infinity();
+  }
+  void Merge(float l, float h) {
+    lo = l < lo ? l : lo;
+    hi = h > hi ? h : hi;
+  }
+};
+
+Range RangeScalar(const float* x, int64_t n) {
+  Range r;
+  for (int64_t i = 0; i < n; ++i) r.Add(x[i]);
+  return r;
+}
+
+#if QNNC_HAS_CPU_CLONES
+QNNC_TARGET_X86_64_V4 Range RangeAvx512(const float* x, int64_t n) {
+  __m512 lo = _mm512_setzero_ps(), hi = _mm512_setzero_ps();
+  const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
+  const __m512 inf = _mm512_set1_ps(std::numeric_limits<float>::infinity());
+  int64_t infs = 0, i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 v = _mm512_loadu_ps(x + i);
+    lo = _mm512_min_ps(v, lo);
+    hi = _mm512_max_ps(v, hi);
+    infs += __builtin_popcount(_mm512_cmp_ps_mask(_mm512_and_ps(v, abs_mask), inf, _CMP_EQ_OQ));
+  }
+  alignas(64) float l[16], h[16];
+  _mm512_store_ps(l, lo);
+  _mm512_store_ps(h, hi);
+  Range r = RangeScalar(x + i, n - i);
+  for (int k = 0; k < 16; ++k) r.Merge(l[k], h[k]);
+  r.inf += infs;
+  return r;
+}
+
+QNNC_TARGET_X86_64_V3 Range RangeAvx2(const float* x, int64_t n) {
+  __m256 lo = _mm256_setzero_ps(), hi = _mm256_setzero_ps();
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  const __m256 inf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+  int64_t infs = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    lo = _mm256_min_ps(v, lo);
+    hi = _mm256_max_ps(v, hi);
+    infs += __builtin_popcount(
+        _mm256_movemask_ps(_mm256_cmp_ps(_mm256_and_ps(v, abs_mask), inf, _CMP_EQ_OQ)));
+  }
+  alignas(32) float l[8], h[8];
+  _mm256_store_ps(l, lo);
+  _mm256_store_ps(h, hi);
+  Range r = RangeScalar(x + i, n - i);
+  for (int k = 0; k < 8; ++k) r.Merge(l[k], h[k]);
+  r.inf += infs;
+  return r;
+}
+#endif
+
+using RangeFn = Range (*)(const float*, int64_t);
+RangeFn PickRange() {
+#if QNNC_HAS_CPU_CLONES
+  const cpu::IsaLevel level = cpu::HostIsaLevel();
+  if (level >= cpu::IsaLevel::kAvx512bw) return &RangeAvx512;
+  if (level >= cpu::IsaLevel::kAvx2) return &RangeAvx2;
+#endif
+  return &RangeScalar;
+}
+
 // Per chunk of DynamicQuantizeU8's first pass: min and max (NaN ignored) and
 // the first infinite element.
 struct RangeTask {
   const float* x;
   int64_t n, chunk;
+  RangeFn range;
   std::vector<float>* lo;
   std::vector<float>* hi;
   std::vector<int64_t>* first_inf;
-  // 16 independent lanes (lane i % 16), so the loop vectorizes without
-  // reassociating: each lane keeps its strict minimum and maximum, and the
-  // lanes' extremes are the chunk's (NaN never replaces, as serially).
-  QNNC_CLONE_BODY static void Body(void* ctx, size_t c, size_t) {
+  static void Run(void* ctx, size_t c) {
     const RangeTask& t = *static_cast<const RangeTask*>(ctx);
     const int64_t begin = static_cast<int64_t>(c) * t.chunk, end = std::min(t.n, begin + t.chunk);
-    const float* __restrict x = t.x;
-    constexpr float kInf = std::numeric_limits<float>::infinity();
-    float lo16[16], hi16[16];
-    int32_t inf16[16];
-    for (int l = 0; l < 16; ++l) lo16[l] = 0.0f, hi16[l] = 0.0f, inf16[l] = 0;
-    int64_t i = begin;
-    for (; i + 16 <= end; i += 16) {
-      for (int l = 0; l < 16; ++l) {
-        const float v = x[i + l];
-        lo16[l] = v < lo16[l] ? v : lo16[l];
-        hi16[l] = v > hi16[l] ? v : hi16[l];
-        inf16[l] += (v == kInf) | (v == -kInf);
-      }
-    }
-    float lo = 0.0f, hi = 0.0f;
-    int64_t inf = 0;
-    for (int l = 0; l < 16; ++l) {
-      lo = lo16[l] < lo ? lo16[l] : lo;
-      hi = hi16[l] > hi ? hi16[l] : hi;
-      inf += inf16[l];
-    }
-    for (; i < end; ++i) {
-      lo = x[i] < lo ? x[i] : lo;
-      hi = x[i] > hi ? x[i] : hi;
-      inf += std::fabs(x[i]) == kInf;
-    }
-    (*t.lo)[c] = lo;
-    (*t.hi)[c] = hi;
+    const Range r = t.range(t.x + begin, end - begin);
+    (*t.lo)[c] = r.lo;
+    (*t.hi)[c] = r.hi;
     (*t.first_inf)[c] = -1;
-    if (inf > 0) {
+    if (r.inf > 0) {
       for (int64_t i = begin; i < end; ++i) {
-        if (std::isinf(x[i])) {
+        if (std::isinf(t.x[i])) {
           (*t.first_inf)[c] = i;
           break;
         }
@@ -332,12 +389,11 @@ absl::Status DynamicQuantizeU8(const Tensor& x, Tensor* y, Tensor* scale, Tensor
   const int64_t chunks = std::max<int64_t>(1, (n + kChunk - 1) / kChunk);
   std::vector<float> lo(chunks), hi(chunks);
   std::vector<int64_t> first_inf(chunks);
-  RangeTask t{x.data<float>(), n, kChunk, &lo, &hi, &first_inf};
-  const auto range = CpuClones<&RangeTask::Body>::Pick();
+  RangeTask t{x.data<float>(), n, kChunk, PickRange(), &lo, &hi, &first_inf};
   if (pool == nullptr || chunks == 1) {
-    for (int64_t c = 0; c < chunks; ++c) range(&t, static_cast<size_t>(c), 0);
+    for (int64_t c = 0; c < chunks; ++c) RangeTask::Run(&t, static_cast<size_t>(c));
   } else {
-    pthreadpool_parallelize_2d(pool, range, &t, static_cast<size_t>(chunks), 1, 0);
+    pthreadpool_parallelize_1d(pool, &RangeTask::Run, &t, static_cast<size_t>(chunks), 0);
   }
   float l = 0.0f, h = 0.0f;
   for (int64_t c = 0; c < chunks; ++c) {
