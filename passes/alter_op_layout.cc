@@ -93,9 +93,11 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   return absl::OkStatus();
 }
 
-// An 8-bit max pool of a tensor that comes back from an altered layout pools
-// in that layout (channel by channel: exact; padding lanes pool garbage
-// nobody reads), with one transform after it. Leaves any other node alone.
+// An 8-bit or f32 max pool of a tensor that comes back from an altered
+// layout pools in that layout (channel by channel: exact; padding lanes pool
+// garbage nobody reads: convolutions weigh them 0, and DynamicQuantizeLinear
+// runs blocked only on whole blocks), with one transform after it. Leaves
+// any other node alone.
 absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
   if (n->op() != "nn.max_pool2d" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
     return absl::OkStatus();
@@ -103,7 +105,8 @@ absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
   const std::string layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
   if (layout.empty() || t.rank() != 4 ||
-      (t.dtype != tensor::DType::kU8 && t.dtype != tensor::DType::kI8)) {
+      (t.dtype != tensor::DType::kU8 && t.dtype != tensor::DType::kI8 &&
+       t.dtype != tensor::DType::kF32)) {
     return absl::OkStatus();
   }
   Attrs attrs = n->attrs();

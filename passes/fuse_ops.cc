@@ -212,9 +212,11 @@ absl::StatusOr<std::pair<const Value*, Value*>> TryFuseDynamic(ir::Graph& graph,
   ir::Attrs attrs;
   for (const auto& [k, val] : conv.attrs().map()) attrs.Set(k, val);
   if (const Node* clip = uses.SoleUser(last->output());
-      clip != nullptr && clip->op() == "clip" && same_shape(clip)) {
-    auto lo = clip->attrs().GetFloat("min", -INFINITY);
-    auto hi = clip->attrs().GetFloat("max", INFINITY);
+      clip != nullptr && (clip->op() == "clip" || clip->op() == "relu") && same_shape(clip)) {
+    // relu's v < 0 ? 0 : v is the clip to [0, +inf]: v < 0 ? 0 : (v > inf ? inf : v).
+    const bool relu = clip->op() == "relu";
+    auto lo = relu ? absl::StatusOr<double>(0.0) : clip->attrs().GetFloat("min", -INFINITY);
+    auto hi = relu ? absl::StatusOr<double>(INFINITY) : clip->attrs().GetFloat("max", INFINITY);
     if (lo.ok() && hi.ok()) {
       attrs.Set("clip_min", *lo);
       attrs.Set("clip_max", *hi);

@@ -7,7 +7,7 @@
 // u8 x s8 legalization pads with the data zero point) becomes the fused op's
 // padding and pad_value. The decision attributes move to the fused op.
 // Likewise a dynamically quantized convolution (ConvInteger's epilogue)
-//   qnn.conv2d -> cast f32 -> multiply(scale) [-> add(constant bias)] [-> clip]
+//   qnn.conv2d -> cast f32 -> multiply(scale) [-> add(constant bias)] [-> clip | relu]
 // becomes one qnn.conv2d_dynamic when its implementation applies that
 // epilogue (Implementation::fuses_dynamic_epilogue); scale and bias hold 1
 // or out-channels values, every intermediate is used once.
