@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <vector>
 
 #if defined(__x86_64__)
@@ -269,30 +270,33 @@ RangeFn PickRange() {
   return &RangeScalar;
 }
 
-// Per chunk of DynamicQuantizeU8's first pass: min and max (NaN ignored) and
-// the first infinite element.
+// DynamicQuantizeU8's first pass over ParallelRows' items (the bands of
+// rows the convolutions around it give each thread): each item's min, max
+// (NaN ignored) and first infinite element, merged under a lock. The merge
+// is exact in any order: partial minima are +0 or strictly negative (a
+// value replaces only when strictly below), so min and max commute, and the
+// first infinity is the least index.
 struct RangeTask {
   const float* x;
-  int64_t n, chunk;
   RangeFn range;
-  std::vector<float>* lo;
-  std::vector<float>* hi;
-  std::vector<int64_t>* first_inf;
-  static void Run(void* ctx, size_t c) {
-    const RangeTask& t = *static_cast<const RangeTask*>(ctx);
-    const int64_t begin = static_cast<int64_t>(c) * t.chunk, end = std::min(t.n, begin + t.chunk);
+  std::mutex mu;
+  float lo = 0.0f, hi = 0.0f;
+  int64_t first_inf = -1;
+  static void Run(void* ctx, size_t start, size_t count) {
+    RangeTask& t = *static_cast<RangeTask*>(ctx);
+    const int64_t begin = static_cast<int64_t>(start), end = begin + static_cast<int64_t>(count);
     const Range r = t.range(t.x + begin, end - begin);
-    (*t.lo)[c] = r.lo;
-    (*t.hi)[c] = r.hi;
-    (*t.first_inf)[c] = -1;
-    if (r.inf > 0) {
-      for (int64_t i = begin; i < end; ++i) {
-        if (std::isinf(t.x[i])) {
-          (*t.first_inf)[c] = i;
-          break;
-        }
+    int64_t inf = -1;
+    for (int64_t i = begin; r.inf > 0 && i < end; ++i) {
+      if (std::isinf(t.x[i])) {
+        inf = i;
+        break;
       }
     }
+    std::lock_guard<std::mutex> lock(t.mu);
+    t.lo = r.lo < t.lo ? r.lo : t.lo;
+    t.hi = r.hi > t.hi ? r.hi : t.hi;
+    if (inf >= 0 && (t.first_inf < 0 || inf < t.first_inf)) t.first_inf = inf;
   }
 };
 
@@ -383,27 +387,15 @@ absl::Status DynamicQuantizeU8(const Tensor& x, Tensor* y, Tensor* scale, Tensor
   if (!x.defined() || x.dtype() != DType::kF32) {
     return absl::InvalidArgumentError("DynamicQuantize: input must be f32");
   }
-  // Chunks of 64K elements (the serial limit of the other kernels).
-  constexpr int64_t kChunk = 65536;
-  const int64_t n = x.num_elements();
-  const int64_t chunks = std::max<int64_t>(1, (n + kChunk - 1) / kChunk);
-  std::vector<float> lo(chunks), hi(chunks);
-  std::vector<int64_t> first_inf(chunks);
-  RangeTask t{x.data<float>(), n, kChunk, PickRange(), &lo, &hi, &first_inf};
-  if (pool == nullptr || chunks == 1) {
-    for (int64_t c = 0; c < chunks; ++c) RangeTask::Run(&t, static_cast<size_t>(c));
-  } else {
-    pthreadpool_parallelize_1d(pool, &RangeTask::Run, &t, static_cast<size_t>(chunks), 0);
+  RangeTask t;
+  t.x = x.data<float>();
+  t.range = PickRange();
+  ParallelRows(pool, &RangeTask::Run, &t, x.shape());
+  if (t.first_inf >= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DynamicQuantize: input element ", t.first_inf, " is infinite"));
   }
-  float l = 0.0f, h = 0.0f;
-  for (int64_t c = 0; c < chunks; ++c) {
-    if (first_inf[c] >= 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("DynamicQuantize: input element ", first_inf[c], " is infinite"));
-    }
-    l = std::min(l, lo[c]);
-    h = std::max(h, hi[c]);
-  }
+  const float l = t.lo, h = t.hi;
   const float s = h == l ? 1.0f : (h - l) / 255.0f;
   if (!std::isfinite(s)) {
     return absl::InvalidArgumentError(

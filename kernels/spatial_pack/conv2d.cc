@@ -35,9 +35,10 @@ absl::Status Invalid(const Args&... args) {
 }
 
 // A per-thread, 64-byte aligned scratch buffer (slot 0: padded input, slot 1:
-// expanded depthwise input). Reused across runs: no allocation per call.
+// expanded depthwise input, slot 2: a tile for a tile epilogue). Reused
+// across runs: no allocation per call.
 uint8_t* Scratch(int slot, size_t bytes) {
-  thread_local std::vector<uint8_t> buffers[2];
+  thread_local std::vector<uint8_t> buffers[3];
   std::vector<uint8_t>& b = buffers[slot];
   if (b.size() < bytes + 64) b.resize(bytes + 64);
   const uintptr_t p = reinterpret_cast<uintptr_t>(b.data());
@@ -434,8 +435,8 @@ class U8S8Dense final : public Conv2DKernel {
     return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
   }
 
-  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output,
-                       pthreadpool_t pool) const override;
+  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
+                       const TileEpilogue* tile_epilogue) const override;
 
  private:
   struct OcTile {
@@ -503,6 +504,7 @@ class U8S8Dense final : public Conv2DKernel {
     int64_t n;
     bool banded;  // padded input: per-thread bands (`band`), else `in`
     BandPad band;
+    const TileEpilogue* tile_epilogue = nullptr;  // tiles go there, not to `out`
   };
 
   static void WorkSpatialMajor(void* vctx, size_t item, size_t oc_chunk) {
@@ -525,6 +527,16 @@ class U8S8Dense final : public Conv2DKernel {
       in_image = c.band.Get(n, oy, &row0);
       if (c.band.all_images) in_image += n * c.in_image;
     }
+    // With a tile epilogue the microkernel writes this thread's tile buffer
+    // ([nco][tile_ow][16] int32), handed over block by block.
+    DenseGeom tile_geom;
+    int32_t* tile_buf = nullptr;
+    if (c.tile_epilogue) {
+      tile_geom = c.geom;
+      tile_geom.out_cstride = k.tile_ow_ * internal::kRawPixelBytes;
+      tile_buf = reinterpret_cast<int32_t*>(Scratch(2, k.nco_ * tile_geom.out_cstride));
+    }
+    const DenseGeom& geom = c.tile_epilogue ? tile_geom : c.geom;
     for (int64_t ti = t0; ti < t1; ++ti) {
       const OcTile& t = k.tiles_[ti];
       DenseTile call;
@@ -535,12 +547,22 @@ class U8S8Dense final : public Conv2DKernel {
       call.nco = static_cast<int>(t.nco);
       const uint8_t* in_row =
           in_image + t.icb_lo * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;
-      uint8_t* out_row = c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row;
+      uint8_t* out_row = c.out ? c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row
+                               : nullptr;
       for (int64_t ox = ox0; ox < ox1; ox += k.tile_ow_) {
         call.npix = static_cast<int>(std::min(k.tile_ow_, ox1 - ox));
         call.in = in_row + ox * c.geom.pix_bytes;
-        call.out = out_row + ox * c.out_pix;
-        k.fns_[call.nco * stride + call.npix](c.geom, call);
+        if (tile_buf) {
+          call.out = reinterpret_cast<uint8_t*>(tile_buf);
+          k.fns_[call.nco * stride + call.npix](geom, call);
+          for (int j = 0; j < call.nco; ++j) {
+            c.tile_epilogue->fn(c.tile_epilogue->ctx, n, t.ocb0 + j, oy * c.ow + ox, call.npix,
+                                tile_buf + j * k.tile_ow_ * 16);
+          }
+        } else {
+          call.out = out_row + ox * c.out_pix;
+          k.fns_[call.nco * stride + call.npix](geom, call);
+        }
       }
     }
   }
@@ -557,10 +579,10 @@ class U8S8Dense final : public Conv2DKernel {
 };
 
 absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
-                               pthreadpool_t pool) const {
+                               pthreadpool_t pool, const TileEpilogue* tile_epilogue) const {
   const QuantizedConvParams& p = params_;
   ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), in_block_, DType::kU8, input.dtype()));
-  RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
+  if (tile_epilogue == nullptr) RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
   const int64_t ib = in_block_;
   const bool padded = p.pads[0] || p.pads[1] || p.pads[2] || p.pads[3];
   // A 1x1 stride-1 convolution without padding sees its planes as one row.
@@ -586,7 +608,8 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   c.in = input.data<uint8_t>();
   c.in_image = icb_total_ * hp * wp * ib;
   c.in_row = wp * ib * e;
-  c.out = output->data<uint8_t>();
+  c.out = tile_epilogue ? nullptr : output->data<uint8_t>();
+  c.tile_epilogue = tile_epilogue;
   c.out_image = ocb_ * g.oh * g.ow * c.out_pix;
   c.out_row = g.ow * c.out_pix;
   c.oh = flat ? 1 : g.oh;
@@ -708,11 +731,11 @@ class U8S8Depthwise final : public Conv2DKernel {
 
   static std::string Description(Isa isa) { return absl::StrCat("u8s8.", IsaName(isa), ".depthwise"); }
 
-  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output,
-                       pthreadpool_t pool) const override {
+  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
+                       const TileEpilogue* tile_epilogue) const override {
     const QuantizedConvParams& p = params_;
     ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 16, DType::kU8, input.dtype()));
-    RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
+    if (tile_epilogue == nullptr) RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
     const int64_t icb = CeilDiv(p.in_channels, 16);
     const uint8_t* in = input.data<uint8_t>();
     if (mult_ch_ > 1) {
@@ -733,7 +756,8 @@ class U8S8Depthwise final : public Conv2DKernel {
     Ctx c;
     c.k = this;
     c.in = in;
-    c.out = output->data<uint8_t>();
+    c.out = tile_epilogue ? nullptr : output->data<uint8_t>();
+    c.tile_epilogue = tile_epilogue;
     c.n = g.n;
     c.oh = g.oh;
     c.plane_in = g.h * g.w * 16;
@@ -782,6 +806,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     const uint8_t* in;
     uint8_t* out;
     int64_t n, oh, plane_in, plane_out, out_pix;
+    const TileEpilogue* tile_epilogue = nullptr;  // rows go there, not to `out`
   };
   static void Work(void* vctx, size_t oy, size_t nb0, size_t count) {
     for (size_t nb = nb0; nb < nb0 + count; ++nb) Row(*static_cast<const Ctx*>(vctx), oy, nb);
@@ -796,8 +821,16 @@ class U8S8Depthwise final : public Conv2DKernel {
     if (!k.w_pairs_.empty()) r.w_pairs = k.w_pairs_.data() + b * CeilDiv(kk, 2) * 32;
     r.bias = k.bias_.data() + b * 16;
     r.mult = k.mult_.data() + b * 16;
-    r.out = c.out + nb * c.plane_out + oy * c.geom.ow * c.out_pix;
     r.oh = oy;
+    if (c.tile_epilogue) {
+      int32_t* row = reinterpret_cast<int32_t*>(Scratch(2, c.geom.ow * internal::kRawPixelBytes));
+      r.out = reinterpret_cast<uint8_t*>(row);
+      k.fn_(c.geom, r);
+      c.tile_epilogue->fn(c.tile_epilogue->ctx, static_cast<int64_t>(nb) / k.ocb_, b,
+                          static_cast<int64_t>(oy) * c.geom.ow, c.geom.ow, row);
+      return;
+    }
+    r.out = c.out + nb * c.plane_out + oy * c.geom.ow * c.out_pix;
     k.fn_(c.geom, r);
   }
 
@@ -838,9 +871,10 @@ class Int16Kernel final : public Conv2DKernel {
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
-  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output,
-                       pthreadpool_t pool) const override {
+  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
+                       const TileEpilogue* tile_epilogue) const override {
     if (zx != 0) return Invalid("the int16 kernel pads with 0 (zero point already subtracted), got ", zx);
+    if (tile_epilogue) return Invalid("the int16 kernel has no raw (i32) output");
     const QuantizedConvParams& p = params_;
     ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 0, DType::kI16, input.dtype()));
     RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, p.out_channels, g.oh, g.ow}));

@@ -169,7 +169,7 @@ class Conv2DKernel {
   // output: if it is defined with output dtype and OutputShape(input) it is
   // written in place (preallocated); otherwise it is replaced by a new tensor.
   absl::Status Run(const tensor::Tensor& input, tensor::Tensor* output, pthreadpool_t pool) const {
-    return RunImpl(input, params_.input_zero_point, output, pool);
+    return RunImpl(input, params_.input_zero_point, output, pool, nullptr);
   }
   // Run with padding standing for `input_zero_point` (u8s8: [0, 255]) instead
   // of params().input_zero_point: a zero point known only at run time. Only
@@ -180,7 +180,30 @@ class Conv2DKernel {
     if (input_zero_point < 0 || input_zero_point > 255) {
       return absl::InvalidArgumentError("spatial_pack conv2d: a u8 input zero point must be in [0, 255]");
     }
-    return RunImpl(input, input_zero_point, output, pool);
+    return RunImpl(input, input_zero_point, output, pool, nullptr);
+  }
+
+  // A consumer of raw accumulators, tile by tile, in place of an output:
+  // fn(ctx, n, ocb, pixel0, npix, acc) is called on the worker threads (it
+  // must be thread-safe) once per image n, 16-channel output block ocb and
+  // run of npix consecutive output pixels (row-major, from pixel0), with acc
+  // [npix][16] int32 in channel order, while the tile is in the core's cache.
+  struct TileEpilogue {
+    void (*fn)(const void* ctx, int64_t n, int64_t ocb, int64_t pixel0, int64_t npix,
+               const int32_t* acc) = nullptr;
+    const void* ctx = nullptr;
+  };
+  // Runs a raw (i32) u8s8 kernel, handing every tile to `epilogue` instead of
+  // writing an output (padding stands for `input_zero_point`).
+  absl::Status RunWithTileEpilogue(const tensor::Tensor& input, int32_t input_zero_point,
+                                   const TileEpilogue& epilogue, pthreadpool_t pool) const {
+    if (input_zero_point < 0 || input_zero_point > 255) {
+      return absl::InvalidArgumentError("spatial_pack conv2d: a u8 input zero point must be in [0, 255]");
+    }
+    if (epilogue.fn == nullptr || params_.out_dtype != tensor::DType::kI32) {
+      return absl::InvalidArgumentError("spatial_pack conv2d: a tile epilogue needs a raw (i32) kernel");
+    }
+    return RunImpl(input, input_zero_point, nullptr, pool, &epilogue);
   }
 
   // The shape Run produces for `input_shape` (in input_layout()).
@@ -197,8 +220,10 @@ class Conv2DKernel {
 
  protected:
   Conv2DKernel() = default;
+  // `tile_epilogue` (raw kernels, RunWithTileEpilogue): no output is written.
   virtual absl::Status RunImpl(const tensor::Tensor& input, int32_t input_zero_point,
-                               tensor::Tensor* output, pthreadpool_t pool) const = 0;
+                               tensor::Tensor* output, pthreadpool_t pool,
+                               const TileEpilogue* tile_epilogue) const = 0;
 
   QuantizedConvParams params_;
   std::string input_layout_, output_layout_, description_;

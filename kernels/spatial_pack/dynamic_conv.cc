@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu_clones.h"
@@ -77,100 +78,121 @@ absl::StatusOr<Prepared> Prepare(const Tensor& weight, const std::vector<int32_t
   return p;
 }
 
-// NCHW16c int32 accumulators -> NCHW, minus the compensation, through the
-// epilogue. One item: a tile of pixels of one (image, channel block). The
-// lane loops vectorize (a lane is a channel); the tile then goes to the
-// channel planes.
-struct EpilogueTask {
-  static constexpr int64_t kTile = 64;
-  const int32_t* acc;
+// The epilogue of one tile of int32 accumulators ([npix][16], channel
+// order), called by the convolution's worker threads while the tile is in
+// their cache (Conv2DKernel::RunWithTileEpilogue): minus the compensation,
+// then either int32 or the float epilogue, into the blocked output (its
+// pixels are contiguous: the lane loops vectorize; padding lanes 0) or the
+// NCHW planes.
+struct TileContext {
   void* out;
   const int32_t* comp;  // [ocb * 16] zx * sum(w')
   const float* scale;   // [ocb * 16]
   const float* bias;    // [ocb * 16] or nullptr
-  bool to_float, clip;
-  bool blocked;  // write NCHW16c (padding lanes 0), not NCHW
+  bool to_float, clip, blocked;
   float lo, hi;
   int64_t c, ocb, plane;
-
-  // Locals and __restrict so that the lane loop vectorizes (the clamp
-  // stays the reference's compare-and-select, in registers).
-  template <bool kBias, bool kClip>
-  QNNC_CLONE_BODY static void Floats(const int32_t* __restrict src, const int32_t* comp_in,
-                                     const float* scale_in, const float* bias_in, float lo,
-                                     float hi, int64_t n, float (*__restrict buf)[16]) {
-    int32_t comp[16];
-    float scale[16], bias[16];
-    for (int l = 0; l < 16; ++l) {
-      comp[l] = comp_in[l];
-      scale[l] = scale_in[l];
-      bias[l] = kBias ? bias_in[l] : 0.0f;
-    }
-    for (int64_t x = 0; x < n; ++x) {
-      for (int l = 0; l < 16; ++l) {
-        float v = static_cast<float>(src[x * 16 + l] - comp[l]) * scale[l];
-        if constexpr (kBias) v = v + bias[l];
-        if constexpr (kClip) {
-          // v < lo ? lo : (v > hi ? hi : v), as two selects (NaN stays NaN).
-          const float upper = v > hi ? hi : v;
-          v = v < lo ? lo : upper;
-        }
-        buf[x][l] = v;
-      }
-    }
-  }
-
-  QNNC_CLONE_BODY static void Body(void* ctx, size_t tile, size_t ib) {
-    const EpilogueTask& t = *static_cast<const EpilogueTask*>(ctx);
-    const int64_t i = static_cast<int64_t>(ib) / t.ocb, b = static_cast<int64_t>(ib) % t.ocb;
-    const int64_t x0 = static_cast<int64_t>(tile) * kTile, x1 = std::min(t.plane, x0 + kTile);
-    const int64_t n = x1 - x0;
-    const int32_t* src = t.acc + ((i * t.ocb + b) * t.plane + x0) * 16;
-    const int32_t* comp = t.comp + b * 16;
-    const int64_t lanes = std::min<int64_t>(16, t.c - b * 16);
-    const int64_t plane0 = (i * t.c + b * 16) * t.plane + x0;
-    if (t.blocked) {
-      // In place of the layout: the tile's pixels are contiguous.
-      const int64_t at = ((i * t.ocb + b) * t.plane + x0) * 16;
-      if (t.to_float) {
-        float(*out)[16] = reinterpret_cast<float(*)[16]>(static_cast<float*>(t.out) + at);
-        const float* scale = t.scale + b * 16;
-        const float* bias = t.bias ? t.bias + b * 16 : nullptr;
-        if (bias && t.clip) Floats<true, true>(src, comp, scale, bias, t.lo, t.hi, n, out);
-        if (bias && !t.clip) Floats<true, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
-        if (!bias && t.clip) Floats<false, true>(src, comp, scale, bias, t.lo, t.hi, n, out);
-        if (!bias && !t.clip) Floats<false, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
-        for (int64_t x = 0; x < n; ++x) {
-          for (int64_t l = lanes; l < 16; ++l) out[x][l] = 0.0f;
-        }
-      } else {
-        int32_t* out = static_cast<int32_t*>(t.out) + at;
-        for (int64_t x = 0; x < n; ++x) {
-          for (int l = 0; l < 16; ++l) out[x * 16 + l] = l < lanes ? src[x * 16 + l] - comp[l] : 0;
-        }
-      }
-      return;
-    }
-    if (!t.to_float) {
-      int32_t* out = static_cast<int32_t*>(t.out) + plane0;
-      for (int64_t l = 0; l < lanes; ++l) {
-        for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = src[x * 16 + l] - comp[l];
-      }
-      return;
-    }
-    alignas(64) float buf[kTile][16];
-    const float* scale = t.scale + b * 16;
-    const float* bias = t.bias ? t.bias + b * 16 : nullptr;
-    if (bias && t.clip) Floats<true, true>(src, comp, scale, bias, t.lo, t.hi, n, buf);
-    if (bias && !t.clip) Floats<true, false>(src, comp, scale, bias, t.lo, t.hi, n, buf);
-    if (!bias && t.clip) Floats<false, true>(src, comp, scale, bias, t.lo, t.hi, n, buf);
-    if (!bias && !t.clip) Floats<false, false>(src, comp, scale, bias, t.lo, t.hi, n, buf);
-    float* out = static_cast<float*>(t.out) + plane0;
-    for (int64_t l = 0; l < lanes; ++l) {
-      for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = buf[x][l];
-    }
-  }
 };
+
+// Locals and __restrict so that the lane loop vectorizes (the clamp stays
+// the reference's compare-and-select, in registers).
+template <bool kBias, bool kClip>
+QNNC_CLONE_BODY void Floats(const int32_t* __restrict src, const int32_t* comp_in,
+                            const float* scale_in, const float* bias_in, float lo, float hi,
+                            int64_t n, float (*__restrict out)[16]) {
+  int32_t comp[16];
+  float scale[16], bias[16];
+  for (int l = 0; l < 16; ++l) {
+    comp[l] = comp_in[l];
+    scale[l] = scale_in[l];
+    bias[l] = kBias ? bias_in[l] : 0.0f;
+  }
+  for (int64_t x = 0; x < n; ++x) {
+    for (int l = 0; l < 16; ++l) {
+      float v = static_cast<float>(src[x * 16 + l] - comp[l]) * scale[l];
+      if constexpr (kBias) v = v + bias[l];
+      if constexpr (kClip) {
+        // v < lo ? lo : (v > hi ? hi : v), as two selects (NaN stays NaN).
+        const float upper = v > hi ? hi : v;
+        v = v < lo ? lo : upper;
+      }
+      out[x][l] = v;
+    }
+  }
+}
+
+QNNC_CLONE_BODY void FloatTile(const TileContext& t, const int32_t* src, const int32_t* comp,
+                               const float* scale, const float* bias, int64_t n,
+                               float (*out)[16]) {
+  if (bias && t.clip) Floats<true, true>(src, comp, scale, bias, t.lo, t.hi, n, out);
+  if (bias && !t.clip) Floats<true, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
+  if (!bias && t.clip) Floats<false, true>(src, comp, scale, bias, t.lo, t.hi, n, out);
+  if (!bias && !t.clip) Floats<false, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
+}
+
+QNNC_CLONE_BODY void TileBody(const void* ctx, int64_t i, int64_t b, int64_t pixel0, int64_t n,
+                              const int32_t* src) {
+  const TileContext& t = *static_cast<const TileContext*>(ctx);
+  const int32_t* comp = t.comp + b * 16;
+  const int64_t lanes = std::min<int64_t>(16, t.c - b * 16);
+  const float* scale = t.to_float ? t.scale + b * 16 : nullptr;
+  const float* bias = t.bias ? t.bias + b * 16 : nullptr;
+  if (t.blocked) {
+    const int64_t at = ((i * t.ocb + b) * t.plane + pixel0) * 16;
+    if (t.to_float) {
+      float(*out)[16] = reinterpret_cast<float(*)[16]>(static_cast<float*>(t.out) + at);
+      FloatTile(t, src, comp, scale, bias, n, out);
+      for (int64_t x = 0; lanes < 16 && x < n; ++x) {
+        for (int64_t l = lanes; l < 16; ++l) out[x][l] = 0.0f;
+      }
+    } else {
+      int32_t* out = static_cast<int32_t*>(t.out) + at;
+      for (int64_t x = 0; x < n; ++x) {
+        for (int l = 0; l < 16; ++l) out[x * 16 + l] = l < lanes ? src[x * 16 + l] - comp[l] : 0;
+      }
+    }
+    return;
+  }
+  const int64_t plane0 = (i * t.c + b * 16) * t.plane + pixel0;
+  if (!t.to_float) {
+    int32_t* out = static_cast<int32_t*>(t.out) + plane0;
+    for (int64_t l = 0; l < lanes; ++l) {
+      for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = src[x * 16 + l] - comp[l];
+    }
+    return;
+  }
+  // Through a tile in pixel order, then to the channel planes.
+  thread_local std::vector<float> tile;
+  if (static_cast<int64_t>(tile.size()) < n * 16) tile.resize(n * 16);
+  float(*buf)[16] = reinterpret_cast<float(*)[16]>(tile.data());
+  FloatTile(t, src, comp, scale, bias, n, buf);
+  float* out = static_cast<float*>(t.out) + plane0;
+  for (int64_t l = 0; l < lanes; ++l) {
+    for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = buf[x][l];
+  }
+}
+
+// TileBody compiled per x86-64 level (kernels/cpu_clones.h), the clone
+// chosen by the host's level and the cap.
+using TileFn = void (*)(const void*, int64_t, int64_t, int64_t, int64_t, const int32_t*);
+QNNC_TARGET_X86_64_V4 void TileAvx512(const void* c, int64_t i, int64_t b, int64_t p, int64_t n,
+                                      const int32_t* s) {
+  TileBody(c, i, b, p, n, s);
+}
+QNNC_TARGET_X86_64_V3 void TileAvx2(const void* c, int64_t i, int64_t b, int64_t p, int64_t n,
+                                    const int32_t* s) {
+  TileBody(c, i, b, p, n, s);
+}
+void TileBaseline(const void* c, int64_t i, int64_t b, int64_t p, int64_t n, const int32_t* s) {
+  TileBody(c, i, b, p, n, s);
+}
+TileFn PickTileFn() {
+  if (!QNNC_HAS_CPU_CLONES) return &TileBaseline;
+  const cpu::IsaLevel level = cpu::HostIsaLevel();
+  if (level >= cpu::IsaLevel::kAvx512bw) return &TileAvx512;
+  if (level >= cpu::IsaLevel::kAvx2) return &TileAvx2;
+  return &TileBaseline;
+}
 
 // `count` values (1 or `channels`) spread over `padded` channels (extra: 0).
 std::vector<float> PerChannel(const float* v, int64_t count, int64_t channels, int64_t padded) {
@@ -236,10 +258,10 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
     const int64_t block = conv_->input_layout() == "NCHW4c" ? 4 : 16;
     ASSIGN_OR_RETURN(in_blocked, ToBlocked(input, block, input_zero_point, pool));
   }
-  // (The conv checks the blocked input's dtype and shape.)
-  Tensor acc;
-  RETURN_IF_ERROR(conv_->RunWithZeroPoint(in_blocked, input_zero_point, &acc, pool));
-  const tensor::Shape shape = blocked ? acc.shape() : tensor::Shape{acc.dim(0), c, acc.dim(2), acc.dim(3)};
+  // (The convolution checks the blocked input's dtype and shape.)
+  ASSIGN_OR_RETURN(const tensor::Shape acc_shape, conv_->OutputShape(in_blocked.shape()));
+  const tensor::Shape shape =
+      blocked ? acc_shape : tensor::Shape{acc_shape[0], c, acc_shape[2], acc_shape[3]};
   const DType dtype = epilogue ? DType::kF32 : DType::kI32;
   if (!output->defined() || output->dtype() != dtype || output->shape() != shape) {
     ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
@@ -247,13 +269,12 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   std::vector<int32_t> comp(ocb * 16, 0);
   for (int64_t o = 0; o < c; ++o) comp[o] = input_zero_point * weight_sums_[o];
   std::vector<float> scale, bias;
-  EpilogueTask t{};
-  t.acc = acc.data<int32_t>();
+  TileContext t{};
   t.out = output->raw_data();
   t.comp = comp.data();
   t.c = c;
   t.ocb = ocb;
-  t.plane = shape[2] * shape[3];
+  t.plane = acc_shape[2] * acc_shape[3];
   t.blocked = blocked;
   t.to_float = epilogue != nullptr;
   if (epilogue) {
@@ -267,9 +288,10 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
     t.lo = epilogue->clip_min;
     t.hi = epilogue->clip_max;
   }
-  pthreadpool_parallelize_2d(pool, CpuClones<&EpilogueTask::Body>::Pick(), &t,
-                             static_cast<size_t>(CeilDiv(t.plane, EpilogueTask::kTile)),
-                             static_cast<size_t>(shape[0] * ocb), 0);
+  Conv2DKernel::TileEpilogue tile;
+  tile.fn = PickTileFn();
+  tile.ctx = &t;
+  RETURN_IF_ERROR(conv_->RunWithTileEpilogue(in_blocked, input_zero_point, tile, pool));
   return absl::OkStatus();
 }
 
