@@ -132,8 +132,17 @@ absl::StatusOr<std::vector<TensorType>> LayoutTransformRel(const TypeRelationInp
 
 absl::StatusOr<std::vector<TensorType>> ResizeRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  RETURN_IF_ERROR(internal::ExpectRank(x, 4, "data"));
   const Attrs& a = in.node.attrs();
+  // NCHW, or NCHW{k}c (AlterOpLayout: each lane resized as its channel).
+  ASSIGN_OR_RETURN(std::string layout, a.GetString("layout", "NCHW"));
+  const int64_t block = ChannelBlock(layout);
+  if (layout != "NCHW" && block == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
+  }
+  RETURN_IF_ERROR(internal::ExpectRank(x, block ? 5 : 4, "data"));
+  if (block && x.shape[4] != block) {
+    return absl::InvalidArgumentError(absl::StrCat("data ", x.ToString(), " is not ", layout));
+  }
   ASSIGN_OR_RETURN(auto size, a.GetInts("size"));
   ASSIGN_OR_RETURN(std::string method, a.GetString("method", "nearest"));
   ASSIGN_OR_RETURN(std::string ctm, a.GetString("coordinate_transformation_mode", "half_pixel"));
@@ -153,7 +162,9 @@ absl::StatusOr<std::vector<TensorType>> ResizeRel(const TypeRelationInput& in) {
       nearest != "ceil") {
     return absl::InvalidArgumentError(absl::StrCat("unsupported nearest_mode '", nearest, "'"));
   }
-  return One({x.dtype, {x.shape[0], x.shape[1], size[0], size[1]}});
+  Shape out = {x.shape[0], x.shape[1], size[0], size[1]};
+  if (block) out.push_back(block);
+  return One({x.dtype, out});
 }
 
 absl::StatusOr<std::vector<TensorType>> ReduceRel(const TypeRelationInput& in) {
@@ -195,8 +206,8 @@ void RegisterTensorOps(OpRegistry& r) {
                     "(data) {src_layout, dst_layout, channels} e.g. NCHW -> NHWC or NCHW16c; "
                     "channels trims the block padding going back to NCHW"});
   RegisterOrDie(r, {"resize", 1, 1, 1, ResizeRel,
-                    "(data NCHW) {size [h,w], method nearest|linear, "
-                    "coordinate_transformation_mode, nearest_mode}"});
+                    "(data NCHW or NCHW{k}c) {size [h,w], method nearest|linear, "
+                    "coordinate_transformation_mode, nearest_mode, layout=NCHW}"});
   for (const char* op : {"reduce_min", "reduce_max", "reduce_mean", "reduce_sum"}) {
     RegisterOrDie(r, {op, 1, 1, 1, ReduceRel, "(data) {axes (empty: all), keepdims=1}"});
   }

@@ -174,6 +174,56 @@ absl::Status BlockDynamicQuantize(ir::Graph& graph, Node* n) {
   return absl::OkStatus();
 }
 
+// An f32 resize of a tensor that comes back from a blocked layout resizes in
+// that layout (lane by lane, each as its channel: exact), with one transform
+// after it.
+absl::Status BlockResize(ir::Graph& graph, Node* n) {
+  if (n->op() != "resize" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
+    return absl::OkStatus();
+  }
+  const std::string layout = AlteredSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 ||
+      t.dtype != tensor::DType::kF32) {
+    return absl::OkStatus();
+  }
+  Attrs attrs = n->attrs();
+  attrs.Set("layout", layout);
+  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), {n->input(0)->producer()->input(0)},
+                                           attrs, n->name()));
+  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
+                                        ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
+  graph.ReplaceAllUsesWith(n->output(), back->output());
+  return absl::OkStatus();
+}
+
+// A channel concat (axis 1 of NCHW) of f32 tensors that all come back from
+// one blocked layout with whole blocks concatenates the blocks (axis 1 of
+// NCHW{k}c: exact, no padding lanes in between), with one transform after.
+absl::Status BlockConcat(ir::Graph& graph, Node* n) {
+  if (n->op() != "concat" || n->inputs().empty()) return absl::OkStatus();
+  auto axis = n->attrs().GetInt("axis", 0);
+  if (!axis.ok() || (*axis != 1 && *axis != -3)) return absl::OkStatus();
+  const std::string layout = AlteredSource(n->input(0));
+  if (layout.empty() || ir::ChannelBlock(layout) == 0) return absl::OkStatus();
+  std::vector<Value*> inputs;
+  for (Value* v : n->inputs()) {
+    const ir::TensorType& t = *v->type();
+    if (AlteredSource(v) != layout || !WholeBlocks(t, layout) || t.dtype != tensor::DType::kF32) {
+      return absl::OkStatus();
+    }
+    inputs.push_back(v->producer()->input(0));
+  }
+  Attrs attrs = n->attrs();
+  attrs.Set("axis", int64_t{1});
+  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), inputs, attrs, n->name()));
+  ASSIGN_OR_RETURN(Node* back,
+                   AddTyped(graph, "layout_transform", {blocked->output()},
+                            ir::LayoutTransformAttrs(layout, "NCHW", n->output()->type()->shape[1])));
+  graph.ReplaceAllUsesWith(n->output(), back->output());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
@@ -200,6 +250,8 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     RETURN_IF_ERROR(BlockMaxPool(graph, n));
     RETURN_IF_ERROR(BlockAdd(graph, n));
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));
+    RETURN_IF_ERROR(BlockResize(graph, n));
+    RETURN_IF_ERROR(BlockConcat(graph, n));
     RETURN_IF_ERROR(BlockDynamicQuantize(graph, n));
   }
   RETURN_IF_ERROR(graph.TopologicalSort());

@@ -339,7 +339,12 @@ const std::map<std::string, Kernel>& Kernels() {
          ASSIGN_OR_RETURN(p.coordinate_transformation_mode,
                           n.attrs().GetString("coordinate_transformation_mode", "half_pixel"));
          ASSIGN_OR_RETURN(p.nearest_mode, n.attrs().GetString("nearest_mode", "round_prefer_floor"));
-         return Single(ref::Resize2D(in[0], size[0], size[1], p));
+         ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
+         if (layout == "NCHW") return Single(ref::Resize2D(in[0], size[0], size[1], p));
+         // Blocked: per channel, as in NCHW (padding lanes resized too).
+         ASSIGN_OR_RETURN(Tensor nchw, ref::LayoutTransform(in[0], layout, "NCHW"));
+         ASSIGN_OR_RETURN(Tensor y, ref::Resize2D(nchw, size[0], size[1], p));
+         return Single(ref::LayoutTransform(y, "NCHW", layout));
        }},
       {"reduce_min", ReduceKernel(&ref::ReduceMin)},
       {"reduce_max", ReduceKernel(&ref::ReduceMax)},

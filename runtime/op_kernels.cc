@@ -475,7 +475,7 @@ class ResizeKernel : public PreparedKernel {
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeResize(const ir::Node& n) {
   auto none = [] { return std::unique_ptr<PreparedKernel>(); };
   if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 ||
-      n.input(0)->type()->shape.size() != 4) {
+      (n.input(0)->type()->shape.size() != 4 && n.input(0)->type()->shape.size() != 5)) {
     return none();
   }
   auto size = n.attrs().GetInts("size");
@@ -488,7 +488,9 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeResize(const ir::Node& n) {
   p.coordinate_transformation_mode = *coord;
   p.nearest_mode = *nearest;
   // Parameters the reference refuses stay with it (and its error).
-  if (!kernels::reference::PlanResize2D(n.input(0)->type()->shape, 0, 0, p).ok()) return none();
+  tensor::Shape planes = n.input(0)->type()->shape;
+  planes.resize(4);  // a blocked tensor's lanes resize as its channels
+  if (!kernels::reference::PlanResize2D(planes, 0, 0, p).ok()) return none();
   return std::unique_ptr<PreparedKernel>(new ResizeKernel((*size)[0], (*size)[1], p));
 }
 

@@ -15,7 +15,9 @@
 
 namespace qnnc::kernels::resize {
 
-// x: f32 [N, C, H, W] -> out f32 [N, C, out_h, out_w]. Writes `out` in place
+// x: f32 [N, C, H, W] -> out f32 [N, C, out_h, out_w], or a channel-blocked
+// [N, C/k, H, W, k] -> [N, C/k, out_h, out_w, k] (each lane resized as its
+// channel would be). Writes `out` in place
 // when it already has that dtype and shape, else replaces it. Fails as the
 // reference does on bad parameters.
 absl::Status ResizeF32(const tensor::Tensor& x, int64_t out_h, int64_t out_w,

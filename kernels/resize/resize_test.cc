@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "kernels/reference/layout_transform.h"
 #include "kernels/reference/resize.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"
@@ -61,6 +62,32 @@ TEST(ResizeF32, MatchesTheReferenceBitForBit) {
   Tensor out;
   EXPECT_FALSE(ResizeF32(x, 2, 2, bad, &out, nullptr).ok());
   EXPECT_FALSE(ResizeF32(Tensor::Zeros(DType::kU8, {1, 1, 2, 2}), 4, 4, {}, &out, nullptr).ok());
+}
+
+// Channel-blocked tensors: each lane resized as its channel in NCHW.
+TEST(ResizeF32, BlockedMatchesNchwBitForBit) {
+  testing::TwoThreads pool;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-4.0f, 4.0f);
+  Tensor x = *Tensor::Create(DType::kF32, {2, 32, 19, 23});
+  for (float& v : x.span<float>()) v = u(rng);
+  x.data<float>()[77] = std::nanf("");
+  const Tensor xb = reference::LayoutTransform(x, "NCHW", "NCHW16c").value();
+  for (const char* mode : {"nearest", "linear"}) {
+    for (const char* coord : {"half_pixel", "align_corners", "asymmetric"}) {
+      ResizeParams p;
+      p.mode = mode;
+      p.coordinate_transformation_mode = coord;
+      const Tensor want = reference::Resize2D(x, 38, 46, p).value();
+      for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
+        SCOPED_TRACE(std::string(mode) + " " + coord + (threads ? " 2 threads" : ""));
+        Tensor got;
+        ASSERT_TRUE(ResizeF32(xb, 38, 46, p, &got, threads).ok());
+        ASSERT_EQ(got.shape(), (tensor::Shape{2, 2, 38, 46, 16}));
+        EXPECT_TRUE(reference::LayoutTransform(got, "NCHW16c", "NCHW")->BitwiseEquals(want));
+      }
+    }
+  }
 }
 
 }  // namespace
