@@ -5,6 +5,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu_clones.h"
 #include "util/status_macros.h"
@@ -51,7 +55,10 @@ absl::StatusOr<Axis> MakeAxis(int64_t size, int64_t k, int64_t stride, int64_t d
 template <typename T>
 inline T MaxOf(T acc, T v) {
   if constexpr (std::is_floating_point_v<T>) {
-    return (v > acc || v != v) ? v : acc;
+    // `|`, not `||`: no branch, so the lane loops if-convert and vectorize
+    // (with `||` GCC kept a compare and jump per lane).
+    const bool take = (v > acc) | (v != v);
+    return take ? v : acc;
   } else {
     return std::max(acc, v);
   }
@@ -110,6 +117,74 @@ struct PoolTask {
   }
 };
 
+// f32 blocked by 16, the reference's `if (v > m || v != v) m = v` per lane
+// with explicit vectors (GCC would not if-convert it): max_ps(v, m) is
+// exactly `v > m ? v : m`, and a NaN v is then blended in.
+using F32RowFn = void (*)(const float* in, float* out, const Axis& h, const Axis& w, int64_t oy);
+
+#if QNNC_HAS_CPU_CLONES
+QNNC_TARGET_X86_64_V4 void MaxRowF32x16Avx512(const float* in, float* out, const Axis& h,
+                                              const Axis& w, int64_t oy) {
+  const int64_t y0 = h.first[oy], ny = h.count[oy];
+  for (int64_t ox = 0; ox < w.out; ++ox) {
+    const int64_t x0 = w.first[ox], nx = w.count[ox];
+    __m512 m = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    for (int64_t i = 0; i < ny; ++i) {
+      const float* row = in + (y0 + i * h.dilation) * w.size * 16;
+      for (int64_t j = 0; j < nx; ++j) {
+        const __m512 v = _mm512_loadu_ps(row + (x0 + j * w.dilation) * 16);
+        m = _mm512_mask_mov_ps(_mm512_max_ps(v, m), _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v);
+      }
+    }
+    _mm512_storeu_ps(out + ox * 16, m);
+  }
+}
+
+QNNC_TARGET_X86_64_V3 void MaxRowF32x16Avx2(const float* in, float* out, const Axis& h,
+                                            const Axis& w, int64_t oy) {
+  const int64_t y0 = h.first[oy], ny = h.count[oy];
+  for (int64_t ox = 0; ox < w.out; ++ox) {
+    const int64_t x0 = w.first[ox], nx = w.count[ox];
+    __m256 m0 = _mm256_set1_ps(-std::numeric_limits<float>::infinity()), m1 = m0;
+    for (int64_t i = 0; i < ny; ++i) {
+      const float* row = in + (y0 + i * h.dilation) * w.size * 16;
+      for (int64_t j = 0; j < nx; ++j) {
+        const float* p = row + (x0 + j * w.dilation) * 16;
+        const __m256 v0 = _mm256_loadu_ps(p), v1 = _mm256_loadu_ps(p + 8);
+        m0 = _mm256_blendv_ps(_mm256_max_ps(v0, m0), v0, _mm256_cmp_ps(v0, v0, _CMP_UNORD_Q));
+        m1 = _mm256_blendv_ps(_mm256_max_ps(v1, m1), v1, _mm256_cmp_ps(v1, v1, _CMP_UNORD_Q));
+      }
+    }
+    _mm256_storeu_ps(out + ox * 16, m0);
+    _mm256_storeu_ps(out + ox * 16 + 8, m1);
+  }
+}
+#endif
+
+F32RowFn PickF32x16Row() {
+#if QNNC_HAS_CPU_CLONES
+  const cpu::IsaLevel level = cpu::HostIsaLevel();
+  if (level >= cpu::IsaLevel::kAvx512bw) return &MaxRowF32x16Avx512;
+  if (level >= cpu::IsaLevel::kAvx2) return &MaxRowF32x16Avx2;
+#endif
+  return nullptr;
+}
+
+struct F32x16Task {
+  const float* x;
+  float* y;
+  const Axis* h;
+  const Axis* w;
+  F32RowFn row;
+  static void Run(void* ctx, size_t plane, size_t oy) {
+    const F32x16Task& t = *static_cast<const F32x16Task*>(ctx);
+    const Axis &h = *t.h, &w = *t.w;
+    const float* in = t.x + static_cast<int64_t>(plane) * h.size * w.size * 16;
+    float* out = t.y + (static_cast<int64_t>(plane) * h.out + static_cast<int64_t>(oy)) * w.out * 16;
+    t.row(in, out, h, w, static_cast<int64_t>(oy));
+  }
+};
+
 }  // namespace
 
 absl::Status MaxPool2D(const Tensor& x, const reference::Pool2DParams& p, Tensor* out,
@@ -145,6 +220,16 @@ absl::Status MaxPool2D(const Tensor& x, const reference::Pool2DParams& p, Tensor
       pthreadpool_parallelize_2d(pool, CpuClones<&decltype(task)::RunBody>::Pick(), &task, planes,
                                  static_cast<size_t>(h.out), 0);
     };
+    if constexpr (std::is_same_v<T, float>) {
+      if (lanes == 16) {
+        if (const F32RowFn row = PickF32x16Row()) {
+          F32x16Task task{x.data<float>(), out->data<float>(), &h, &w, row};
+          pthreadpool_parallelize_2d(pool, &F32x16Task::Run, &task, planes,
+                                     static_cast<size_t>(h.out), 0);
+          return;
+        }
+      }
+    }
     if (lanes == 16) {
       run(PoolTask<T, 16>{});
     } else if (lanes == 4) {
