@@ -39,11 +39,20 @@ bool AllConstantFrom(const ir::Node& n, size_t first) {
   return true;
 }
 
-// The op (+ bias_add + requantize) as a graph of its own.
+// The op (+ bias_add + requantize) as a graph of its own. Quantization
+// parameters computed at run time (dynamic quantization's data zero point
+// and scale) become graph inputs after the data, so the workload stays the
+// model's (run-time zero points are part of its key); weights must be
+// constants.
 absl::StatusOr<std::unique_ptr<ir::Graph>> OpGraph(const ir::Graph& model, const ir::Node& node) {
-  if (!AllConstantFrom(node, 1)) {
-    return absl::FailedPreconditionError(
-        "its weights or quantization parameters are computed at run time");
+  if (node.inputs().size() < 2 || !node.input(1)->is_constant()) {
+    return absl::FailedPreconditionError("its weights are computed at run time");
+  }
+  for (size_t i = 2; i < node.inputs().size(); ++i) {
+    const ir::Value* v = node.input(i);
+    if (!v->is_constant() && (!v->type() || v->type()->rank() > 1)) {
+      return absl::FailedPreconditionError("a quantization parameter computed at run time is not a scalar or vector");
+    }
   }
   ir::Builder b;
   auto copy = [&](const ir::Node& n, ir::Value* first) {
@@ -51,7 +60,13 @@ absl::StatusOr<std::unique_ptr<ir::Graph>> OpGraph(const ir::Graph& model, const
     for (size_t i = 1; i < n.inputs().size(); ++i) inputs.push_back(b.Constant(n.input(i)->data()));
     return b.Op(n.op(), inputs, n.attrs(), n.name());
   };
-  ir::Value* out = copy(node, b.Input("x", *node.input(0)->type()));
+  ir::Value* data = b.Input("x", *node.input(0)->type());
+  std::vector<ir::Value*> inputs{data};
+  for (size_t i = 1; i < node.inputs().size(); ++i) {
+    const ir::Value* v = node.input(i);
+    inputs.push_back(v->is_constant() ? b.Constant(v->data()) : b.Input(absl::StrCat("q", i), *v->type()));
+  }
+  ir::Value* out = b.Op(node.op(), inputs, node.attrs(), node.name());
   const ir::Node* user = target::SoleUser(model, node.output());
   if (user != nullptr && user->op() == "nn.bias_add" && AllConstantFrom(*user, 1)) {
     out = copy(*user, out);
@@ -86,12 +101,16 @@ MeasureResult Failed(MeasureError e, std::string message) {
 MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
                           const Candidate& candidate, const MeasureOptions& o) {
   if (o.before_run) o.before_run();
-  const ir::TensorType in_type = *op.graph->inputs()[0]->type();
-  const tensor::Tensor input = RandomInput(in_type, o.seed);
+  // Random data, and random values for run-time quantization parameters
+  // (u8 zero points; f32 scales stay 0: the accumulator does not read them).
+  std::vector<tensor::Tensor> input;
+  for (size_t i = 0; i < op.graph->inputs().size(); ++i) {
+    input.push_back(RandomInput(*op.graph->inputs()[i]->type(), o.seed + static_cast<uint32_t>(i)));
+  }
   // The reference: the op as the model states it, on the reference kernels.
   auto ref_exec = runtime::Executor::Create(op.graph->Clone());
   if (!ref_exec.ok()) return Failed(MeasureError::kCompileError, std::string(ref_exec.status().message()));
-  auto expected = (*ref_exec)->Run({input});
+  auto expected = (*ref_exec)->Run(input);
   if (!expected.ok()) return Failed(MeasureError::kRuntimeError, std::string(expected.status().message()));
 
   const target::Registry& registry = target::GlobalRegistry();
@@ -132,7 +151,7 @@ MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
   if (!exec.ok()) return Failed(MeasureError::kCompileError, std::string(exec.status().message()));
   MeasureResult r;
   for (int i = 0; i < o.warmup + o.repeats; ++i) {
-    auto out = (*exec)->Run({input});
+    auto out = (*exec)->Run(input);
     if (!out.ok()) return Failed(MeasureError::kRuntimeError, std::string(out.status().message()));
     if (i == 0 && !(*out)[0].BitwiseEquals((*expected)[0])) {
       return Failed(MeasureError::kWrongAnswer, "the output differs from the reference kernel's");

@@ -62,6 +62,43 @@ TEST(Measure, EveryApplicableCandidateIsExactAndTimed) {
   EXPECT_GE(implementations.size(), 2u);
 }
 
+// Dynamically quantized convolutions (a run-time data zero point) are tuned
+// too: the zero point becomes an input of the op's graph, so its
+// workload stays the model's, and each dynamic implementation is measured
+// exact against the reference on random zero points.
+TEST(Measure, RunTimeZeroPointsAreTunable) {
+  auto graph = frontend::onnx::ImportOnnxFile("testdata/models/mobilenet_v2_dynamic.onnx");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  auto ops = ExtractTunableOps(**graph);
+  ASSERT_TRUE(ops.ok()) << ops.status();
+  int convs = 0;
+  for (const TunableOp& op : ops->ops) {
+    if (op.workload.op != "qnn.conv2d") continue;
+    ++convs;
+    EXPECT_FALSE(op.workload.constant_zero_points) << op.node;
+    // The data and its zero point (ConvInteger's scales are not its inputs).
+    ASSERT_EQ(op.graph->inputs().size(), 2u) << op.node;
+    EXPECT_EQ(op.graph->inputs()[1]->type()->dtype, tensor::DType::kU8) << op.node;
+  }
+  EXPECT_GT(convs, 10);
+  const target::Target host = target::DetectHost();
+  if (kernels::cpu::HostIsaLevel() < kernels::cpu::IsaLevel::kAvx2) {
+    GTEST_SKIP() << "the dynamic implementations need AVX2; this host (or the cap) has less";
+  }
+  const TunableOp& op = ops->ops[2];
+  MeasureOptions o;
+  o.repeats = 2;
+  o.warmup = 1;
+  int measured = 0;
+  for (const Candidate& c : Candidates(op.workload, host, target::GlobalRegistry())) {
+    if (c.implementation.find("dynamic") == std::string::npos) continue;
+    MeasureResult r = Measure(op, host, c, o);
+    EXPECT_EQ(r.error, MeasureError::kNone) << c.implementation << ": " << r.message;
+    ++measured;
+  }
+  EXPECT_GT(measured, 0);
+}
+
 // A candidate in other layouts than its neighbours pays the conversions:
 // NCHW16c -> NCHW -> NHWC costs time, equal layouts cost none, and a
 // candidate measured among NCHW16c neighbours still runs exact.
