@@ -195,10 +195,21 @@ TileFn PickTileFn() {
 }
 
 // `count` values (1 or `channels`) spread over `padded` channels (extra: 0).
-std::vector<float> PerChannel(const float* v, int64_t count, int64_t channels, int64_t padded) {
-  std::vector<float> out(padded, 0.0f);
-  for (int64_t c = 0; c < channels; ++c) out[c] = v[count == 1 ? 0 : c];
-  return out;
+void PerChannel(const float* v, int64_t count, int64_t channels, int64_t padded,
+                std::vector<float>* out) {
+  out->assign(padded, 0.0f);
+  for (int64_t c = 0; c < channels; ++c) (*out)[c] = v[count == 1 ? 0 : c];
+}
+
+// The per-run tables of the calling thread, kept between runs (no allocation
+// per run once they have grown).
+struct RunTables {
+  std::vector<int32_t> comp;
+  std::vector<float> scale, bias;
+};
+RunTables& ThreadTables() {
+  thread_local RunTables tables;
+  return tables;
 }
 
 }  // namespace
@@ -266,9 +277,12 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   if (!output->defined() || output->dtype() != dtype || output->shape() != shape) {
     ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
   }
-  std::vector<int32_t> comp(ocb * 16, 0);
+  RunTables& tables = ThreadTables();
+  std::vector<int32_t>& comp = tables.comp;
+  comp.assign(ocb * 16, 0);
   for (int64_t o = 0; o < c; ++o) comp[o] = input_zero_point * weight_sums_[o];
-  std::vector<float> scale, bias;
+  std::vector<float>& scale = tables.scale;
+  std::vector<float>& bias = tables.bias;
   TileContext t{};
   t.out = output->raw_data();
   t.comp = comp.data();
@@ -278,10 +292,10 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   t.blocked = blocked;
   t.to_float = epilogue != nullptr;
   if (epilogue) {
-    scale = PerChannel(epilogue->scale, epilogue->scale_count, c, ocb * 16);
+    PerChannel(epilogue->scale, epilogue->scale_count, c, ocb * 16, &scale);
     t.scale = scale.data();
     if (epilogue->bias) {
-      bias = PerChannel(epilogue->bias, epilogue->bias_count, c, ocb * 16);
+      PerChannel(epilogue->bias, epilogue->bias_count, c, ocb * 16, &bias);
       t.bias = bias.data();
     }
     t.clip = epilogue->clip;
