@@ -221,11 +221,16 @@ absl::StatusOr<std::vector<TensorType>> ConvDynamicRel(const TypeRelationInput& 
   const int64_t channels = t[1].shape[0];  // OIHW (also when the data is blocked)
   RETURN_IF_ERROR(ExpectChannelOperand(t[4], channels, "scale"));
   if (t.size() > 5) RETURN_IF_ERROR(ExpectChannelOperand(t[5], channels, "bias"));
-  return One({DType::kF32, out});
+  return std::vector<TensorType>{{DType::kF32, out}, {DType::kF32, {2}}};
 }
 
 absl::StatusOr<std::vector<TensorType>> DynamicQuantizeRel(const TypeRelationInput& in) {
   RETURN_IF_ERROR(ExpectFloat(in.inputs[0], "data"));
+  if (in.inputs.size() > 1 &&
+      (in.inputs[1].dtype != DType::kF32 || in.inputs[1].shape != Shape{2})) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("range must be f32[2] (min, max), got ", in.inputs[1].ToString()));
+  }
   return std::vector<TensorType>{{DType::kU8, in.inputs[0].shape}, {DType::kF32, {}},
                                  {DType::kU8, {}}};
 }
@@ -264,17 +269,20 @@ void RegisterQnnOps(OpRegistry& r) {
                     "pad_value, out_dtype, clamp_min, clamp_max}: requantize(conv(data - izp, "
                     "weight - kzp) + bias, requant_scale / output_scale) with padding standing "
                     "for pad_value; built by FuseOps"});
-  RegisterOrDie(r, {"qnn.conv2d_dynamic", 5, 6, 1, ConvDynamicRel,
+  RegisterOrDie(r, {"qnn.conv2d_dynamic", 5, 6, 2, ConvDynamicRel,
                     "(data, weight, input_zero_point, kernel_zero_point, scale f32, [bias f32]) "
-                    "{conv attrs, clip_min, clip_max} -> f32: clip(float(conv(data - izp, weight - "
-                    "kzp)) * scale + bias), the reference's cast, multiply, add and clip; scale "
-                    "and bias 1 or out-channels values; built by FuseOps; data_layout/out_layout "
-                    "NCHW{k}c (AlterOpLayout) leave padding lanes 0"});
+                    "{conv attrs, clip_min, clip_max} -> (f32 y, f32[2] range): y = clip(float("
+                    "conv(data - izp, weight - kzp)) * scale + bias), the reference's cast, "
+                    "multiply, add and clip; scale and bias 1 or out-channels values; range = "
+                    "(min(0, min y), max(0, max y)), NaN ignored, for a DynamicQuantizeLinear of y; "
+                    "built by FuseOps; data_layout/out_layout NCHW{k}c (AlterOpLayout) leave "
+                    "padding lanes 0"});
   RegisterOrDie(r, {"fixed_point_multiply", 3, 3, 1, FixedPointMultiplyRel,
                     "(data i32, multiplier i32, shift i32) {axis=1, rounding UPWARD|TONEAREST}: "
                     "data * multiplier * 2^(shift-31), rounded"});
-  RegisterOrDie(r, {"qnn.dynamic_quantize", 1, 1, 3, DynamicQuantizeRel,
-                    "(data f32) -> (u8 data, f32 scale, u8 zero_point), as "
+  RegisterOrDie(r, {"qnn.dynamic_quantize", 1, 2, 3, DynamicQuantizeRel,
+                    "(data f32, [range f32[2]: data's (min(0, min), max(0, max)), from its "
+                    "producer]) -> (u8 data, f32 scale, u8 zero_point), as "
                     "DynamicQuantizeLinear"});
 }
 

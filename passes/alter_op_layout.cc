@@ -36,14 +36,15 @@ std::optional<DecidedLayouts> AlteredLayouts(const Node& n) {
   return l;
 }
 
-// Adds a node and types its result at once (later nodes of this pass read it).
+// Adds a node and types its results at once (later nodes of this pass read
+// them).
 absl::StatusOr<Node*> AddTyped(ir::Graph& graph, const std::string& op, std::vector<Value*> inputs,
-                               Attrs attrs, const std::string& name = "") {
-  Node* node = graph.AddNode(op, std::move(inputs), std::move(attrs), 1, name);
+                               Attrs attrs, const std::string& name = "", size_t outputs = 1) {
+  Node* node = graph.AddNode(op, std::move(inputs), std::move(attrs), outputs, name);
   std::vector<ir::TensorType> types;
   for (const Value* v : node->inputs()) types.push_back(*v->type());
   ASSIGN_OR_RETURN(auto out, ir::OpRegistry::Global().InferNode(*node, types));
-  node->output()->set_type(out[0]);
+  for (size_t i = 0; i < outputs && i < out.size(); ++i) node->output(i)->set_type(out[i]);
   return node;
 }
 
@@ -150,8 +151,8 @@ absl::Status BlockFloatAdd(ir::Graph& graph, Node* n) {
 }
 
 // DynamicQuantizeLinear of a tensor that comes back from a blocked layout
-// with whole blocks (no padding lanes, which would join its min and max)
-// quantizes in that layout: elementwise after one range over all elements,
+// with whole blocks (no padding lanes, which would join its min and max) or
+// with its range given by its producer quantizes in that layout: elementwise after one range over all elements,
 // so exact. Its u8 result goes back to NCHW by one transform (which the next
 // blocked convolution's transform cancels); scale and zero point are
 // unchanged.
@@ -159,13 +160,16 @@ absl::Status BlockDynamicQuantize(ir::Graph& graph, Node* n) {
   if (n->op() != "qnn.dynamic_quantize" || n->outputs().size() != 3) return absl::OkStatus();
   const std::string layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
-  if (layout.empty() || !WholeBlocks(t, layout) || t.dtype != tensor::DType::kF32) {
+  // With its producer's range (a second input) the padding lanes join
+  // nothing: any channel count.
+  const bool given_range = n->inputs().size() > 1;
+  if (layout.empty() || (!WholeBlocks(t, layout) && !given_range) ||
+      ir::ChannelBlock(layout) == 0 || t.dtype != tensor::DType::kF32) {
     return absl::OkStatus();
   }
-  Node* blocked = graph.AddNode(n->op(), {n->input(0)->producer()->input(0)}, n->attrs(), 3, n->name());
-  std::vector<ir::TensorType> types = {*blocked->input(0)->type()};
-  ASSIGN_OR_RETURN(auto out, ir::OpRegistry::Global().InferNode(*blocked, types));
-  for (size_t i = 0; i < out.size(); ++i) blocked->output(i)->set_type(out[i]);
+  std::vector<Value*> inputs = n->inputs();  // data, and a producer's range if any
+  inputs[0] = n->input(0)->producer()->input(0);
+  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), inputs, n->attrs(), n->name(), 3));
   ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output(0)},
                                         ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
   graph.ReplaceAllUsesWith(n->output(0), back->output());
@@ -238,10 +242,13 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     attrs.Set("out_layout", layouts->out);
     std::vector<Value*> inputs = n->inputs();
     inputs[0] = to_altered->output();
-    ASSIGN_OR_RETURN(Node* altered, AddTyped(graph, n->op(), inputs, attrs, n->name()));
+    ASSIGN_OR_RETURN(Node* altered,
+                     AddTyped(graph, n->op(), inputs, attrs, n->name(), n->outputs().size()));
     ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {altered->output()},
                                           ir::LayoutTransformAttrs(layouts->out, "NCHW", out_channels)));
     graph.ReplaceAllUsesWith(n->output(), back->output());
+    // Other results (a dynamic convolution's range) do not depend on the layout.
+    for (size_t i = 1; i < n->outputs().size(); ++i) graph.ReplaceAllUsesWith(n->output(i), altered->output(i));
   }
   // Then max pools and residual adds between blocked convolutions, in graph
   // order, so an op on another's result sees that one's transform.

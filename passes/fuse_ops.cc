@@ -225,8 +225,26 @@ absl::StatusOr<std::pair<const Value*, Value*>> TryFuseDynamic(ir::Graph& graph,
   }
   std::vector<Value*> inputs = {conv.input(0), conv.input(1), conv.input(2), conv.input(3), scale};
   if (bias != nullptr) inputs.push_back(bias);
-  Node* fused = graph.AddNode("qnn.conv2d_dynamic", inputs, attrs, 1, conv.name());
+  Node* fused = graph.AddNode("qnn.conv2d_dynamic", inputs, attrs, 2, conv.name());
+  fused->output(1)->set_type(ir::TensorType{tensor::DType::kF32, {2}});
   return std::make_pair(static_cast<const Value*>(last->output()), fused->output());
+}
+
+// Each DynamicQuantizeLinear of a fused dynamic convolution's output takes
+// the range the convolution computed (its second result), skipping a pass
+// over the tensor.
+void GiveRangeToDynamicQuantize(ir::Graph& graph, Node& fused) {
+  for (Node* n : graph.nodes()) {
+    if (n->op() != "qnn.dynamic_quantize" || n->inputs().size() != 1 ||
+        n->input(0) != fused.output(0) || n->outputs().size() != 3) {
+      continue;
+    }
+    Node* dq = graph.AddNode(n->op(), {fused.output(0), fused.output(1)}, n->attrs(), 3, n->name());
+    for (size_t i = 0; i < 3; ++i) {
+      if (n->output(i)->type()) dq->output(i)->set_type(*n->output(i)->type());
+      graph.ReplaceAllUsesWith(n->output(i), dq->output(i));
+    }
+  }
 }
 
 }  // namespace
@@ -245,6 +263,7 @@ absl::Status FuseOpsPass::Run(ir::Graph& graph, PassContext& context) {
     ASSIGN_OR_RETURN(auto replaced, TryFuseDynamic(graph, *node, uses, registry));
     if (replaced.second != nullptr) {
       graph.ReplaceAllUsesWith(const_cast<Value*>(replaced.first), replaced.second);
+      GiveRangeToDynamicQuantize(graph, *replaced.second->producer());
     }
   }
   RETURN_IF_ERROR(graph.TopologicalSort());

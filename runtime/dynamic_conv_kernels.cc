@@ -51,7 +51,13 @@ class DynamicConvKernel : public PreparedKernel {
       ep.bias = in[kBias].data<float>();
       ep.bias_count = in[kBias].num_elements();
     }
-    return conv_->Run(in[kData], static_cast<int32_t>(zx), &ep, &out[0], pool, blocked_);
+    // The second result: the output's range for the DynamicQuantizeLinear after it.
+    if (out.size() < 2) return absl::InternalError("qnn.conv2d_dynamic has two results");
+    if (!out[1].defined() || out[1].dtype() != tensor::DType::kF32 || out[1].num_elements() != 2) {
+      ASSIGN_OR_RETURN(out[1], Tensor::CreateForOverwrite(tensor::DType::kF32, {2}));
+    }
+    return conv_->Run(in[kData], static_cast<int32_t>(zx), &ep, &out[0], pool, blocked_,
+                      out[1].data<float>());
   }
   std::string description() const override { return "spatial_pack " + conv_->description(); }
 

@@ -186,7 +186,14 @@ const std::map<std::string, Kernel>& Kernels() {
            ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("clip_max", INFINITY));
            ASSIGN_OR_RETURN(y, ref::Clip(y, lo, hi));
          }
-         return Single(y);
+         // DynamicQuantizeLinear's range of y: from 0, a value replacing
+         // only when strictly beyond (NaN never).
+         float range[2] = {0.0f, 0.0f};
+         for (float v : y.span<float>()) {
+           range[0] = v < range[0] ? v : range[0];
+           range[1] = v > range[1] ? v : range[1];
+         }
+         return Tensors{y, Tensor::FromVector<float>({2}, {range[0], range[1]})};
        }},
       {"qnn.dense",
        [](const ir::Node&, const Tensors& in, pthreadpool_t pool) {
@@ -216,6 +223,7 @@ const std::map<std::string, Kernel>& Kernels() {
        }},
       {"qnn.dynamic_quantize",
        [](const ir::Node&, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         // A range input is a producer's shortcut; the reference recomputes it.
          ASSIGN_OR_RETURN(ref::DynamicQuantizeResult r, ref::DynamicQuantize(in[0]));
          return Tensors{r.y, r.y_scale, r.y_zero_point};
        }},

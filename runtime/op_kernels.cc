@@ -356,13 +356,17 @@ class DynamicQuantizeKernel : public PreparedKernel {
  public:
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
-    return kernels::elementwise::DynamicQuantizeU8(in[0], &out[0], &out[1], &out[2], pool);
+    // A second input: the range its producer computed (qnn.conv2d_dynamic).
+    const float* range = in.size() > 1 && in[1].dtype() == DType::kF32 && in[1].num_elements() == 2
+                             ? in[1].data<float>()
+                             : nullptr;
+    return kernels::elementwise::DynamicQuantizeU8(in[0], &out[0], &out[1], &out[2], pool, range);
   }
   std::string description() const override { return "elementwise dynamic_quantize"; }
 };
 
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDynamicQuantize(const ir::Node& n) {
-  if (n.inputs().size() != 1 || n.outputs().size() != 3 || !n.input(0)->type() ||
+  if (n.inputs().empty() || n.inputs().size() > 2 || n.outputs().size() != 3 || !n.input(0)->type() ||
       n.input(0)->type()->dtype != DType::kF32 || !n.output(0)->type() ||
       n.output(0)->type()->dtype != DType::kU8) {
     return std::unique_ptr<PreparedKernel>();

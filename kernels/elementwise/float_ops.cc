@@ -7,13 +7,10 @@
 #include <mutex>
 #include <vector>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "kernels/cpu_clones.h"
+#include "kernels/float_range.h"
 #include "kernels/elementwise/common.h"
 #include "kernels/elementwise/quantize.h"
 #include "util/status_macros.h"
@@ -191,85 +188,6 @@ struct SigmoidTask {
   }
 };
 
-// The min and max (from 0, NaN ignored: a value replaces only when strictly
-// beyond) and the count of infinities of x[0, n). min_ps(v, lo) is exactly
-// `v < lo ? v : lo` (the second operand when unordered or equal), so the
-// vector lanes keep what the serial loop keeps and their extremes are the
-// chunk's. (A plain loop over lane arrays was scalarized by GCC: `a < b ? a
-// : b` is not a min without -ffast-math.)
-struct Range {
-  float lo = 0.0f, hi = 0.0f;
-  int64_t inf = 0;
-  void Add(float v) {
-    lo = v < lo ? v : lo;
-    hi = v > hi ? v : hi;
-    inf += std::fabs(v) == std::numeric_limits<float>::infinity();
-  }
-  void Merge(float l, float h) {
-    lo = l < lo ? l : lo;
-    hi = h > hi ? h : hi;
-  }
-};
-
-Range RangeScalar(const float* x, int64_t n) {
-  Range r;
-  for (int64_t i = 0; i < n; ++i) r.Add(x[i]);
-  return r;
-}
-
-#if QNNC_HAS_CPU_CLONES
-QNNC_TARGET_X86_64_V4 Range RangeAvx512(const float* x, int64_t n) {
-  __m512 lo = _mm512_setzero_ps(), hi = _mm512_setzero_ps();
-  const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
-  const __m512 inf = _mm512_set1_ps(std::numeric_limits<float>::infinity());
-  int64_t infs = 0, i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m512 v = _mm512_loadu_ps(x + i);
-    lo = _mm512_min_ps(v, lo);
-    hi = _mm512_max_ps(v, hi);
-    infs += __builtin_popcount(_mm512_cmp_ps_mask(_mm512_and_ps(v, abs_mask), inf, _CMP_EQ_OQ));
-  }
-  alignas(64) float l[16], h[16];
-  _mm512_store_ps(l, lo);
-  _mm512_store_ps(h, hi);
-  Range r = RangeScalar(x + i, n - i);
-  for (int k = 0; k < 16; ++k) r.Merge(l[k], h[k]);
-  r.inf += infs;
-  return r;
-}
-
-QNNC_TARGET_X86_64_V3 Range RangeAvx2(const float* x, int64_t n) {
-  __m256 lo = _mm256_setzero_ps(), hi = _mm256_setzero_ps();
-  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-  const __m256 inf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
-  int64_t infs = 0, i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 v = _mm256_loadu_ps(x + i);
-    lo = _mm256_min_ps(v, lo);
-    hi = _mm256_max_ps(v, hi);
-    infs += __builtin_popcount(
-        _mm256_movemask_ps(_mm256_cmp_ps(_mm256_and_ps(v, abs_mask), inf, _CMP_EQ_OQ)));
-  }
-  alignas(32) float l[8], h[8];
-  _mm256_store_ps(l, lo);
-  _mm256_store_ps(h, hi);
-  Range r = RangeScalar(x + i, n - i);
-  for (int k = 0; k < 8; ++k) r.Merge(l[k], h[k]);
-  r.inf += infs;
-  return r;
-}
-#endif
-
-using RangeFn = Range (*)(const float*, int64_t);
-RangeFn PickRange() {
-#if QNNC_HAS_CPU_CLONES
-  const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (level >= cpu::IsaLevel::kAvx512bw) return &RangeAvx512;
-  if (level >= cpu::IsaLevel::kAvx2) return &RangeAvx2;
-#endif
-  return &RangeScalar;
-}
-
 // DynamicQuantizeU8's first pass over ParallelRows' items (the bands of
 // rows the convolutions around it give each thread): each item's min, max
 // (NaN ignored) and first infinite element, merged under a lock. The merge
@@ -278,16 +196,16 @@ RangeFn PickRange() {
 // first infinity is the least index.
 struct RangeTask {
   const float* x;
-  RangeFn range;
+  FloatRangeFn range;
   std::mutex mu;
   float lo = 0.0f, hi = 0.0f;
   int64_t first_inf = -1;
   static void Run(void* ctx, size_t start, size_t count) {
     RangeTask& t = *static_cast<RangeTask*>(ctx);
     const int64_t begin = static_cast<int64_t>(start), end = begin + static_cast<int64_t>(count);
-    const Range r = t.range(t.x + begin, end - begin);
+    const FloatRange r = t.range(t.x + begin, end - begin);
     int64_t inf = -1;
-    for (int64_t i = begin; r.inf > 0 && i < end; ++i) {
+    for (int64_t i = begin; r.infinities > 0 && i < end; ++i) {
       if (std::isinf(t.x[i])) {
         inf = i;
         break;
@@ -383,19 +301,26 @@ absl::Status CastToF32(const Tensor& x, Tensor* out, pthreadpool_t pool) {
 }
 
 absl::Status DynamicQuantizeU8(const Tensor& x, Tensor* y, Tensor* scale, Tensor* zero_point,
-                               pthreadpool_t pool) {
+                               pthreadpool_t pool, const float* known_range) {
   if (!x.defined() || x.dtype() != DType::kF32) {
     return absl::InvalidArgumentError("DynamicQuantize: input must be f32");
   }
-  RangeTask t;
-  t.x = x.data<float>();
-  t.range = PickRange();
-  ParallelRows(pool, &RangeTask::Run, &t, x.shape());
-  if (t.first_inf >= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("DynamicQuantize: input element ", t.first_inf, " is infinite"));
+  float l = 0.0f, h = 0.0f;
+  if (known_range != nullptr && std::isfinite(known_range[0]) && std::isfinite(known_range[1])) {
+    l = known_range[0];
+    h = known_range[1];
+  } else {
+    RangeTask t;
+    t.x = x.data<float>();
+    t.range = PickFloatRange();
+    ParallelRows(pool, &RangeTask::Run, &t, x.shape());
+    if (t.first_inf >= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("DynamicQuantize: input element ", t.first_inf, " is infinite"));
+    }
+    l = t.lo;
+    h = t.hi;
   }
-  const float l = t.lo, h = t.hi;
   const float s = h == l ? 1.0f : (h - l) / 255.0f;
   if (!std::isfinite(s)) {
     return absl::InvalidArgumentError(

@@ -46,9 +46,12 @@ absl::Status CastToF32(const tensor::Tensor& x, tensor::Tensor* out, pthreadpool
 // ignored, an infinity an error naming its index), scale = (hi - lo) / 255
 // or 1, zp = nearbyint(clamp(-lo / scale, 0, 255)), y = saturate(nearbyint(x
 // / scale) + zp). Writes y (u8, x's shape), scale (f32 scalar) and zp (u8
-// scalar).
+// scalar). `known_range` (lo, hi), when given and finite, is x's range
+// computed by its producer (a dynamic convolution's epilogue): the first
+// pass is skipped. Not finite (an infinity in x): the pass runs and names it.
 absl::Status DynamicQuantizeU8(const tensor::Tensor& x, tensor::Tensor* y, tensor::Tensor* scale,
-                               tensor::Tensor* zero_point, pthreadpool_t pool);
+                               tensor::Tensor* zero_point, pthreadpool_t pool,
+                               const float* known_range = nullptr);
 
 }  // namespace qnnc::kernels::elementwise
 

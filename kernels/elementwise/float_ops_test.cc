@@ -148,6 +148,19 @@ TEST(DynamicQuantize, MatchesTheReference) {
     ExpectDynamicQuantizeMatches(Tensor::Zeros(DType::kF32, {5, 7}), threads, "zeros (scale 1)");
     ExpectDynamicQuantizeMatches(Tensor::FromVector<float>({4}, {0.5f, 1.5f, -2.5f, 127.5f}), threads, "ties");
   }
+  // With the range given by the producer: the same results; an infinite
+  // range falls back to the pass, which names the element.
+  for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
+    float range[2] = {0.0f, 0.0f};
+    for (float v : mixed.span<float>()) {
+      range[0] = v < range[0] ? v : range[0];
+      range[1] = v > range[1] ? v : range[1];
+    }
+    Tensor y1, s1, z1, y2, s2, z2;
+    ASSERT_TRUE(DynamicQuantizeU8(mixed, &y1, &s1, &z1, threads).ok());
+    ASSERT_TRUE(DynamicQuantizeU8(mixed, &y2, &s2, &z2, threads, range).ok());
+    EXPECT_TRUE(y1.BitwiseEquals(y2) && s1.BitwiseEquals(s2) && z1.BitwiseEquals(z2));
+  }
   Tensor inf = mixed.Clone();
   inf.data<float>()[99999] = -kInf;
   inf.data<float>()[150000] = kInf;
@@ -155,6 +168,9 @@ TEST(DynamicQuantize, MatchesTheReference) {
   const absl::Status bad = DynamicQuantizeU8(inf, &y, &s, &z, pool.get());
   EXPECT_FALSE(bad.ok());
   EXPECT_NE(std::string(bad.message()).find("element 99999 is infinite"), std::string::npos) << bad;
+  const float infinite_range[2] = {-kInf, kInf};
+  const absl::Status bad2 = DynamicQuantizeU8(inf, &y, &s, &z, pool.get(), infinite_range);
+  EXPECT_NE(std::string(bad2.message()).find("element 99999 is infinite"), std::string::npos) << bad2;
 }
 
 }  // namespace

@@ -1,11 +1,14 @@
 #include "kernels/spatial_pack/dynamic_conv.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <cstring>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu_clones.h"
+#include "kernels/float_range.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::spatial_pack {
@@ -84,8 +87,28 @@ absl::StatusOr<Prepared> Prepare(const Tensor& weight, const std::vector<int32_t
 // then either int32 or the float epilogue, into the blocked output (its
 // pixels are contiguous: the lane loops vectorize; padding lanes 0) or the
 // NCHW planes.
+// The range of a run's outputs, accumulated per thread without locks: a
+// thread registers its accumulator with the run the first time it sees it.
+struct RangeAcc {
+  uint64_t run = 0;
+  FloatRange range;
+};
+RangeAcc& ThreadRangeAcc() {
+  thread_local RangeAcc acc;
+  return acc;
+}
+uint64_t NextRun() {
+  static std::atomic<uint64_t> next{0};
+  return ++next;
+}
+
 struct TileContext {
   void* out;
+  // The range of the float outputs (DynamicQuantizeLinear's), or none.
+  FloatRangeFn range_fn = nullptr;
+  uint64_t run = 0;
+  std::mutex* mu = nullptr;
+  std::vector<RangeAcc*>* accs = nullptr;
   const int32_t* comp;  // [ocb * 16] zx * sum(w')
   const float* scale;   // [ocb * 16]
   const float* bias;    // [ocb * 16] or nullptr
@@ -130,6 +153,17 @@ QNNC_CLONE_BODY void FloatTile(const TileContext& t, const int32_t* src, const i
   if (!bias && !t.clip) Floats<false, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
 }
 
+void AddRange(const TileContext& t, const float* values, int64_t count) {
+  RangeAcc& acc = ThreadRangeAcc();
+  if (acc.run != t.run) {
+    acc.run = t.run;
+    acc.range = FloatRange();
+    std::lock_guard<std::mutex> lock(*t.mu);
+    t.accs->push_back(&acc);
+  }
+  acc.range.Merge(t.range_fn(values, count));
+}
+
 QNNC_CLONE_BODY void TileBody(const void* ctx, int64_t i, int64_t b, int64_t pixel0, int64_t n,
                               const int32_t* src) {
   const TileContext& t = *static_cast<const TileContext*>(ctx);
@@ -145,6 +179,7 @@ QNNC_CLONE_BODY void TileBody(const void* ctx, int64_t i, int64_t b, int64_t pix
       for (int64_t x = 0; lanes < 16 && x < n; ++x) {
         for (int64_t l = lanes; l < 16; ++l) out[x][l] = 0.0f;
       }
+      if (t.range_fn) AddRange(t, out[0], n * 16);  // padding lanes are 0
     } else {
       int32_t* out = static_cast<int32_t*>(t.out) + at;
       for (int64_t x = 0; x < n; ++x) {
@@ -166,6 +201,9 @@ QNNC_CLONE_BODY void TileBody(const void* ctx, int64_t i, int64_t b, int64_t pix
   if (static_cast<int64_t>(tile.size()) < n * 16) tile.resize(n * 16);
   float(*buf)[16] = reinterpret_cast<float(*)[16]>(tile.data());
   FloatTile(t, src, comp, scale, bias, n, buf);
+  // Padding lanes hold clip(0 * 0 + 0), inside [min(0, min), max(0, max)] of
+  // the real values: they never change the range.
+  if (t.range_fn) AddRange(t, buf[0], n * 16);
   float* out = static_cast<float*>(t.out) + plane0;
   for (int64_t l = 0; l < lanes; ++l) {
     for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = buf[x][l];
@@ -242,7 +280,7 @@ absl::StatusOr<std::string> DynamicConv2D::Describe(const Tensor& weight,
 
 absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
                                 const DynamicEpilogue* epilogue, Tensor* output,
-                                pthreadpool_t pool, bool blocked) const {
+                                pthreadpool_t pool, bool blocked, float* range) const {
   const QuantizedConvParams& p = conv_->params();
   if (output == nullptr) return Invalid("output is null");
   if (!blocked && (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
@@ -302,10 +340,24 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
     t.lo = epilogue->clip_min;
     t.hi = epilogue->clip_max;
   }
+  std::mutex mu;
+  std::vector<RangeAcc*> accs;
+  if (range != nullptr && epilogue != nullptr) {
+    t.range_fn = PickFloatRange();
+    t.run = NextRun();
+    t.mu = &mu;
+    t.accs = &accs;
+  }
   Conv2DKernel::TileEpilogue tile;
   tile.fn = PickTileFn();
   tile.ctx = &t;
   RETURN_IF_ERROR(conv_->RunWithTileEpilogue(in_blocked, input_zero_point, tile, pool));
+  if (t.range_fn) {
+    FloatRange r;
+    for (const RangeAcc* a : accs) r.Merge(a->range);
+    range[0] = r.lo;
+    range[1] = r.hi;
+  }
   return absl::OkStatus();
 }
 

@@ -65,9 +65,11 @@ class DynamicConv2D {
   // with that dtype and shape. With `blocked`, the input is in
   // input_layout() and the output in output_layout() ("NCHW16c"), its
   // padding lanes 0 (so they never widen a DynamicQuantizeLinear's range).
+  // `range` (with an epilogue): the outputs' (min(0, min), max(0, max)), NaN
+  // ignored (DynamicQuantizeLinear's range), computed tile by tile.
   absl::Status Run(const tensor::Tensor& input, int32_t input_zero_point,
                    const DynamicEpilogue* epilogue, tensor::Tensor* output, pthreadpool_t pool,
-                   bool blocked = false) const;
+                   bool blocked = false, float* range = nullptr) const;
   // The blocked layouts (Run with `blocked`): "NCHW16c" or, for an input of
   // at most 4 channels, "NCHW4c"; and "NCHW16c".
   const std::string& input_layout() const { return conv_->input_layout(); }

@@ -170,8 +170,17 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
           ep.clip_min = 0.0f;
           ep.clip_max = 6.0f;
           Tensor y;
-          ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool).ok()) << what;
+          float range[2] = {-1.0f, -1.0f};
+          ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool, false, range).ok()) << what;
           ExpectSameBits(y, expected, what + " f32");
+          // DynamicQuantizeLinear's range of the result, computed tile by tile.
+          float want[2] = {0.0f, 0.0f};
+          for (float v : expected.span<float>()) {
+            want[0] = v < want[0] ? v : want[0];
+            want[1] = v > want[1] ? v : want[1];
+          }
+          EXPECT_EQ(range[0], want[0]) << what;
+          EXPECT_EQ(range[1], want[1]) << what;
           // Written in place the second time.
           const void* before = y.raw_data();
           ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool).ok()) << what;
@@ -179,8 +188,12 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
           // Blocked in and out: the same values, padding lanes 0.
           const int64_t in_block = (*kernel)->input_layout() == "NCHW4c" ? 4 : 16;
           Tensor yb;
-          ASSERT_TRUE((*kernel)->Run(ToBlocked(p.x, in_block).value(), p.zx, &ep, &yb, pool, true).ok())
+          float range_b[2] = {-1.0f, -1.0f};
+          ASSERT_TRUE(
+              (*kernel)->Run(ToBlocked(p.x, in_block).value(), p.zx, &ep, &yb, pool, true, range_b).ok())
               << what;
+          EXPECT_EQ(range_b[0], want[0]) << what << " blocked";
+          EXPECT_EQ(range_b[1], want[1]) << what << " blocked";
           ASSERT_EQ(yb.rank(), 5) << what;
           ExpectSameBits(FromBlocked(yb, oc).value(), expected, what + " blocked");
           const float* fb = yb.data<float>();
