@@ -48,6 +48,20 @@ absl::StatusOr<Node*> AddTyped(ir::Graph& graph, const std::string& op, std::vec
   return node;
 }
 
+// Replaces `n` by the same op on blocked operands (`inputs`, `attrs`), its
+// first result going back to NCHW (`channels`) through one transform; other
+// results (a range, scale, zero point) do not depend on the layout.
+absl::Status RunBlocked(ir::Graph& graph, Node* n, const std::string& layout,
+                        std::vector<Value*> inputs, Attrs attrs, int64_t channels) {
+  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), std::move(inputs), std::move(attrs),
+                                           n->name(), n->outputs().size()));
+  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output(0)},
+                                        ir::LayoutTransformAttrs(layout, "NCHW", channels)));
+  graph.ReplaceAllUsesWith(n->output(0), back->output());
+  for (size_t i = 1; i < n->outputs().size(); ++i) graph.ReplaceAllUsesWith(n->output(i), blocked->output(i));
+  return absl::OkStatus();
+}
+
 // The layout `v` comes back from (v = layout_transform(x: L -> NCHW), L
 // blocked or NHWC), or "".
 std::string AlteredSource(const Value* v) {
@@ -86,12 +100,7 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   std::vector<Value*> inputs = n->inputs();
   inputs[0] = a;
   inputs[1] = b;
-  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, "qnn.add", inputs, n->attrs(), n->name()));
-  const int64_t channels = n->input(0)->type()->shape[1];
-  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
-                                        ir::LayoutTransformAttrs(layout, "NCHW", channels)));
-  graph.ReplaceAllUsesWith(n->output(), back->output());
-  return absl::OkStatus();
+  return RunBlocked(graph, n, layout, inputs, n->attrs(), n->input(0)->type()->shape[1]);
 }
 
 // An 8-bit or f32 max pool of a tensor that comes back from an altered
@@ -112,12 +121,7 @@ absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
   }
   Attrs attrs = n->attrs();
   attrs.Set("layout", layout);
-  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), {n->input(0)->producer()->input(0)},
-                                           attrs, n->name()));
-  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
-                                        ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
-  graph.ReplaceAllUsesWith(n->output(), back->output());
-  return absl::OkStatus();
+  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
 }
 
 // The channels of a rank-4 NCHW type, and whether they fill whole blocks
@@ -143,11 +147,7 @@ absl::Status BlockFloatAdd(ir::Graph& graph, Node* n) {
       *a->type() != *b->type() || *n->output()->type() != t) {
     return absl::OkStatus();
   }
-  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, "add", {a, b}, n->attrs(), n->name()));
-  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
-                                        ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
-  graph.ReplaceAllUsesWith(n->output(), back->output());
-  return absl::OkStatus();
+  return RunBlocked(graph, n, layout, {a, b}, n->attrs(), t.shape[1]);
 }
 
 // DynamicQuantizeLinear of a tensor that comes back from a blocked layout
@@ -169,13 +169,7 @@ absl::Status BlockDynamicQuantize(ir::Graph& graph, Node* n) {
   }
   std::vector<Value*> inputs = n->inputs();  // data, and a producer's range if any
   inputs[0] = n->input(0)->producer()->input(0);
-  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), inputs, n->attrs(), n->name(), 3));
-  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output(0)},
-                                        ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
-  graph.ReplaceAllUsesWith(n->output(0), back->output());
-  graph.ReplaceAllUsesWith(n->output(1), blocked->output(1));
-  graph.ReplaceAllUsesWith(n->output(2), blocked->output(2));
-  return absl::OkStatus();
+  return RunBlocked(graph, n, layout, inputs, n->attrs(), t.shape[1]);
 }
 
 // An f32 resize of a tensor that comes back from a blocked layout resizes in
@@ -193,12 +187,7 @@ absl::Status BlockResize(ir::Graph& graph, Node* n) {
   }
   Attrs attrs = n->attrs();
   attrs.Set("layout", layout);
-  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), {n->input(0)->producer()->input(0)},
-                                           attrs, n->name()));
-  ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output()},
-                                        ir::LayoutTransformAttrs(layout, "NCHW", t.shape[1])));
-  graph.ReplaceAllUsesWith(n->output(), back->output());
-  return absl::OkStatus();
+  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
 }
 
 // A channel concat (axis 1 of NCHW) of f32 tensors that all come back from
@@ -220,12 +209,7 @@ absl::Status BlockConcat(ir::Graph& graph, Node* n) {
   }
   Attrs attrs = n->attrs();
   attrs.Set("axis", int64_t{1});
-  ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), inputs, attrs, n->name()));
-  ASSIGN_OR_RETURN(Node* back,
-                   AddTyped(graph, "layout_transform", {blocked->output()},
-                            ir::LayoutTransformAttrs(layout, "NCHW", n->output()->type()->shape[1])));
-  graph.ReplaceAllUsesWith(n->output(), back->output());
-  return absl::OkStatus();
+  return RunBlocked(graph, n, layout, inputs, attrs, n->output()->type()->shape[1]);
 }
 
 }  // namespace
