@@ -127,11 +127,29 @@ absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
   for (int s = 0; s < num_slots_; ++s) outside[s] = outside[s] || constant_slots_[s].defined();
   buffer_of_slot_.assign(num_slots_, -1);
   std::vector<BufferLifetime> buffers;
-  for (const Step& step : steps_) {
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& step = steps_[i];
     const bool alias = step.node->op() == "reshape" || step.node->op() == "flatten";
+    // In place: a float add, subtract or multiply whose result has the type
+    // of an operand whose buffer no later step reads writes over that
+    // operand (the kernel reads each element before writing it, as
+    // elementwise::FloatBinary does in place; a reference kernel computes
+    // aside and copies in).
+    int in_place = -1;
+    const std::string& op = step.node->op();
+    if (!alias && step.outputs.size() == 1 && (op == "add" || op == "subtract" || op == "multiply")) {
+      const ir::TensorType& out_type = *step.node->output()->type();
+      for (size_t k = 0; k < step.inputs.size() && in_place < 0; ++k) {
+        const int b = buffer_of_slot_[step.inputs[k]];
+        if (b >= 0 && buffers[b].last == static_cast<int>(i) && out_type.dtype == tensor::DType::kF32 &&
+            *step.node->input(k)->type() == out_type) {
+          in_place = b;
+        }
+      }
+    }
     for (int s : step.outputs) {
       if (outside[s]) continue;
-      const int from = alias ? buffer_of_slot_[step.inputs[0]] : -1;
+      const int from = alias ? buffer_of_slot_[step.inputs[0]] : in_place;
       if (from >= 0) {
         buffer_of_slot_[s] = from;
         buffers[from].last = std::max(buffers[from].last, last[s]);

@@ -103,11 +103,57 @@ struct BinaryTask {
   }
 };
 
+// The same with the result written over one operand (out == big, or out ==
+// small when both have the result's size): one pointer reads and writes each
+// element, so the loop is well defined and still vectorizes.
+template <FloatBinaryOp kOp, bool kSmallIsA, bool kOverBig>
+struct InPlaceTask {
+  float* io;            // the overwritten operand and the result
+  const float* other;   // the other operand
+  int64_t n, channels, inner;
+  bool same;
+
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
+    const InPlaceTask& t = *static_cast<const InPlaceTask*>(ctx);
+    // No __restrict: `other` may be `io` itself (x + x over x); GCC then
+    // checks the overlap at run time and vectorizes when they differ.
+    float* io = t.io;
+    const float* other = t.other;
+    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
+    int64_t i = static_cast<int64_t>(start);
+    // a op b with a = small when kSmallIsA; `io` holds big (kOverBig) or small.
+    auto apply = [](float big, float small) {
+      return kSmallIsA ? Apply<kOp>(small, big) : Apply<kOp>(big, small);
+    };
+    if (t.same) {
+      for (; i < end; ++i) io[i] = kOverBig ? apply(io[i], other[i]) : apply(other[i], io[i]);
+      return;
+    }
+    while (i < end) {  // kOverBig: a broadcast operand is never the result
+      const int64_t run = i / t.inner;
+      const float v = other[run % t.channels];
+      const int64_t run_end = std::min(end, (run + 1) * t.inner);
+      for (; i < run_end; ++i) io[i] = apply(io[i], v);
+    }
+  }
+};
+
 template <FloatBinaryOp kOp, bool kSmallIsA>
 void LaunchBinary(const Tensor& big, const Tensor& small, bool same, int64_t channels,
                   int64_t inner, Tensor* out, pthreadpool_t pool) {
-  BinaryTask<kOp, kSmallIsA> t{big.data<float>(), small.data<float>(), out->data<float>(),
-                               big.num_elements(), channels, inner, same};
+  float* o = out->data<float>();
+  if (o == big.data<float>()) {
+    InPlaceTask<kOp, kSmallIsA, true> t{o, small.data<float>(), big.num_elements(), channels, inner, same};
+    ParallelRows(pool, CpuClones<&InPlaceTask<kOp, kSmallIsA, true>::RunBody>::Pick(), &t, big.shape());
+    return;
+  }
+  if (same && o == small.data<float>()) {
+    InPlaceTask<kOp, kSmallIsA, false> t{o, big.data<float>(), big.num_elements(), channels, inner, same};
+    ParallelRows(pool, CpuClones<&InPlaceTask<kOp, kSmallIsA, false>::RunBody>::Pick(), &t, big.shape());
+    return;
+  }
+  BinaryTask<kOp, kSmallIsA> t{big.data<float>(), small.data<float>(), o, big.num_elements(),
+                               channels, inner, same};
   ParallelRows(pool, CpuClones<&BinaryTask<kOp, kSmallIsA>::RunBody>::Pick(), &t, big.shape());
 }
 

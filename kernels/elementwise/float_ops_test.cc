@@ -73,11 +73,31 @@ TEST(FloatBinary, MatchesTheReference) {
           ASSERT_TRUE(FloatBinary(op, a, b, &got, threads).ok());
           EXPECT_TRUE(got.BitwiseEquals(*want));
           ++checked;
+          // In place (the memory plan's reuse of a dying operand): over the
+          // operand with the result's shape (either when both have it).
+          for (bool over_a : {true, false}) {
+            const Tensor& over = over_a ? a : b;
+            if (over.shape() != want->shape()) continue;
+            Tensor ca = a.Clone(), cb = b.Clone();
+            Tensor io = over_a ? ca : cb;  // shares the operand's bytes
+            ASSERT_TRUE(FloatBinary(op, ca, cb, &io, threads).ok());
+            EXPECT_EQ(io.raw_data(), (over_a ? ca : cb).raw_data()) << "written in place";
+            EXPECT_TRUE(io.BitwiseEquals(*want)) << (over_a ? "over a" : "over b");
+          }
         }
       }
     }
   }
   EXPECT_EQ(checked, 2 * (3 * 9 * 2 - 8));
+}
+
+TEST(FloatBinary, InPlaceOverBothOperands) {
+  std::mt19937 rng(5);
+  const Tensor x = RandomF32({2, 16, 9, 9}, rng, true);
+  const Tensor want = reference::Add(x, x).value();
+  Tensor io = x.Clone();
+  ASSERT_TRUE(FloatBinary(FloatBinaryOp::kAdd, io, io, &io, nullptr).ok());
+  EXPECT_TRUE(io.BitwiseEquals(want));
 }
 
 TEST(FloatBinary, RefusesOtherBroadcasts) {
