@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/dense/qnn_matmul.h"
 #include "kernels/spatial_pack/dynamic_conv.h"
 #include "runtime/conv_kernel_util.h"
 #include "runtime/kernel_registry.h"
@@ -149,9 +150,42 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
   return std::unique_ptr<PreparedKernel>(new DynamicConvKernel(*std::move(conv), fused, ep, blocked));
 }
 
+// A dense layer with a run-time data zero point (MatMulInteger): the
+// weight [N, K] minus its zero point and its row sums at load, the zero
+// point's compensation per run (kernels/dense/qnn_matmul.h).
+class DynamicDenseKernel : public PreparedKernel {
+ public:
+  explicit DynamicDenseKernel(std::unique_ptr<kernels::dense::QnnMatMulConstB> mm) : mm_(std::move(mm)) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    if (in[kInZp].num_elements() != 1) {
+      return absl::InvalidArgumentError("dynamic dense: the input zero point must hold one value");
+    }
+    return mm_->Run(in[kData], static_cast<int32_t>(in[kInZp].GetAsInt(0)), &out[0], pool);
+  }
+  std::string description() const override { return "dense qnn_matmul dynamic"; }
+
+ private:
+  std::unique_ptr<kernels::dense::QnnMatMulConstB> mm_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateDense(const ir::Node& n) {
+  if (!n.input(kWeight)->is_constant() || !n.input(kKernelZp)->is_constant() || !n.input(kData)->type()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(n.Describe(), ": weight and kernel zero point must be constants"));
+  }
+  auto mm = kernels::dense::QnnMatMulConstB::Create(n.input(kWeight)->data(), n.input(kKernelZp)->data(),
+                                                    n.input(kData)->type()->dtype, true);
+  if (!mm.ok()) return absl::Status(mm.status().code(), absl::StrCat(n.Describe(), ": ", mm.status().message()));
+  return std::unique_ptr<PreparedKernel>(new DynamicDenseKernel(*std::move(mm)));
+}
+
 }  // namespace
 
 void RegisterDynamicConvKernels(KernelRegistry& r) {
+  for (const char* impl : {"x86.spatial_pack.dynamic.vnni", "x86.spatial_pack.dynamic.u8i16.avx2"}) {
+    r.Register("qnn.dense", impl, &CreateDense);
+  }
   for (const char* op : {"qnn.conv2d", "qnn.conv2d_dynamic"}) {
     r.Register(op, "x86.spatial_pack.dynamic.vnni", [](const ir::Node& n) {
       return Create(n, sp::Isa::kAvx512Vnni);

@@ -300,7 +300,6 @@ Implementation DynamicSpatialPack(const std::string& name, int priority, Feature
   };
   impl.applicable = [needs](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(NeedsFeature(t, needs));
-    if (w.op != "qnn.conv2d") return absl::FailedPreconditionError("is for qnn.conv2d only");
     RETURN_IF_ERROR(NeedsEightBitOperands(w));
     if (w.data.dtype != tensor::DType::kU8) {
       return absl::FailedPreconditionError("needs u8 data (DynamicQuantizeLinear's)");
@@ -314,7 +313,7 @@ Implementation DynamicSpatialPack(const std::string& name, int priority, Feature
     if (w.kernel_zero_points.empty()) {
       return absl::FailedPreconditionError("needs a constant kernel zero point");
     }
-    RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+    if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
     if (w.output.dtype != tensor::DType::kI32) return absl::FailedPreconditionError("needs an i32 output");
     int64_t k = 1;
     for (size_t i = 1; i < w.weight.shape.size(); ++i) k *= w.weight.shape[i];

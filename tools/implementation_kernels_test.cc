@@ -22,7 +22,10 @@ TEST(ImplementationKernels, EveryRegisteredImplementationHasAKernel) {
         SCOPED_TRACE(testing::Message() << op << " on " << t << ": " << impl->name);
         ++checked;
         if (impl->name == "reference") continue;  // the reference kernels are its kernel
-        if (std::string(op) == "qnn.conv2d" && impl->fuses_dynamic_epilogue) {
+        if (std::string(op) == "qnn.dense" && impl->fuses_dynamic_epilogue) {
+          // A dense layer with a run-time zero point runs the dynamic dense kernel.
+          EXPECT_TRUE(kernels.Has("qnn.dense", impl->name)) << "no kernel factory";
+        } else if (std::string(op) == "qnn.conv2d" && impl->fuses_dynamic_epilogue) {
           // Dynamically quantized convolutions run alone (i32) or fused with
           // their float epilogue, bound by decision.
           EXPECT_TRUE(kernels.Has("qnn.conv2d", impl->name)) << "no kernel factory";

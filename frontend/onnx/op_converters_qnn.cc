@@ -1,6 +1,8 @@
 // Converters of QuantizeLinear, DequantizeLinear and the QOperator/integer
 // ops (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger,
 // DynamicQuantizeLinear).
+#include <cstring>
+
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
 #include "frontend/onnx/op_converters.h"
@@ -119,12 +121,34 @@ Outputs ConvInteger(NodeContext& ctx) {
   return One(y);
 }
 
+// b [K, N] as the [N, K] weight of a dense layer (any dtype).
+tensor::Tensor Transposed(const tensor::Tensor& b) {
+  const int64_t k = b.dim(0), n = b.dim(1);
+  const size_t es = tensor::DTypeSize(b.dtype());
+  tensor::Tensor t = tensor::Tensor::Zeros(b.dtype(), {n, k});
+  const auto* src = static_cast<const uint8_t*>(b.raw_data());
+  auto* dst = static_cast<uint8_t*>(t.raw_data());
+  for (int64_t i = 0; i < k; ++i) {
+    for (int64_t j = 0; j < n; ++j) std::memcpy(dst + (j * k + i) * es, src + (i * n + j) * es, es);
+  }
+  return t;
+}
+
+// A [M, K] x constant [K, N] is a dense layer (qnn.dense: weight [N, K], the
+// zero point per output column): a tunable op, decided like a convolution.
+// Other shapes stay qnn.matmul.
 Outputs MatMulInteger(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * a, ctx.Required(0));
   ASSIGN_OR_RETURN(ir::Value * b, ctx.Required(1));
   ir::Value* az = ZeroPointOr(ctx, 2, ctx.type(0).dtype);
   ir::Value* bz = ZeroPointOr(ctx, 3, ctx.type(1).dtype);
   ir::Value* one = ctx.Scalar<float>(1.0f);
+  if (b->is_constant() && ctx.type(1).rank() == 2 && ctx.type(0).rank() == 2 && bz->is_constant() &&
+      bz->type()->rank() <= 1) {
+    ASSIGN_OR_RETURN(ir::Value * y, ctx.Emit("qnn.dense", {a, ctx.Constant(Transposed(b->data())), az,
+                                                          bz, one, one}));
+    return One(y);
+  }
   ASSIGN_OR_RETURN(ir::Value * y, ctx.Emit("qnn.matmul", {a, b, az, bz, one, one}));
   return One(y);
 }

@@ -284,7 +284,9 @@ TEST(IntegerOpsTest, ConvIntegerAndMatMulIntegerDefaultZeroPoints) {
   b.Output("y").Output("z");
   auto g = RawImport(b);
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(Ops(*g), "qnn.conv2d,qnn.matmul");
+  // [M, K] x constant [K, N]: a dense layer with the transposed weight.
+  EXPECT_EQ(Ops(*g), "qnn.conv2d,qnn.dense");
+  EXPECT_EQ(Find(*g, "qnn.dense")->input(1)->type()->ToString(), "i8[5,3]");
   const ir::Node* conv = Find(*g, "qnn.conv2d");
   EXPECT_EQ(conv->input(2)->data().GetAsInt(0), 0);
   EXPECT_EQ(conv->input(4)->data().GetAsDouble(0), 1.0);

@@ -57,12 +57,13 @@ struct Task {
 
 absl::StatusOr<std::unique_ptr<QnnMatMulConstB>> QnnMatMulConstB::Create(const Tensor& b,
                                                                          const Tensor& zb,
-                                                                         DType a_dtype) {
+                                                                         DType a_dtype,
+                                                                         bool b_is_nk) {
   if (!b.defined() || b.rank() != 2 || (b.dtype() != DType::kU8 && b.dtype() != DType::kI8)) {
-    return Invalid("b must be u8 or i8 [K, N]");
+    return Invalid(b_is_nk ? "the weight must be u8 or i8 [N, K]" : "b must be u8 or i8 [K, N]");
   }
   if (a_dtype != DType::kU8 && a_dtype != DType::kI8) return Invalid("a must be u8 or i8");
-  const int64_t k = b.dim(0), n = b.dim(1);
+  const int64_t k = b_is_nk ? b.dim(1) : b.dim(0), n = b_is_nk ? b.dim(0) : b.dim(1);
   if (!zb.defined() || (zb.num_elements() != 1 && zb.num_elements() != n)) {
     return Invalid(absl::StrCat("b's zero point must hold 1 or ", n, " values"));
   }
@@ -80,7 +81,7 @@ absl::StatusOr<std::unique_ptr<QnnMatMulConstB>> QnnMatMulConstB::Create(const T
     const int64_t z = zb.GetAsInt(zb.num_elements() == 1 ? 0 : j);
     if (z < lo || z > hi) return Invalid(absl::StrCat("b's zero point ", z, " is outside b's range"));
     for (int64_t i = 0; i < k; ++i) {
-      const int32_t v = static_cast<int32_t>(b.GetAsInt(i * n + j) - z);
+      const int32_t v = static_cast<int32_t>(b.GetAsInt(b_is_nk ? j * k + i : i * n + j) - z);
       m->b_[i * n + j] = static_cast<int16_t>(v);
       m->col_sum_[j] += v;
     }

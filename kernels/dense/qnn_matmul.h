@@ -24,9 +24,11 @@ class QnnMatMulConstB {
  public:
   // b: u8 or i8 [K, N]; b_zero_point: 1 or N values in b's range; a_dtype:
   // u8 or i8.
+  // With `b_is_nk`, b is given as [N, K] (a dense layer's weight).
   static absl::StatusOr<std::unique_ptr<QnnMatMulConstB>> Create(const tensor::Tensor& b,
                                                                  const tensor::Tensor& b_zero_point,
-                                                                 tensor::DType a_dtype);
+                                                                 tensor::DType a_dtype,
+                                                                 bool b_is_nk = false);
 
   // a: a_dtype [..., K] -> i32 [..., N]; a_zero_point in a_dtype's range.
   // Writes `out` in place when it already has that dtype and shape.

@@ -24,10 +24,12 @@ absl::Status RegisterX86Target(Registry& registry) {
   // Dynamically quantized convolutions (a run-time data zero point): VNNI
   // (vpdpbusd where w - zw fits s8, as quantize_dynamic's symmetric s8
   // weights; vpdpwssd otherwise), AVX2's int16 multiply for any weights.
-  RETURN_IF_ERROR(RegisterForConv(
+  // A dense layer (MatMulInteger with a constant right operand) runs the
+  // dynamic dense kernel (kernels/dense/qnn_matmul.h) under either decision.
+  RETURN_IF_ERROR(RegisterForTunableOps(
       registry, "x86_64+avx512vnni",
       DynamicSpatialPack("x86.spatial_pack.dynamic.vnni", 50, Feature::kAvx512vnni)));
-  RETURN_IF_ERROR(RegisterForConv(
+  RETURN_IF_ERROR(RegisterForTunableOps(
       registry, "x86_64+avx2",
       DynamicSpatialPack("x86.spatial_pack.dynamic.u8i16.avx2", 45, Feature::kAvx2)));
   return absl::OkStatus();
