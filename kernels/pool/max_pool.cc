@@ -123,6 +123,13 @@ struct PoolTask {
 using F32RowFn = void (*)(const float* in, float* out, const Axis& h, const Axis& w, int64_t oy);
 
 #if QNNC_HAS_CPU_CLONES
+// GCC 12 warns about the deliberately undefined vectors inside its own
+// avx512fintrin.h (_mm512_undefined_*) where these intrinsics inline.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 QNNC_TARGET_X86_64_V4 void MaxRowF32x16Avx512(const float* in, float* out, const Axis& h,
                                               const Axis& w, int64_t oy) {
   const int64_t y0 = h.first[oy], ny = h.count[oy];
@@ -139,6 +146,8 @@ QNNC_TARGET_X86_64_V4 void MaxRowF32x16Avx512(const float* in, float* out, const
     _mm512_storeu_ps(out + ox * 16, m);
   }
 }
+
+#pragma GCC diagnostic pop
 
 QNNC_TARGET_X86_64_V3 void MaxRowF32x16Avx2(const float* in, float* out, const Axis& h,
                                             const Axis& w, int64_t oy) {
