@@ -199,7 +199,9 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
           const float* fb = yb.data<float>();
           for (int64_t i = 0; i < yb.num_elements(); ++i) {
             const int64_t lane = i % 16, block = (i / 16 / (yb.dim(2) * yb.dim(3))) % yb.dim(1);
-            if (block * 16 + lane >= oc) ASSERT_EQ(fb[i], 0.0f) << what << " padding lane";
+            if (block * 16 + lane >= oc) {
+              ASSERT_EQ(fb[i], 0.0f) << what << " padding lane";
+            }
           }
         }
         ++checked;
