@@ -187,6 +187,64 @@ absl::StatusOr<std::vector<TensorType>> ReduceRel(const TypeRelationInput& in) {
   return One({x.dtype, out});
 }
 
+absl::StatusOr<std::vector<TensorType>> SoftmaxRel(const TypeRelationInput& in) {
+  RETURN_IF_ERROR(ExpectFloat(in.inputs[0], "data"));
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", -1));
+  RETURN_IF_ERROR(NormalizeAxis(axis, in.inputs[0].rank()).status());
+  return One(in.inputs[0]);
+}
+
+// begin/end/strides: one per dimension, clamped as ONNX Slice clamps them
+// (the converter does), so the IR states exactly which elements it takes.
+absl::StatusOr<std::vector<TensorType>> StridedSliceRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  ASSIGN_OR_RETURN(auto begin, in.node.attrs().GetInts("begin"));
+  ASSIGN_OR_RETURN(auto end, in.node.attrs().GetInts("end"));
+  ASSIGN_OR_RETURN(auto strides, in.node.attrs().GetInts("strides"));
+  if (static_cast<int64_t>(begin.size()) != x.rank() || end.size() != begin.size() ||
+      strides.size() != begin.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("begin, end and strides need ", x.rank(), " values each for ", x.ToString()));
+  }
+  Shape out(x.rank());
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    const int64_t dim = x.shape[d], b = begin[d], e = end[d], s = strides[d];
+    const bool ok = s > 0 ? (b >= 0 && b <= dim && e >= 0 && e <= dim)
+                          : (s < 0 && (dim == 0 || (b >= 0 && b < dim)) && e >= -1 && e < dim);
+    if (!ok) {
+      return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " of ", dim, ": begin ", b,
+                                                     ", end ", e, ", stride ", s, " out of range"));
+    }
+    const int64_t n = s > 0 ? (e - b + s - 1) / s : (b - e - s - 1) / -s;
+    out[d] = dim == 0 ? 0 : std::max<int64_t>(0, n);
+  }
+  return One({x.dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> TakeRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  const TensorType& idx = in.inputs[1];
+  if (idx.dtype != DType::kI32 && idx.dtype != DType::kI64) {
+    return absl::InvalidArgumentError(absl::StrCat("indices must be i32 or i64, got ", idx.ToString()));
+  }
+  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 0));
+  ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, x.rank()));
+  Shape out(x.shape.begin(), x.shape.begin() + a);
+  out.insert(out.end(), idx.shape.begin(), idx.shape.end());
+  out.insert(out.end(), x.shape.begin() + a + 1, x.shape.end());
+  return One({x.dtype, out});
+}
+
+absl::StatusOr<std::vector<TensorType>> BroadcastToRel(const TypeRelationInput& in) {
+  ASSIGN_OR_RETURN(auto shape, in.node.attrs().GetInts("shape"));
+  ASSIGN_OR_RETURN(Shape out, internal::BroadcastShapes(in.inputs[0].shape, shape));
+  if (out != Shape(shape.begin(), shape.end())) {
+    return absl::InvalidArgumentError(absl::StrCat(in.inputs[0].ToString(), " does not broadcast to [",
+                                                   absl::StrJoin(shape, ","), "]"));
+  }
+  return One({in.inputs[0].dtype, out});
+}
+
 }  // namespace
 
 void RegisterTensorOps(OpRegistry& r) {
@@ -196,12 +254,25 @@ void RegisterTensorOps(OpRegistry& r) {
   RegisterOrDie(r, {"relu", 1, 1, 1, SameTypeRel, "(data)"});
   RegisterOrDie(r, {"sigmoid", 1, 1, 1, FloatUnaryRel, "(data f32)"});
   RegisterOrDie(r, {"round", 1, 1, 1, FloatUnaryRel, "(data f32) half to even"});
+  RegisterOrDie(r, {"tanh", 1, 1, 1, FloatUnaryRel, "(data f32)"});
+  RegisterOrDie(r, {"leaky_relu", 1, 1, 1, FloatUnaryRel, "(data f32) {alpha=0.01}: x < 0 ? alpha*x : x"});
+  RegisterOrDie(r, {"hard_sigmoid", 1, 1, 1, FloatUnaryRel,
+                    "(data f32) {alpha=0.2, beta=0.5}: max(0, min(1, alpha*x + beta))"});
+  RegisterOrDie(r, {"hard_swish", 1, 1, 1, FloatUnaryRel, "(data f32): x * max(0, min(1, x/6 + 1/2))"});
+  RegisterOrDie(r, {"softmax", 1, 1, 1, SoftmaxRel, "(data f32) {axis=-1}: exp(x - max) / sum"});
   RegisterOrDie(r, {"clip", 1, 1, 1, ClipRel, "(data) {min, max}"});
   RegisterOrDie(r, {"cast", 1, 1, 1, CastRel, "(data) {dtype}"});
   RegisterOrDie(r, {"concat", 1, -1, 1, ConcatRel, "(x_1..x_n) {axis=0}"});
   RegisterOrDie(r, {"reshape", 1, 1, 1, ReshapeRel, "(data) {newshape}"});
   RegisterOrDie(r, {"flatten", 1, 1, 1, FlattenRel, "(data) {axis=1} -> 2-D"});
   RegisterOrDie(r, {"transpose", 1, 1, 1, TransposeRel, "(data) {axes}"});
+  RegisterOrDie(r, {"strided_slice", 1, 1, 1, StridedSliceRel,
+                    "(data) {begin, end, strides}: one per dimension, clamped as ONNX Slice "
+                    "clamps them"});
+  RegisterOrDie(r, {"take", 2, 2, 1, TakeRel,
+                    "(data, indices i32|i64) {axis=0}: ONNX Gather; negative indices count from "
+                    "the end"});
+  RegisterOrDie(r, {"broadcast_to", 1, 1, 1, BroadcastToRel, "(data) {shape}: numpy broadcasting"});
   RegisterOrDie(r, {"layout_transform", 1, 1, 1, LayoutTransformRel,
                     "(data) {src_layout, dst_layout, channels} e.g. NCHW -> NHWC or NCHW16c; "
                     "channels trims the block padding going back to NCHW"});

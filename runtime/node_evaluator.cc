@@ -20,6 +20,7 @@
 #include "kernels/reference/reduce.h"
 #include "kernels/reference/requantize.h"
 #include "kernels/reference/resize.h"
+#include "kernels/reference/softmax.h"
 #include "kernels/reference/unary.h"
 #include "kernels/requantize/fixed_point_multiply.h"
 #include "kernels/spatial_pack/conv2d.h"
@@ -285,6 +286,41 @@ const std::map<std::string, Kernel>& Kernels() {
       {"relu", UnaryKernel(&ref::Relu)},
       {"sigmoid", UnaryKernel(&ref::Sigmoid)},
       {"round", UnaryKernel(&ref::Round)},
+      {"tanh", UnaryKernel(&ref::Tanh)},
+      {"hard_swish", UnaryKernel(&ref::HardSwish)},
+      {"leaky_relu",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(double alpha, n.attrs().GetFloat("alpha", 0.01));
+         return Single(ref::LeakyRelu(in[0], static_cast<float>(alpha)));
+       }},
+      {"hard_sigmoid",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(double alpha, n.attrs().GetFloat("alpha", 0.2));
+         ASSIGN_OR_RETURN(double beta, n.attrs().GetFloat("beta", 0.5));
+         return Single(ref::HardSigmoid(in[0], static_cast<float>(alpha), static_cast<float>(beta)));
+       }},
+      {"softmax",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", -1));
+         return Single(ref::Softmax(in[0], axis));
+       }},
+      {"strided_slice",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto begin, n.attrs().GetInts("begin"));
+         ASSIGN_OR_RETURN(auto end, n.attrs().GetInts("end"));
+         ASSIGN_OR_RETURN(auto strides, n.attrs().GetInts("strides"));
+         return Single(ref::StridedSlice(in[0], begin, end, strides));
+       }},
+      {"take",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 0));
+         return Single(ref::Take(in[0], in[1], axis));
+       }},
+      {"broadcast_to",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(auto shape, n.attrs().GetInts("shape"));
+         return Single(ref::BroadcastTo(in[0], shape));
+       }},
       {"clip",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("min", -INFINITY));

@@ -28,6 +28,20 @@ absl::StatusOr<const tensor::Tensor*> ConstantInput(const NodeContext& ctx, int 
   return t;
 }
 
+absl::StatusOr<ir::Value*> EmitReshape(NodeContext& ctx, ir::Value* x, std::vector<int64_t> shape) {
+  ir::Attrs attrs;
+  attrs.Set("newshape", std::move(shape));
+  return ctx.Emit("reshape", {x}, attrs);
+}
+
+absl::StatusOr<int64_t> Axis(int64_t axis, int64_t rank) {
+  int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank) {
+    return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is out of range for rank ", rank));
+  }
+  return a;
+}
+
 tensor::Tensor Filled(const tensor::Tensor& value, const tensor::Shape& shape) {
   tensor::Tensor out = tensor::Tensor::Zeros(value.dtype(), shape);
   const size_t size = tensor::DTypeSize(value.dtype());

@@ -23,6 +23,11 @@ absl::StatusOr<std::vector<int64_t>> IntValues(const tensor::Tensor& t, const ch
 absl::StatusOr<const tensor::Tensor*> ConstantInput(const NodeContext& ctx, int i,
                                                     const char* what);
 
+// x reshaped to `shape` (same element count).
+absl::StatusOr<ir::Value*> EmitReshape(NodeContext& ctx, ir::Value* x, std::vector<int64_t> shape);
+// `axis` of a tensor of `rank`, negative counted from the end; out of range
+// is InvalidArgumentError.
+absl::StatusOr<int64_t> Axis(int64_t axis, int64_t rank);
 // A tensor of `dtype` and `shape` filled with element 0 of `value` (which
 // must have that dtype).
 tensor::Tensor Filled(const tensor::Tensor& value, const tensor::Shape& shape);

@@ -14,6 +14,11 @@ struct ImportOptions {
   // shape has symbolic or unknown dimensions; replaces the model's shape
   // (the rank must agree when the model gives one).
   std::map<std::string, tensor::Shape> input_shapes;
+  // Graph inputs frozen to these values: they become constants, so that
+  // operands the importer must resolve (Slice's starts, Pad's pads, a
+  // Reshape's shape) may be given as inputs. Dtype and shape must match the
+  // model's declaration where it gives one.
+  std::map<std::string, tensor::Tensor> constant_inputs;
   // After the raw conversion: fold constant ops, then rewrite QDQ patterns
   // into integer ops (FuseQdq), then fold again and remove dead code.
   bool fold_constants = true;

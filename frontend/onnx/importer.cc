@@ -122,6 +122,27 @@ class GraphImporter {
     return shape;
   }
 
+  // A frozen input's value against the model's declaration of the input.
+  static absl::Status CheckFrozen(const ::onnx::ValueInfoProto& in, tensor::DType dtype,
+                                  const tensor::Tensor& value) {
+    const auto& tt = in.type().tensor_type();
+    bool match = value.defined() && value.dtype() == dtype;
+    if (match && tt.has_shape()) {
+      match = tt.shape().dim_size() == value.rank();
+      for (int d = 0; match && d < tt.shape().dim_size(); ++d) {
+        const auto& dim = tt.shape().dim(d);
+        match = !dim.has_dim_value() || dim.dim_value() == value.dim(d);
+      }
+    }
+    if (!match) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input '", in.name(), "': the frozen value (",
+          value.defined() ? tensor::DTypeName(value.dtype()) : "undefined", "[",
+          value.defined() ? absl::StrJoin(value.shape(), ",") : "", "]) does not match the model's declaration"));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status AddInputs(const ::onnx::GraphProto& g) {
     std::set<std::string> names;
     for (const auto& in : g.input()) names.insert(in.name());
@@ -131,6 +152,12 @@ class GraphImporter {
             absl::StrCat("ImportOptions::input_shapes names '", name, "', which is not a graph input"));
       }
     }
+    for (const auto& [name, value] : options_.constant_inputs) {
+      if (!names.count(name)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "ImportOptions::constant_inputs names '", name, "', which is not a graph input"));
+      }
+    }
     for (const auto& in : g.input()) {
       if (values_.count(in.name())) continue;  // an initializer (older exporters list them)
       if (!in.type().has_tensor_type()) {
@@ -138,6 +165,12 @@ class GraphImporter {
       }
       auto dtype = DTypeFromOnnx(in.type().tensor_type().elem_type());
       if (!dtype.ok()) return Prefixed(dtype.status(), absl::StrCat("input '", in.name(), "'"));
+      auto frozen = options_.constant_inputs.find(in.name());
+      if (frozen != options_.constant_inputs.end()) {
+        RETURN_IF_ERROR(CheckFrozen(in, *dtype, frozen->second));
+        RETURN_IF_ERROR(Define(in.name(), graph_->AddConstant(in.name(), frozen->second)));
+        continue;
+      }
       ASSIGN_OR_RETURN(tensor::Shape shape, InputShape(in));
       auto n = tensor::NumElements(shape, *dtype);
       if (!n.ok()) return Prefixed(n.status(), absl::StrCat("input '", in.name(), "'"));
@@ -150,6 +183,14 @@ class GraphImporter {
     return absl::OkStatus();
   }
 
+  static std::string UnsupportedOp(const std::string& where, const ::onnx::NodeProto& node) {
+    if (IsDefaultDomain(node.domain())) {
+      return absl::StrCat(where, ": op '", node.op_type(), "' is not supported");
+    }
+    return absl::StrCat(where, ": op '", node.op_type(), "' of domain '", node.domain(),
+                        "' is not supported");
+  }
+
   // Records an unsupported node; its outputs are marked so later nodes
   // that use them are skipped rather than reported as broken.
   void MarkUnsupported(const ::onnx::NodeProto& node, const std::string& message) {
@@ -159,11 +200,12 @@ class GraphImporter {
 
   absl::Status ConvertNode(const ::onnx::NodeProto& node, int index) {
     const std::string where = DescribeNode(node, index);
-    if (!IsDefaultDomain(node.domain())) {
+    const ConverterTable* domain_table = ConvertersOfDomain(node.domain());
+    if (domain_table == nullptr) {
       MarkUnsupported(node, absl::StrCat(where, ": domain '", node.domain(), "' is not supported"));
       return absl::OkStatus();
     }
-    const ConverterTable& table = OnnxConverters();
+    const ConverterTable& table = *domain_table;
     auto conv = table.find(node.op_type());
     std::vector<ir::Value*> inputs;
     for (const std::string& name : node.input()) {
@@ -177,7 +219,7 @@ class GraphImporter {
       } else if (poisoned_.count(name)) {
         for (const auto& out : node.output()) poisoned_.insert(out);
         if (conv == table.end()) {
-          MarkUnsupported(node, absl::StrCat(where, ": op '", node.op_type(), "' is not supported"));
+          MarkUnsupported(node, UnsupportedOp(where, node));
         }
         return absl::OkStatus();
       } else {
@@ -187,7 +229,7 @@ class GraphImporter {
       }
     }
     if (conv == table.end()) {
-      MarkUnsupported(node, absl::StrCat(where, ": op '", node.op_type(), "' is not supported"));
+      MarkUnsupported(node, UnsupportedOp(where, node));
       return absl::OkStatus();
     }
     NodeContext ctx(node, std::move(inputs), model_.opset, *graph_);

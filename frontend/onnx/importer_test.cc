@@ -106,7 +106,7 @@ TEST(ImporterTest, ListsEveryUnsupportedNode) {
   ExpectInvalid(s, "4 unsupported ONNX node(s)");
   for (const char* part : {"node 'first_foo' (Foo)", "node 'bar_after_foo' (Bar)",
                            "node 'cubic_resize' (Resize): mode 'cubic'",
-                           "node 'ms_gelu' (Gelu): domain 'com.microsoft'"}) {
+                           "node 'ms_gelu' (Gelu): op 'Gelu' of domain 'com.microsoft' is not supported"}) {
     EXPECT_THAT(std::string(s.message()), HasSubstr(part));
   }
   EXPECT_THAT(std::string(s.message()), ::testing::Not(HasSubstr("fine_relu")));
@@ -196,6 +196,30 @@ TEST(ImporterTest, SymbolicInputDims) {
   ExpectInvalid(ImportStatus(b, options), "names 'z', which is not a graph input");
   b.model().mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->clear_shape();
   ExpectInvalid(ImportStatus(b), "input 'x' has no shape");
+}
+
+TEST(ImporterTest, FrozenInputsBecomeConstants) {
+  ModelBuilder b(13);
+  b.Input("x", TensorProto::FLOAT, {2, 6});
+  b.Input("starts", TensorProto::INT64, {1});
+  b.Input("ends", TensorProto::INT64, {1});
+  b.Node("Slice", {"x", "starts", "ends"}, {"y"});
+  b.Output("y");
+  // As inputs, the starts cannot be resolved.
+  ExpectInvalid(ImportStatus(b), "input 1 (starts) must be a constant");
+  ImportOptions options;
+  options.constant_inputs["starts"] = Tensor::FromVector<int64_t>({1}, {1});
+  options.constant_inputs["ends"] = Tensor::FromVector<int64_t>({1}, {2});
+  auto g = ImportOnnxBytes(b.Bytes(), options);
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ((*g)->inputs().size(), 1u);
+  EXPECT_EQ((*g)->outputs()[0]->type()->ToString(), "f32[1,6]");
+  options.constant_inputs["ends"] = Tensor::FromVector<int32_t>({1}, {2});
+  ExpectInvalid(ImportOnnxBytes(b.Bytes(), options).status(),
+                "input 'ends': the frozen value (i32[1]) does not match");
+  options.constant_inputs["nope"] = Tensor::FromVector<int64_t>({1}, {2});
+  ExpectInvalid(ImportOnnxBytes(b.Bytes(), options).status(),
+                "constant_inputs names 'nope', which is not a graph input");
 }
 
 }  // namespace

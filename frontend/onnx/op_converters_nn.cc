@@ -95,18 +95,6 @@ Outputs MatMul(NodeContext& ctx) {
   return std::vector<ir::Value*>{y};
 }
 
-absl::StatusOr<ir::Attrs> PoolAttrs(NodeContext& ctx) {
-  ASSIGN_OR_RETURN(Window w, ReadWindow(ctx, ctx.type(0), {}));
-  ASSIGN_OR_RETURN(int64_t ceil_mode, ctx.AttrInt("ceil_mode", 0));
-  ir::Attrs attrs;
-  attrs.Set("pool_size", w.kernel);
-  attrs.Set("strides", w.strides);
-  attrs.Set("padding", w.padding);
-  attrs.Set("ceil_mode", ceil_mode);
-  if (w.dilation != std::vector<int64_t>{1, 1}) attrs.Set("dilation", w.dilation);
-  return attrs;
-}
-
 Outputs MaxPool(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
   if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) {

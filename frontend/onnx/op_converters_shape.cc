@@ -13,20 +13,6 @@
 namespace qnnc::frontend::onnx {
 namespace {
 
-absl::StatusOr<ir::Value*> EmitReshape(NodeContext& ctx, ir::Value* x, std::vector<int64_t> shape) {
-  ir::Attrs attrs;
-  attrs.Set("newshape", std::move(shape));
-  return ctx.Emit("reshape", {x}, attrs);
-}
-
-absl::StatusOr<int64_t> Axis(int64_t axis, int64_t rank) {
-  int64_t a = axis < 0 ? axis + rank : axis;
-  if (a < 0 || a >= rank) {
-    return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is out of range for rank ", rank));
-  }
-  return a;
-}
-
 Outputs Reshape(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
   ASSIGN_OR_RETURN(const tensor::Tensor* shape_t, ConstantInput(ctx, 1, "shape"));
@@ -147,11 +133,21 @@ Outputs Concat(NodeContext& ctx) {
   return One(y);
 }
 
-template <const char* kOp>
+// Axes are an attribute until opset 18 (ReduceSum: 13), then an optional
+// constant input; no axes reduce everything unless noop_with_empty_axes.
+template <const char* kOp, int kAxesInputSince>
 Outputs Reduce(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
-  ASSIGN_OR_RETURN(std::vector<int64_t> axes, ctx.AttrInts("axes"));
+  std::vector<int64_t> axes;
+  if (ctx.opset() < kAxesInputSince) {
+    ASSIGN_OR_RETURN(axes, ctx.AttrInts("axes"));
+  } else if (ctx.has_input(1)) {
+    ASSIGN_OR_RETURN(const tensor::Tensor* t, ConstantInput(ctx, 1, "axes"));
+    ASSIGN_OR_RETURN(axes, IntValues(*t, "axes"));
+  }
   ASSIGN_OR_RETURN(int64_t keepdims, ctx.AttrInt("keepdims", 1));
+  ASSIGN_OR_RETURN(int64_t noop, ctx.AttrInt("noop_with_empty_axes", 0));
+  if (axes.empty() && noop != 0) return One(x);
   ir::Attrs attrs;
   attrs.Set("axes", axes);
   attrs.Set("keepdims", keepdims);
@@ -160,6 +156,7 @@ Outputs Reduce(NodeContext& ctx) {
 }
 
 constexpr char kReduceMin[] = "reduce_min", kReduceMax[] = "reduce_max";
+constexpr char kReduceMean[] = "reduce_mean", kReduceSum[] = "reduce_sum";
 
 // Output [h, w] of Resize from the constant scales or sizes input.
 absl::StatusOr<std::vector<int64_t>> ResizeSize(NodeContext& ctx) {
@@ -230,6 +227,42 @@ Outputs Resize(NodeContext& ctx) {
   return One(y);
 }
 
+// Upsample (deprecated at opset 10, still exported): Resize-10's semantics
+// (asymmetric coordinates, nearest rounds down), scales a constant input.
+Outputs Upsample(NodeContext& ctx) {
+  ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
+  if (ctx.type(0).rank() != 4) {
+    return absl::UnimplementedError(absl::StrCat("only NCHW data is supported, got ",
+                                                 ctx.type(0).ToString()));
+  }
+  ASSIGN_OR_RETURN(std::string mode, ctx.AttrString("mode", "nearest"));
+  if (mode != "nearest" && mode != "linear") {
+    return absl::UnimplementedError(absl::StrCat("mode '", mode, "' is not supported"));
+  }
+  ASSIGN_OR_RETURN(const tensor::Tensor* t, ConstantInput(ctx, 1, "scales"));
+  if (t->dtype() != tensor::DType::kF32) return absl::InvalidArgumentError("scales must be float32");
+  const std::vector<float> scales(t->data<float>(), t->data<float>() + t->num_elements());
+  if (scales.size() != 4 || scales[0] != 1.0f || scales[1] != 1.0f) {
+    return absl::UnimplementedError("only the 2 spatial dims may be scaled (4 scales, the first two 1)");
+  }
+  const tensor::Shape& in = ctx.type(0).shape;
+  std::vector<int64_t> size;
+  for (int i = 0; i < 2; ++i) {
+    const float s = scales[2 + i];
+    if (!(s >= 1.0f && s < 1e6f)) {
+      return absl::UnimplementedError(absl::StrCat("scale ", s, ": only upsampling is supported"));
+    }
+    size.push_back(static_cast<int64_t>(std::floor(s * static_cast<float>(in[2 + i]))));
+  }
+  ir::Attrs attrs;
+  attrs.Set("size", size);
+  attrs.Set("method", mode);
+  attrs.Set("coordinate_transformation_mode", std::string("asymmetric"));
+  attrs.Set("nearest_mode", std::string("floor"));
+  ASSIGN_OR_RETURN(ir::Value * y, ctx.Emit("resize", {x}, attrs));
+  return One(y);
+}
+
 }  // namespace
 
 void RegisterShapeConverters(ConverterTable& t) {
@@ -239,8 +272,11 @@ void RegisterShapeConverters(ConverterTable& t) {
   t["Squeeze"] = Squeeze;
   t["Unsqueeze"] = Unsqueeze;
   t["Concat"] = Concat;
-  t["ReduceMin"] = Reduce<kReduceMin>;
-  t["ReduceMax"] = Reduce<kReduceMax>;
+  t["ReduceMin"] = Reduce<kReduceMin, 18>;
+  t["ReduceMax"] = Reduce<kReduceMax, 18>;
+  t["ReduceMean"] = Reduce<kReduceMean, 18>;
+  t["ReduceSum"] = Reduce<kReduceSum, 13>;
+  t["Upsample"] = Upsample;
   t["Resize"] = Resize;
 }
 

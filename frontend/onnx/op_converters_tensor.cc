@@ -1,5 +1,6 @@
 // Converters of the element-wise ops, Cast, Identity and the ops that
 // produce constants (Constant, ConstantOfShape, Shape).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -77,6 +78,26 @@ Outputs Clip(NodeContext& ctx) {
 Outputs Identity(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
   return One(x);
+}
+
+// Dropout at inference is the identity; its optional mask output is all
+// true. Training mode (a constant true input 2) would need randomness.
+Outputs Dropout(NodeContext& ctx) {
+  ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
+  if (ctx.opset() < 7) return absl::UnimplementedError("Dropout before opset 7 has an is_test attribute");
+  if (ctx.has_input(2)) {
+    ASSIGN_OR_RETURN(const tensor::Tensor* training, ConstantInput(ctx, 2, "training_mode"));
+    if (training->num_elements() != 1 || training->GetAsDouble(0) != 0) {
+      return absl::UnimplementedError("training mode is not supported");
+    }
+  }
+  std::vector<ir::Value*> out{x};
+  if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) {
+    tensor::Tensor mask = tensor::Tensor::Zeros(tensor::DType::kBool, ctx.type(0).shape);
+    std::fill_n(static_cast<uint8_t*>(mask.raw_data()), mask.num_elements(), 1);
+    out.push_back(ctx.Constant(std::move(mask)));
+  }
+  return out;
 }
 
 Outputs Cast(NodeContext& ctx) {
@@ -180,6 +201,7 @@ void RegisterTensorConverters(ConverterTable& t) {
   t["Round"] = Unary<kRound>;
   t["Clip"] = Clip;
   t["Identity"] = Identity;
+  t["Dropout"] = Dropout;
   t["Cast"] = Cast;
   t["Constant"] = Constant;
   t["ConstantOfShape"] = ConstantOfShape;

@@ -440,5 +440,199 @@ TEST(ElementwiseTest, BinaryUnaryAndReduce) {
   EXPECT_EQ(OutType(*g, 1), "f32[1,3]");
 }
 
+TEST(ActivationTest, OneOpEach) {
+  ModelBuilder b(14);
+  b.Input("x", TensorProto::FLOAT, {2, 3, 4});
+  b.Node("Tanh", {"x"}, {"t"});
+  AttrF(b.Node("LeakyRelu", {"t"}, {"l"}), "alpha", 0.25f);
+  auto& hs = b.Node("HardSigmoid", {"l"}, {"h"});
+  AttrF(hs, "alpha", 0.5f);
+  b.Node("HardSwish", {"h"}, {"w"});
+  AttrI(b.Node("Softmax", {"w"}, {"s"}), "axis", 1);
+  b.Output("s");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(Ops(*g), "tanh,leaky_relu,hard_sigmoid,hard_swish,softmax");
+  EXPECT_EQ(*Find(*g, "leaky_relu")->attrs().GetFloat("alpha"), 0.25);
+  EXPECT_EQ(*Find(*g, "hard_sigmoid")->attrs().GetFloat("alpha"), 0.5);
+  EXPECT_EQ(*Find(*g, "hard_sigmoid")->attrs().GetFloat("beta"), 0.5);  // the default
+  EXPECT_EQ(*Find(*g, "softmax")->attrs().GetInt("axis"), 1);
+  EXPECT_EQ(OutType(*g), "f32[2,3,4]");
+}
+
+TEST(ActivationTest, SoftmaxBeforeOpset13FlattensFromTheAxis) {
+  ModelBuilder b(11);
+  b.Input("x", TensorProto::FLOAT, {2, 3, 4});
+  b.Node("Softmax", {"x"}, {"s"});  // axis 1: [2, 12]
+  b.Output("s");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(Ops(*g), "reshape,softmax,reshape");
+  EXPECT_EQ(g->nodes()[1]->input(0)->type()->ToString(), "f32[2,12]");
+  EXPECT_EQ(OutType(*g), "f32[2,3,4]");
+}
+
+TEST(DropoutTest, IdentityWithAllTrueMask) {
+  ModelBuilder b(13);
+  b.Input("x", TensorProto::FLOAT, {2, 2});
+  b.Node("Dropout", {"x"}, {"y", "mask"});
+  b.Output("y").Output("mask");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(Ops(*g), "");
+  EXPECT_EQ(g->outputs()[0], g->inputs()[0]);
+  ASSERT_TRUE(g->outputs()[1]->is_constant());
+  EXPECT_EQ(OutType(*g, 1), "bool[2,2]");
+  EXPECT_EQ(g->outputs()[1]->data().data<uint8_t>()[3], 1);
+}
+
+TEST(UpsampleTest, AsResizeTen) {
+  ModelBuilder b(10);
+  b.Input("x", TensorProto::FLOAT, {1, 2, 3, 4});
+  b.Initializer("scales", Tensor::FromVector<float>({4}, {1, 1, 2, 1.5f}));
+  b.Node("Upsample", {"x", "scales"}, {"y"});
+  b.Output("y");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(Ops(*g), "resize");
+  EXPECT_EQ(OutType(*g), "f32[1,2,6,6]");
+  EXPECT_EQ(*g->nodes()[0]->attrs().GetString("coordinate_transformation_mode"), "asymmetric");
+  EXPECT_EQ(*g->nodes()[0]->attrs().GetString("nearest_mode"), "floor");
+}
+
+TEST(SliceTest, ClampsAsOnnxDoes) {
+  ModelBuilder b(13);
+  b.Input("x", TensorProto::FLOAT, {4, 10});
+  b.Initializer("starts", Tensor::FromVector<int64_t>({2}, {-1, 20}));
+  b.Initializer("ends", Tensor::FromVector<int64_t>({2}, {INT64_MIN, -100}));
+  b.Initializer("axes", Tensor::FromVector<int64_t>({2}, {0, -1}));
+  b.Initializer("steps", Tensor::FromVector<int64_t>({2}, {-2, -3}));
+  b.Node("Slice", {"x", "starts", "ends", "axes", "steps"}, {"y"});
+  b.Output("y");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  const ir::Node* n = Find(*g, "strided_slice");
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(Ints(n, "begin"), (std::vector<int64_t>{3, 9}));
+  EXPECT_EQ(Ints(n, "end"), (std::vector<int64_t>{-1, -1}));
+  EXPECT_EQ(OutType(*g), "f32[2,4]");  // rows 3, 1; columns 9, 6, 3, 0
+}
+
+TEST(SplitTest, PartsAndErrors) {
+  ModelBuilder b(13);
+  b.Input("x", TensorProto::FLOAT, {2, 6});
+  b.Initializer("split", Tensor::FromVector<int64_t>({2}, {2, 4}));
+  AttrI(b.Node("Split", {"x", "split"}, {"a", "b"}), "axis", 1);
+  AttrI(b.Node("Split", {"x"}, {"c", "d", "e"}), "axis", -1);
+  b.Output("a").Output("b").Output("e");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(OutType(*g, 0), "f32[2,2]");
+  EXPECT_EQ(OutType(*g, 1), "f32[2,4]");
+  EXPECT_EQ(OutType(*g, 2), "f32[2,2]");
+  EXPECT_EQ(Ints(g->outputs()[2]->producer(), "begin"), (std::vector<int64_t>{0, 4}));
+  ModelBuilder bad(13);
+  bad.Input("x", TensorProto::FLOAT, {2, 5});
+  AttrI(bad.Node("Split", {"x"}, {"c", "d"}), "axis", 1);
+  bad.Output("c");
+  auto refused = ImportOnnxBytes(bad.Bytes());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("equal parts"), std::string::npos) << refused.status();
+}
+
+TEST(BatchNormTest, FoldsIntoTheConvolutionBeforeIt) {
+  ModelBuilder b(15);
+  b.Input("x", TensorProto::FLOAT, {1, 1, 3, 3});
+  b.Initializer("w", Tensor::FromVector<float>({2, 1, 1, 1}, {1.0f, 2.0f}));
+  b.Initializer("bias", Tensor::FromVector<float>({2}, {0.5f, 0.0f}));
+  b.Initializer("scale", Tensor::FromVector<float>({2}, {2.0f, 1.0f}));
+  b.Initializer("B", Tensor::FromVector<float>({2}, {1.0f, -1.0f}));
+  b.Initializer("mean", Tensor::FromVector<float>({2}, {0.5f, 0.0f}));
+  b.Initializer("var", Tensor::FromVector<float>({2}, {4.0f, 1.0f}));
+  b.Node("Conv", {"x", "w", "bias"}, {"c"});
+  AttrF(b.Node("BatchNormalization", {"c", "scale", "B", "mean", "var"}, {"y"}), "epsilon", 0.0f);
+  b.Output("y");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  // The original conv and bias, unused, are gone (dead code elimination).
+  EXPECT_EQ(Ops(*g), "nn.conv2d,nn.bias_add");
+  const ir::Node* add = g->outputs()[0]->producer();
+  const ir::Node* conv = add->input(0)->producer();
+  EXPECT_EQ(conv->input(0), g->inputs()[0]);
+  // a = scale / sqrt(var) = (1, 1); b = B - mean * a = (0.5, -1).
+  const float* w = conv->input(1)->data().data<float>();
+  EXPECT_EQ(w[0], 1.0f);
+  EXPECT_EQ(w[1], 2.0f);
+  const float* bias = add->input(1)->data().data<float>();
+  EXPECT_EQ(bias[0], 0.5f * 1.0f + 0.5f);
+  EXPECT_EQ(bias[1], -1.0f);
+}
+
+TEST(BatchNormTest, ScaleAndShiftElsewhere) {
+  ModelBuilder b(15);
+  b.Input("x", TensorProto::FLOAT, {1, 2, 3, 3});
+  for (const char* name : {"scale", "B", "mean", "var"}) {
+    b.Initializer(name, Tensor::FromVector<float>({2}, {1.0f, 3.0f}));
+  }
+  b.Node("BatchNormalization", {"x", "scale", "B", "mean", "var"}, {"y"});
+  b.Output("y");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(Ops(*g), "multiply,add");
+  EXPECT_EQ(g->nodes()[0]->input(1)->type()->ToString(), "f32[2,1,1]");
+}
+
+::onnx::NodeProto& MicrosoftNode(ModelBuilder& b, const std::string& op,
+                                 const std::vector<std::string>& in, const std::string& out) {
+  auto& n = b.Node(op, in, {out});
+  n.set_domain("com.microsoft");
+  return n;
+}
+
+TEST(MicrosoftTest, QuantizedContribOps) {
+  ModelBuilder b(13);
+  auto* ms = b.model().add_opset_import();
+  ms->set_domain("com.microsoft");
+  ms->set_version(1);
+  b.Input("a", TensorProto::UINT8, {1, 4, 2, 2});
+  b.Input("c", TensorProto::UINT8, {1, 4, 2, 2});
+  b.Initializer("s", Tensor::Scalar<float>(0.5f));
+  b.Initializer("z", Tensor::Scalar<uint8_t>(128));
+  MicrosoftNode(b, "QLinearAdd", {"a", "s", "z", "c", "s", "z", "s", "z"}, "add");
+  MicrosoftNode(b, "QLinearMul", {"add", "s", "z", "c", "s", "", "s", "z"}, "mul");
+  AttrI(MicrosoftNode(b, "QLinearConcat", {"s", "z", "mul", "s", "z", "a", "s", "z"}, "cat"), "axis", 1);
+  MicrosoftNode(b, "QLinearSigmoid", {"cat", "s", "z", "s", "z"}, "sig");
+  AttrF(MicrosoftNode(b, "QLinearLeakyRelu", {"sig", "s", "z", "s", "z"}, "lr"), "alpha", 0.1f);
+  auto& ap = MicrosoftNode(b, "QLinearAveragePool", {"lr", "s", "z", "s", "z"}, "ap");
+  AttrInts(ap, "kernel_shape", {2, 2});
+  MicrosoftNode(b, "QLinearGlobalAveragePool", {"lr", "s", "z", "s", "z"}, "gap");
+  b.Output("ap").Output("gap");
+  auto g = RawImport(b);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(Ops(*g),
+            "qnn.add,qnn.mul,qnn.concat,qnn.dequantize,sigmoid,qnn.quantize,qnn.dequantize,"
+            "leaky_relu,qnn.quantize,qnn.dequantize,nn.avg_pool2d,qnn.quantize,qnn.dequantize,"
+            "nn.global_avg_pool2d,qnn.quantize");
+  EXPECT_EQ(OutType(*g, 0), "u8[1,8,1,1]");
+  EXPECT_EQ(OutType(*g, 1), "u8[1,8,1,1]");
+  // QLinearMul's absent B zero point: a zero of B's dtype.
+  EXPECT_EQ(Find(*g, "qnn.mul")->input(5)->type()->ToString(), "u8[]");
+}
+
+TEST(MicrosoftTest, OtherDomainsAndChannelsLastAreRefused) {
+  ModelBuilder b(13);
+  b.Input("x", TensorProto::UINT8, {1, 4, 2, 2});
+  b.Initializer("s", Tensor::Scalar<float>(0.5f));
+  auto& n = MicrosoftNode(b, "QLinearGlobalAveragePool", {"x", "s", "", "s", ""}, "y");
+  AttrI(n, "channels_last", 1);
+  b.Node("Foo", {"y"}, {"z"}).set_domain("org.example");
+  b.Output("z");
+  auto g = ImportOnnxBytes(b.Bytes());
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.status().message().find("channels_last is not supported"), std::string::npos) << g.status();
+  EXPECT_NE(g.status().message().find("domain 'org.example' is not supported"), std::string::npos)
+      << g.status();
+}
+
 }  // namespace
 }  // namespace qnnc::frontend::onnx

@@ -99,4 +99,16 @@ absl::StatusOr<ir::Attrs> ConvAttrs(const NodeContext& ctx, const ir::TensorType
   return attrs;
 }
 
+absl::StatusOr<ir::Attrs> PoolAttrs(const NodeContext& ctx) {
+  ASSIGN_OR_RETURN(Window w, ReadWindow(ctx, ctx.type(0), {}));
+  ASSIGN_OR_RETURN(int64_t ceil_mode, ctx.AttrInt("ceil_mode", 0));
+  ir::Attrs attrs;
+  attrs.Set("pool_size", w.kernel);
+  attrs.Set("strides", w.strides);
+  attrs.Set("padding", w.padding);
+  attrs.Set("ceil_mode", ceil_mode);
+  if (w.dilation != std::vector<int64_t>{1, 1}) attrs.Set("dilation", w.dilation);
+  return attrs;
+}
+
 }  // namespace qnnc::frontend::onnx

@@ -31,6 +31,10 @@ absl::StatusOr<Window> ReadWindow(const NodeContext& ctx, const ir::TensorType& 
 absl::StatusOr<ir::Attrs> ConvAttrs(const NodeContext& ctx, const ir::TensorType& data,
                                     const ir::TensorType& weight);
 
+// Pool attributes of the IR (pool_size, strides, padding, ceil_mode and
+// dilation when not 1) of MaxPool/AveragePool's data, input 0.
+absl::StatusOr<ir::Attrs> PoolAttrs(const NodeContext& ctx);
+
 }  // namespace qnnc::frontend::onnx
 
 #endif  // QNNC_FRONTEND_ONNX_WINDOW_ATTRS_H_

@@ -1,5 +1,6 @@
 #include "kernels/reference/layout.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -230,6 +231,98 @@ absl::StatusOr<Tensor> Reshape(const Tensor& x, const Shape& new_shape) {
   }
   ASSIGN_OR_RETURN(Tensor view, x.Reshaped(shape));
   return view.Clone();
+}
+
+absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& begin,
+                                    const std::vector<int64_t>& end,
+                                    const std::vector<int64_t>& strides) {
+  constexpr absl::string_view kKernel = "StridedSlice";
+  RETURN_IF_ERROR(internal::CheckDefined(kKernel, {&x}));
+  const int64_t r = x.rank();
+  if (static_cast<int64_t>(begin.size()) != r || static_cast<int64_t>(end.size()) != r ||
+      static_cast<int64_t>(strides.size()) != r) {
+    return Error(kKernel, "needs ", r, " begins, ends and strides for ", ShapeStr(x.shape()));
+  }
+  const std::vector<int64_t> in_strides = tensor::Strides(x.shape());
+  Shape out_shape(r);
+  std::vector<std::vector<int64_t>> map(r);
+  for (int64_t d = 0; d < r; ++d) {
+    const int64_t dim = x.dim(d), b = begin[d], e = end[d], s = strides[d];
+    const bool ok = s > 0 ? (b >= 0 && b <= dim && e >= 0 && e <= dim)
+                          : (s < 0 && (dim == 0 || (b >= 0 && b < dim)) && e >= -1 && e < dim);
+    if (!ok) {
+      return Error(kKernel, "dimension ", d, " of ", dim, ": begin ", b, ", end ", e, ", stride ", s,
+                   " out of range");
+    }
+    const int64_t n = s > 0 ? (e - b + s - 1) / s : (b - e - s - 1) / -s;
+    out_shape[d] = dim == 0 ? 0 : std::max<int64_t>(0, n);
+    for (int64_t i = 0; i < out_shape[d]; ++i) map[d].push_back((b + i * s) * in_strides[d]);
+  }
+  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kKernel, x.dtype(), out_shape));
+  const size_t size = tensor::DTypeSize(x.dtype());
+  const auto* from = static_cast<const uint8_t*>(x.raw_data());
+  auto* to = static_cast<uint8_t*>(out.raw_data());
+  ForEachMapped(out_shape, map, [&](int64_t o, int64_t i) { CopyElement(from, i, to, o, size); });
+  return out;
+}
+
+absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis) {
+  constexpr absl::string_view kKernel = "Take";
+  RETURN_IF_ERROR(internal::CheckDefined(kKernel, {&x, &indices}));
+  if (indices.dtype() != tensor::DType::kI32 && indices.dtype() != tensor::DType::kI64) {
+    return Error(kKernel, "indices must be i32 or i64, got ", Name(indices.dtype()));
+  }
+  ASSIGN_OR_RETURN(int64_t a, internal::NormalizeAxis(kKernel, axis, x.rank()));
+  const int64_t dim = x.dim(a);
+  // The indices as one dimension of the gathered tensor, reshaped after.
+  const int64_t count = indices.num_elements();
+  std::vector<int64_t> rows(count);
+  for (int64_t j = 0; j < count; ++j) {
+    int64_t v = indices.dtype() == tensor::DType::kI32 ? indices.data<int32_t>()[j]
+                                                       : indices.data<int64_t>()[j];
+    if (v < -dim || v >= dim) {
+      return Error(kKernel, "index ", v, " (element ", j, ") is out of range for dimension ", a,
+                   " of ", ShapeStr(x.shape()));
+    }
+    rows[j] = v < 0 ? v + dim : v;
+  }
+  const std::vector<int64_t> in_strides = tensor::Strides(x.shape());
+  Shape flat = x.shape();
+  flat[a] = count;
+  std::vector<std::vector<int64_t>> map(x.rank());
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    for (int64_t i = 0; i < flat[d]; ++i) map[d].push_back((d == a ? rows[i] : i) * in_strides[d]);
+  }
+  Shape out_shape(x.shape().begin(), x.shape().begin() + a);
+  out_shape.insert(out_shape.end(), indices.shape().begin(), indices.shape().end());
+  out_shape.insert(out_shape.end(), x.shape().begin() + a + 1, x.shape().end());
+  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kKernel, x.dtype(), out_shape));
+  const size_t size = tensor::DTypeSize(x.dtype());
+  const auto* from = static_cast<const uint8_t*>(x.raw_data());
+  auto* to = static_cast<uint8_t*>(out.raw_data());
+  ForEachMapped(flat, map, [&](int64_t o, int64_t i) { CopyElement(from, i, to, o, size); });
+  return out;
+}
+
+absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const Shape& shape) {
+  constexpr absl::string_view kKernel = "BroadcastTo";
+  RETURN_IF_ERROR(internal::CheckDefined(kKernel, {&x}));
+  const int64_t r = static_cast<int64_t>(shape.size()), lead = r - x.rank();
+  bool ok = lead >= 0;
+  for (int64_t d = 0; ok && d < x.rank(); ++d) ok = x.dim(d) == 1 || x.dim(d) == shape[lead + d];
+  if (!ok) return Error(kKernel, "cannot broadcast ", ShapeStr(x.shape()), " to ", ShapeStr(shape));
+  const std::vector<int64_t> in_strides = tensor::Strides(x.shape());
+  std::vector<std::vector<int64_t>> map(r);
+  for (int64_t d = 0; d < r; ++d) {
+    const bool repeat = d < lead || x.dim(d - lead) == 1;
+    for (int64_t i = 0; i < shape[d]; ++i) map[d].push_back(repeat ? 0 : i * in_strides[d - lead]);
+  }
+  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kKernel, x.dtype(), shape));
+  const size_t size = tensor::DTypeSize(x.dtype());
+  const auto* from = static_cast<const uint8_t*>(x.raw_data());
+  auto* to = static_cast<uint8_t*>(out.raw_data());
+  ForEachMapped(shape, map, [&](int64_t o, int64_t i) { CopyElement(from, i, to, o, size); });
+  return out;
 }
 
 }  // namespace qnnc::kernels::reference

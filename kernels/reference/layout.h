@@ -1,4 +1,5 @@
-// Data movement: transpose, concatenate, pad, reshape. Any dtype.
+// Data movement: transpose, concatenate, pad, reshape, slice, gather,
+// broadcast. Any dtype.
 #ifndef QNNC_KERNELS_REFERENCE_LAYOUT_H_
 #define QNNC_KERNELS_REFERENCE_LAYOUT_H_
 
@@ -30,6 +31,24 @@ absl::StatusOr<tensor::Tensor> Pad(const tensor::Tensor& x, const std::vector<in
 // is inferred; 0 is a literal zero). Callers that need no copy use
 // Tensor::Reshaped.
 absl::StatusOr<tensor::Tensor> Reshape(const tensor::Tensor& x, const tensor::Shape& new_shape);
+
+// Elements begin[d], begin[d] + strides[d], ... before end[d] of every
+// dimension (one value per dimension; strides != 0). Bounds must already be
+// clamped as ONNX Slice clamps them: 0 <= begin <= dim, 0 <= end <= dim for a
+// positive stride, 0 <= begin < dim, -1 <= end < dim for a negative one.
+absl::StatusOr<tensor::Tensor> StridedSlice(const tensor::Tensor& x, const std::vector<int64_t>& begin,
+                                            const std::vector<int64_t>& end,
+                                            const std::vector<int64_t>& strides);
+
+// ONNX Gather: out[..., j..., ...] = x[..., indices[j...], ...] along `axis`;
+// indices (i32 or i64) may be negative (counted from the end), out of range
+// is an error. Output shape x[:axis] + indices.shape + x[axis+1:].
+absl::StatusOr<tensor::Tensor> Take(const tensor::Tensor& x, const tensor::Tensor& indices,
+                                    int64_t axis);
+
+// x broadcast (numpy rules, right-aligned) to `shape`, which must be the
+// broadcast of x's shape and itself.
+absl::StatusOr<tensor::Tensor> BroadcastTo(const tensor::Tensor& x, const tensor::Shape& shape);
 
 }  // namespace qnnc::kernels::reference
 

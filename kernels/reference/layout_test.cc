@@ -92,5 +92,58 @@ TEST(ReshapeTest, CopiesAndInfers) {
   EXPECT_FALSE(Reshape(x, {7}).ok());
 }
 
+TEST(StridedSliceTest, StepsBothWays) {
+  // x = [[0 1 2 3] [4 5 6 7] [8 9 10 11]]
+  std::vector<int32_t> v(12);
+  for (int i = 0; i < 12; ++i) v[i] = i;
+  const Tensor x = Tensor::FromVector<int32_t>({3, 4}, v);
+  auto a = StridedSlice(x, {0, 1}, {3, 4}, {2, 2});
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(a->shape(), (tensor::Shape{2, 2}));
+  EXPECT_EQ(std::vector<int32_t>(a->data<int32_t>(), a->data<int32_t>() + 4),
+            (std::vector<int32_t>{1, 3, 9, 11}));
+  // Backwards to the start (end -1 = before element 0).
+  auto b = StridedSlice(x, {2, 3}, {-1, 0}, {-1, -2});
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->shape(), (tensor::Shape{3, 2}));
+  EXPECT_EQ(std::vector<int32_t>(b->data<int32_t>(), b->data<int32_t>() + 6),
+            (std::vector<int32_t>{11, 9, 7, 5, 3, 1}));
+  auto empty = StridedSlice(x, {2, 0}, {1, 4}, {1, 1});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->shape(), (tensor::Shape{0, 4}));
+  EXPECT_FALSE(StridedSlice(x, {0, 0}, {4, 4}, {1, 1}).ok());  // end past the dimension
+  EXPECT_FALSE(StridedSlice(x, {0, 0}, {3, 4}, {1, 0}).ok());  // zero stride
+  EXPECT_FALSE(StridedSlice(x, {0}, {3}, {1}).ok());           // rank
+}
+
+TEST(TakeTest, AxesAndNegativeIndices) {
+  std::vector<float> v(6);
+  for (int i = 0; i < 6; ++i) v[i] = static_cast<float>(i);
+  const Tensor x = Tensor::FromVector<float>({2, 3}, v);
+  auto cols = Take(x, Tensor::FromVector<int64_t>({2, 2}, {2, 0, -1, 1}), 1);
+  ASSERT_TRUE(cols.ok()) << cols.status();
+  EXPECT_EQ(cols->shape(), (tensor::Shape{2, 2, 2}));
+  EXPECT_EQ(std::vector<float>(cols->data<float>(), cols->data<float>() + 8),
+            (std::vector<float>{2, 0, 2, 1, 5, 3, 5, 4}));
+  auto row = Take(x, Tensor::Scalar<int32_t>(1), 0);  // a scalar index drops the axis
+  ASSERT_TRUE(row.ok());
+  EXPECT_EQ(row->shape(), (tensor::Shape{3}));
+  EXPECT_EQ(row->data<float>()[0], 3.0f);
+  auto bad = Take(x, Tensor::FromVector<int64_t>({1}, {3}), 1);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("index 3"), std::string::npos) << bad.status();
+  EXPECT_FALSE(Take(x, Tensor::FromVector<float>({1}, {0}), 1).ok());
+}
+
+TEST(BroadcastToTest, RepeatsOnes) {
+  const Tensor x = Tensor::FromVector<uint8_t>({3, 1}, {1, 2, 3});
+  auto y = BroadcastTo(x, {2, 3, 2});
+  ASSERT_TRUE(y.ok()) << y.status();
+  EXPECT_EQ(std::vector<uint8_t>(y->data<uint8_t>(), y->data<uint8_t>() + 12),
+            (std::vector<uint8_t>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
+  EXPECT_FALSE(BroadcastTo(x, {2, 2}).ok());
+  EXPECT_FALSE(BroadcastTo(x, {1}).ok());
+}
+
 }  // namespace
 }  // namespace qnnc::kernels::reference

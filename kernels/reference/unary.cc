@@ -41,6 +41,9 @@ T WrappingNeg(T v) {
   }
 }
 
+// The clamp as compare-and-select: NaN passes through.
+float Clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+
 }  // namespace
 
 absl::StatusOr<Tensor> Relu(const Tensor& x) {
@@ -50,6 +53,30 @@ absl::StatusOr<Tensor> Relu(const Tensor& x) {
 absl::StatusOr<Tensor> Sigmoid(const Tensor& x) {
   return Map("Sigmoid", x, true, [](auto v) {
     return static_cast<decltype(v)>(1.0f / (1.0f + std::exp(-static_cast<float>(v))));
+  });
+}
+
+absl::StatusOr<Tensor> Tanh(const Tensor& x) {
+  return Map("Tanh", x, true, [](auto v) { return static_cast<decltype(v)>(std::tanh(static_cast<float>(v))); });
+}
+
+absl::StatusOr<Tensor> LeakyRelu(const Tensor& x, float alpha) {
+  return Map("LeakyRelu", x, true, [alpha](auto v) {
+    const float f = static_cast<float>(v);
+    return static_cast<decltype(v)>(f < 0.0f ? alpha * f : f);
+  });
+}
+
+absl::StatusOr<Tensor> HardSigmoid(const Tensor& x, float alpha, float beta) {
+  return Map("HardSigmoid", x, true, [alpha, beta](auto v) {
+    return static_cast<decltype(v)>(Clamp01(alpha * static_cast<float>(v) + beta));
+  });
+}
+
+absl::StatusOr<Tensor> HardSwish(const Tensor& x) {
+  return Map("HardSwish", x, true, [](auto v) {
+    const float f = static_cast<float>(v);
+    return static_cast<decltype(v)>(f * Clamp01(f * (1.0f / 6.0f) + 0.5f));
   });
 }
 

@@ -19,6 +19,12 @@ absl::StatusOr<tensor::Tensor> Abs(const tensor::Tensor& x);
 // Clamps to [min, max] (min <= max). f32: bounds are float(min), float(max)
 // and NaN stays NaN. Integers: bounds are ceil(min), floor(max) intersected
 // with the dtype range.
+// f32 activations (ONNX semantics, float arithmetic): tanh; x < 0 ? alpha*x
+// : x; max(0, min(1, alpha*x + beta)); x * max(0, min(1, x/6 + 1/2)).
+absl::StatusOr<tensor::Tensor> Tanh(const tensor::Tensor& x);
+absl::StatusOr<tensor::Tensor> LeakyRelu(const tensor::Tensor& x, float alpha);
+absl::StatusOr<tensor::Tensor> HardSigmoid(const tensor::Tensor& x, float alpha, float beta);
+absl::StatusOr<tensor::Tensor> HardSwish(const tensor::Tensor& x);
 absl::StatusOr<tensor::Tensor> Clip(const tensor::Tensor& x, double min, double max);
 
 }  // namespace qnnc::kernels::reference

@@ -64,5 +64,32 @@ TEST(UnaryTest, Clip) {
   EXPECT_FALSE(Clip(Tensor::Zeros(DType::kF32, {1}), 2, 1).ok());
 }
 
+TEST(UnaryTest, Activations) {
+  const Tensor x = Tensor::FromVector<float>({5}, {-6.0f, -1.0f, 0.0f, 1.5f, 4.0f});
+  auto t = Tanh(x);
+  ASSERT_TRUE(t.ok());
+  EXPECT_FLOAT_EQ(Values<float>(*t)[1], std::tanh(-1.0f));
+  EXPECT_EQ(Values<float>(*t)[2], 0.0f);
+  auto l = LeakyRelu(x, 0.1f);
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(Values<float>(*l), (std::vector<float>{0.1f * -6.0f, -0.1f, 0.0f, 1.5f, 4.0f}));
+  auto hs = HardSigmoid(x, 0.2f, 0.5f);
+  ASSERT_TRUE(hs.ok());
+  EXPECT_EQ(Values<float>(*hs), (std::vector<float>{0.0f, 0.2f * -1.0f + 0.5f, 0.5f,
+                                                    0.2f * 1.5f + 0.5f, 1.0f}));
+  auto hw = HardSwish(x);
+  ASSERT_TRUE(hw.ok());
+  EXPECT_EQ(Values<float>(*hw)[0], -0.0f);
+  EXPECT_FLOAT_EQ(Values<float>(*hw)[1], -1.0f * (1.0f / 3.0f));
+  EXPECT_FLOAT_EQ(Values<float>(*hw)[3], 1.5f * 0.75f);
+  EXPECT_EQ(Values<float>(*hw)[4], 4.0f);
+  // NaN passes through the clamps; integer dtypes are refused.
+  auto nan = HardSigmoid(Tensor::FromVector<float>({1}, {NAN}), 1.0f, 0.0f);
+  ASSERT_TRUE(nan.ok());
+  EXPECT_TRUE(std::isnan(Values<float>(*nan)[0]));
+  EXPECT_FALSE(Tanh(Tensor::Zeros(DType::kI8, {1})).ok());
+  EXPECT_FALSE(HardSwish(Tensor::Zeros(DType::kU8, {1})).ok());
+}
+
 }  // namespace
 }  // namespace qnnc::kernels::reference
