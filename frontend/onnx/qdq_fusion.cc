@@ -59,9 +59,11 @@ absl::StatusOr<ir::Value*> FuseConcat(ir::Graph& g, const QParams& q) {
 }
 
 // Q(op(DQ(x))) with the same quantization on both sides, for ops that only
-// move or select values: the op applies to the integers directly.
+// move or select values: the op applies to the integers directly (Q(DQ(q))
+// is q). A constant pad of 0.0 pads with the zero point (Q(0) is it).
 absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
-  for (const char* op : {"nn.max_pool2d", "flatten", "reshape", "transpose"}) {
+  for (const char* op : {"nn.max_pool2d", "flatten", "reshape", "transpose", "strided_slice",
+                         "broadcast_to", "nn.pad"}) {
     ir::Node* n = internal::ProducerOf(q.data, op);
     if (n == nullptr) continue;
     auto dq = MatchDequantize(n->input(0));
@@ -71,7 +73,12 @@ absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
         !internal::SameValues(dq->zero_point, q.zero_point)) {
       return nullptr;
     }
-    return Rewriter(g, q.node).Emit(op, {dq->data}, n->attrs());
+    ir::Attrs attrs = n->attrs();
+    if (n->op() == "nn.pad" && attrs.GetString("pad_mode", "constant").value_or("") == "constant") {
+      if (attrs.GetFloat("pad_value", 0.0).value_or(1.0) != 0.0) return nullptr;
+      attrs.Set("pad_value", static_cast<double>(internal::IntScalar(q.zero_point)));
+    }
+    return Rewriter(g, q.node).Emit(op, {dq->data}, attrs);
   }
   return nullptr;
 }

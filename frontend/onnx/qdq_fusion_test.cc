@@ -193,6 +193,27 @@ TEST(QdqFusionTest, DataMovementNeedsEqualQuantization) {
       reshape.b.Op("reshape", {reshape.dqa}, A({{"newshape", std::vector<int64_t>{2, 16}}})), 0.5f,
       3);
   EXPECT_EQ(Counts(*g), (std::map<std::string, int>{{"reshape", 1}}));
+  Pattern slice;
+  g = slice.Quantized(slice.b.Op("strided_slice", {slice.dqa},
+                                 A({{"begin", std::vector<int64_t>{0, 1, 0, 0}},
+                                    {"end", std::vector<int64_t>{1, 2, 4, 4}},
+                                    {"strides", std::vector<int64_t>{1, 1, 2, 1}}})),
+                      0.5f, 3);
+  EXPECT_EQ(Counts(*g), (std::map<std::string, int>{{"strided_slice", 1}}));
+  EXPECT_EQ(g->outputs()[0]->type()->ToString(), "u8[1,1,2,4]");
+  Pattern pad;  // a float pad of 0 pads with the zero point
+  g = pad.Quantized(pad.b.Op("nn.pad", {pad.dqa},
+                             A({{"pad_width", std::vector<int64_t>{0, 0, 1, 1, 0, 0, 1, 1}},
+                                {"pad_value", 0.0}})),
+                    0.5f, 3);
+  EXPECT_EQ(Counts(*g), (std::map<std::string, int>{{"nn.pad", 1}}));
+  EXPECT_EQ(*g->nodes()[0]->attrs().GetFloat("pad_value"), 3.0);
+  Pattern pad1;  // another value: stays float
+  g = pad1.Quantized(pad1.b.Op("nn.pad", {pad1.dqa},
+                               A({{"pad_width", std::vector<int64_t>{0, 0, 1, 1, 0, 0, 1, 1}},
+                                  {"pad_value", 1.0}})),
+                     0.5f, 3);
+  EXPECT_EQ(Counts(*g)["qnn.dequantize"], 1);
   Pattern other;  // another output scale: stays float
   g = other.Quantized(other.b.Op("nn.max_pool2d", {other.dqa}, pool), 0.4f, 3);
   EXPECT_EQ(Counts(*g)["qnn.dequantize"], 1);
