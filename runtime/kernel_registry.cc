@@ -8,6 +8,7 @@ const KernelRegistry& KernelRegistry::Global() {
     RegisterConvKernels(*r);
     RegisterDynamicConvKernels(*r);
     RegisterOpKernels(*r);
+    RegisterLayoutKernels(*r);
     return r;
   }();
   return *registry;

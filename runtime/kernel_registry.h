@@ -76,6 +76,10 @@ void RegisterDynamicConvKernels(KernelRegistry& registry);
 // (kernels/elementwise), integer dense (kernels/dense), 8-bit max pool
 // (kernels/pool).
 void RegisterOpKernels(KernelRegistry& registry);
+// Registers the data-movement kernels (layout_kernels.cc,
+// kernels/layout/strided_copy.h): transpose, strided_slice, broadcast_to,
+// constant nn.pad.
+void RegisterLayoutKernels(KernelRegistry& registry);
 
 }  // namespace qnnc::runtime
 
