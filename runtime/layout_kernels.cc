@@ -1,11 +1,14 @@
 // Kernels of the data-movement ops (kernels/layout/strided_copy.h):
 // transpose, strided_slice, broadcast_to and constant nn.pad, any dtype,
-// writing the planned output.
+// writing the planned output; and qnn.concat of 8-bit per-tensor inputs,
+// each requantized through a table (kernels/layout/concat.h).
 #include <memory>
 #include <vector>
 
+#include "kernels/layout/concat.h"
 #include "kernels/layout/strided_copy.h"
 #include "kernels/reference/layout.h"
+#include "kernels/reference/requantize.h"
 #include "runtime/kernel_registry.h"
 
 namespace qnnc::runtime {
@@ -103,9 +106,68 @@ Made MakePad(const ir::Node& n) {
   return std::unique_ptr<PreparedKernel>(new PadKernel(*pads, *std::move(fill)));
 }
 
+// qnn.concat (x_1..x_n, scale_1..n, zero_point_1..n, out_scale,
+// out_zero_point): an 8-bit input with per-tensor constants is a function of
+// its byte, so its requantization is a 256-entry table, made at load by the
+// reference Requantize on every byte value (the reference's bits by
+// construction). Inputs already in the output's quantization are copied.
+class QnnConcatKernel : public PreparedKernel {
+ public:
+  QnnConcatKernel(int64_t axis, std::vector<std::vector<uint8_t>> tables)
+      : axis_(axis), tables_(std::move(tables)) {
+    for (const auto& t : tables_) table_ptrs_.push_back(t.empty() ? nullptr : t.data());
+  }
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out, pthreadpool_t pool) const override {
+    const std::vector<Tensor> data(in.begin(), in.begin() + table_ptrs_.size());
+    return kernels::layout::ConcatWithTables(data, table_ptrs_, axis_, &out[0], pool);
+  }
+  std::string description() const override { return "layout qnn_concat tables"; }
+
+ private:
+  int64_t axis_;
+  std::vector<std::vector<uint8_t>> tables_;
+  std::vector<const uint8_t*> table_ptrs_;
+};
+
+Made MakeQnnConcat(const ir::Node& n) {
+  const int64_t count = (static_cast<int64_t>(n.inputs().size()) - 2) / 3;
+  auto axis = n.attrs().GetInt("axis", 0);
+  if (count < 1 || static_cast<int64_t>(n.inputs().size()) != 3 * count + 2 || !axis.ok()) return None();
+  for (const ir::Value* v : n.inputs()) {
+    if (!v->type()) return None();
+  }
+  const tensor::DType dtype = n.input(0)->type()->dtype;
+  if (dtype != tensor::DType::kU8 && dtype != tensor::DType::kI8) return None();
+  const ir::Value* out_scale = n.input(3 * count);
+  const ir::Value* out_zp = n.input(3 * count + 1);
+  auto scalar = [](const ir::Value* v) { return v->is_constant() && v->data().num_elements() == 1; };
+  if (!scalar(out_scale) || !scalar(out_zp)) return None();
+  // Every byte value, as the input dtype.
+  Tensor bytes = Tensor::Zeros(dtype, {256});
+  for (int b = 0; b < 256; ++b) static_cast<uint8_t*>(bytes.raw_data())[b] = static_cast<uint8_t>(b);
+  std::vector<std::vector<uint8_t>> tables;
+  for (int64_t i = 0; i < count; ++i) {
+    const ir::Value* scale = n.input(count + i);
+    const ir::Value* zp = n.input(2 * count + i);
+    if (n.input(i)->type()->dtype != dtype || !scalar(scale) || !scalar(zp)) return None();
+    auto mapped = kernels::reference::Requantize(bytes, scale->data(), zp->data(), out_scale->data(),
+                                                 out_zp->data(), 0, dtype);
+    if (!mapped.ok()) return None();
+    const auto* m = static_cast<const uint8_t*>(mapped->raw_data());
+    bool identity = true;
+    for (int b = 0; b < 256; ++b) identity = identity && m[b] == b;
+    tables.push_back(identity ? std::vector<uint8_t>() : std::vector<uint8_t>(m, m + 256));
+  }
+  const int64_t rank = n.input(0)->type()->rank();
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a >= rank) return None();
+  return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(a, std::move(tables)));
+}
+
 }  // namespace
 
 void RegisterLayoutKernels(KernelRegistry& registry) {
+  registry.RegisterForOp("qnn.concat", &MakeQnnConcat);
   registry.RegisterForOp("transpose", &MakeTranspose);
   registry.RegisterForOp("strided_slice", &MakeStridedSlice);
   registry.RegisterForOp("broadcast_to", &MakeBroadcast);

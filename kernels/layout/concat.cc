@@ -11,22 +11,34 @@ namespace {
 
 constexpr size_t kPiece = 64 << 10;
 
-// One copy: `bytes` from `from` to `to`.
+// One copy: `bytes` from `from` to `to`, through `table` when there is one.
 struct Piece {
   const uint8_t* from;
   uint8_t* to;
   size_t bytes;
+  const uint8_t* table;
 };
 
 void CopyPiece(void* ctx, size_t i) {
   const Piece& p = (*static_cast<const std::vector<Piece>*>(ctx))[i];
-  std::memcpy(p.to, p.from, p.bytes);
+  if (p.table == nullptr) {
+    std::memcpy(p.to, p.from, p.bytes);
+  } else {
+    for (size_t b = 0; b < p.bytes; ++b) p.to[b] = p.table[p.from[b]];
+  }
 }
 
 }  // namespace
 
 absl::Status Concat(const std::vector<tensor::Tensor>& inputs, int64_t axis, tensor::Tensor* out,
                     pthreadpool_t pool) {
+  return ConcatWithTables(inputs, std::vector<const uint8_t*>(inputs.size(), nullptr), axis, out, pool);
+}
+
+absl::Status ConcatWithTables(const std::vector<tensor::Tensor>& inputs,
+                              const std::vector<const uint8_t*>& tables, int64_t axis,
+                              tensor::Tensor* out, pthreadpool_t pool) {
+  if (tables.size() != inputs.size()) return absl::InvalidArgumentError("Concat: one table per input");
   if (inputs.empty() || out == nullptr) return absl::InvalidArgumentError("Concat: no inputs or no output");
   const tensor::Tensor& first = inputs[0];
   if (!first.defined() || axis < 0 || axis >= first.rank()) {
@@ -57,13 +69,18 @@ absl::Status Concat(const std::vector<tensor::Tensor>& inputs, int64_t axis, ten
   auto* to = static_cast<uint8_t*>(out->raw_data());
   std::vector<Piece> pieces;
   size_t offset = 0;
-  for (const tensor::Tensor& t : inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const tensor::Tensor& t = inputs[i];
+    if (tables[i] != nullptr && tensor::DTypeSize(t.dtype()) != 1) {
+      return absl::InvalidArgumentError("Concat: tables map 1-byte dtypes only");
+    }
     if (t.num_elements() == 0) continue;
     const size_t row = t.byte_size() / static_cast<size_t>(outer);
     const auto* from = static_cast<const uint8_t*>(t.raw_data());
     for (int64_t o = 0; o < outer; ++o) {
       for (size_t b = 0; b < row; b += kPiece) {
-        pieces.push_back({from + o * row + b, to + o * out_row + offset + b, std::min(kPiece, row - b)});
+        pieces.push_back(
+            {from + o * row + b, to + o * out_row + offset + b, std::min(kPiece, row - b), tables[i]});
       }
     }
     offset += row;

@@ -19,6 +19,13 @@ namespace qnnc::kernels::layout {
 absl::Status Concat(const std::vector<tensor::Tensor>& inputs, int64_t axis, tensor::Tensor* out,
                     pthreadpool_t pool);
 
+// The same with each byte of input i mapped through tables[i] (256 entries,
+// indexed by the byte; nullptr copies): a quantized concat whose inputs are
+// requantized to the output's scale. 1-byte dtypes only.
+absl::Status ConcatWithTables(const std::vector<tensor::Tensor>& inputs,
+                              const std::vector<const uint8_t*>& tables, int64_t axis,
+                              tensor::Tensor* out, pthreadpool_t pool);
+
 }  // namespace qnnc::kernels::layout
 
 #endif  // QNNC_KERNELS_LAYOUT_CONCAT_H_

@@ -56,5 +56,25 @@ TEST(Concat, GivesTheReferencesBytes) {
   EXPECT_FALSE(Concat({Tensor::Zeros(DType::kF32, {1, 2}), Tensor::Zeros(DType::kU8, {1, 2})}, 1, &out, nullptr).ok());
 }
 
+// Tables map each input's bytes (a requantization); nullptr copies.
+TEST(Concat, MapsThroughTables) {
+  testing::TwoThreads pool;
+  std::mt19937 rng(44);
+  std::vector<uint8_t> negate(256);
+  for (int b = 0; b < 256; ++b) negate[b] = static_cast<uint8_t>(255 - b);
+  const std::vector<Tensor> in = {Random(DType::kU8, {1, 5, 3, 3}, rng), Random(DType::kU8, {1, 2, 3, 3}, rng)};
+  for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
+    Tensor out;
+    ASSERT_TRUE(ConcatWithTables(in, {nullptr, negate.data()}, 1, &out, p).ok());
+    ASSERT_EQ(out.shape(), (Shape{1, 7, 3, 3}));
+    const uint8_t* o = out.data<uint8_t>();
+    for (int i = 0; i < 45; ++i) EXPECT_EQ(o[i], in[0].data<uint8_t>()[i]) << i;
+    for (int i = 0; i < 18; ++i) EXPECT_EQ(o[45 + i], 255 - in[1].data<uint8_t>()[i]) << i;
+  }
+  Tensor out;
+  const std::vector<Tensor> wide = {Random(DType::kF32, {2}, rng)};
+  EXPECT_FALSE(ConcatWithTables(wide, {negate.data()}, 0, &out, nullptr).ok());
+}
+
 }  // namespace
 }  // namespace qnnc::kernels::layout
