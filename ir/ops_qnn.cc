@@ -134,6 +134,17 @@ absl::StatusOr<std::vector<TensorType>> QnnBinaryRel(const TypeRelationInput& in
   return One({dt, out});
 }
 
+absl::StatusOr<std::vector<TensorType>> LookupRel(const TypeRelationInput& in) {
+  const TensorType& x = in.inputs[0];
+  const TensorType& table = in.inputs[1];
+  const bool byte = [](DType d) { return d == DType::kU8 || d == DType::kI8; }(x.dtype);
+  if (!byte || (table.dtype != DType::kU8 && table.dtype != DType::kI8) || table.shape != Shape{256}) {
+    return absl::InvalidArgumentError(absl::StrCat("needs 8-bit data and a table of 256 8-bit values, got ",
+                                                   x.ToString(), " and ", table.ToString()));
+  }
+  return One({table.dtype, x.shape});
+}
+
 absl::StatusOr<std::vector<TensorType>> QnnConcatRel(const TypeRelationInput& in) {
   const auto& t = in.inputs;
   int64_t total = static_cast<int64_t>(t.size());
@@ -260,6 +271,9 @@ void RegisterQnnOps(OpRegistry& r) {
   RegisterOrDie(r, {"qnn.mul", 8, 8, 1, QnnBinaryRel,
                     "(a, b, a_scale, a_zero_point, b_scale, b_zero_point, output_scale, "
                     "output_zero_point) {out_dtype}"});
+  RegisterOrDie(r, {"qnn.lookup", 2, 2, 1, LookupRel,
+                    "(data u8|i8, table [256] u8|i8): out = table[byte of data]; an element-wise "
+                    "function of 8-bit data, tabulated by FuseLookup"});
   RegisterOrDie(r, {"qnn.concat", 5, -1, 1, QnnConcatRel,
                     "(x_1..x_n, scale_1..scale_n, zero_point_1..zero_point_n, output_scale, "
                     "output_zero_point) {axis=1}"});

@@ -3,6 +3,7 @@
 #include "passes/alter_op_layout.h"
 #include "passes/dead_code_elimination.h"
 #include "passes/fold_constant.h"
+#include "passes/fuse_lookup.h"
 #include "passes/fuse_ops.h"
 #include "passes/infer_types_pass.h"
 #include "passes/qnn_canonicalize.h"
@@ -22,6 +23,7 @@ absl::Status RegisterBuiltinPasses(PassRegistry& r) {
   RETURN_IF_ERROR(r.Register("DeadCodeElimination", Factory<DeadCodeEliminationPass>()));
   RETURN_IF_ERROR(r.Register("QnnLegalize", Factory<QnnLegalizePass>()));
   RETURN_IF_ERROR(r.Register("QnnCanonicalize", Factory<QnnCanonicalizePass>()));
+  RETURN_IF_ERROR(r.Register("FuseLookup", Factory<FuseLookupPass>()));
   RETURN_IF_ERROR(r.Register("FuseOps", Factory<FuseOpsPass>()));
   RETURN_IF_ERROR(r.Register("AlterOpLayout", Factory<AlterOpLayoutPass>()));
   RETURN_IF_ERROR(r.Register("SimplifyLayout", Factory<SimplifyLayoutPass>()));
@@ -29,9 +31,9 @@ absl::Status RegisterBuiltinPasses(PassRegistry& r) {
 }
 
 std::vector<std::string> DefaultPipeline() {
-  return {"InferTypes",    "FoldConstant",   "QnnLegalize",        "QnnCanonicalize",
-          "FoldConstant",  "FuseOps",        "AlterOpLayout",      "SimplifyLayout",
-          "DeadCodeElimination"};
+  return {"InferTypes",   "FoldConstant",  "QnnLegalize",    "QnnCanonicalize",
+          "FoldConstant", "FuseLookup",    "FuseOps",        "AlterOpLayout",
+          "SimplifyLayout", "DeadCodeElimination"};
 }
 
 }  // namespace qnnc::passes

@@ -1,10 +1,11 @@
 // Kernels of the data-movement ops (kernels/layout/strided_copy.h):
 // transpose, strided_slice, broadcast_to and constant nn.pad, any dtype,
-// writing the planned output; and qnn.concat of 8-bit per-tensor inputs,
-// each requantized through a table (kernels/layout/concat.h).
+// writing the planned output; qnn.concat of 8-bit per-tensor inputs, each
+// requantized through a table (kernels/layout/concat.h); and qnn.lookup.
 #include <memory>
 #include <vector>
 
+#include "kernels/elementwise/lookup.h"
 #include "kernels/layout/concat.h"
 #include "kernels/layout/strided_copy.h"
 #include "kernels/reference/layout.h"
@@ -164,9 +165,33 @@ Made MakeQnnConcat(const ir::Node& n) {
   return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(a, std::move(tables)));
 }
 
+// qnn.lookup with a constant table.
+class LookupKernel : public PreparedKernel {
+ public:
+  explicit LookupKernel(Tensor table) : table_(std::move(table)) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out, pthreadpool_t pool) const override {
+    return kernels::elementwise::Lookup(in[0], static_cast<const uint8_t*>(table_.raw_data()), table_.dtype(),
+                                        &out[0], pool);
+  }
+  std::string description() const override { return "elementwise lookup"; }
+
+ private:
+  Tensor table_;
+};
+
+Made MakeLookup(const ir::Node& n) {
+  const ir::Value* table = n.input(1);
+  if (!table->is_constant() || table->data().num_elements() != 256 ||
+      tensor::DTypeSize(table->data().dtype()) != 1) {
+    return None();
+  }
+  return std::unique_ptr<PreparedKernel>(new LookupKernel(table->data()));
+}
+
 }  // namespace
 
 void RegisterLayoutKernels(KernelRegistry& registry) {
+  registry.RegisterForOp("qnn.lookup", &MakeLookup);
   registry.RegisterForOp("qnn.concat", &MakeQnnConcat);
   registry.RegisterForOp("transpose", &MakeTranspose);
   registry.RegisterForOp("strided_slice", &MakeStridedSlice);

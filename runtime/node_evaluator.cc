@@ -287,6 +287,10 @@ const std::map<std::string, Kernel>& Kernels() {
       {"sigmoid", UnaryKernel(&ref::Sigmoid)},
       {"round", UnaryKernel(&ref::Round)},
       {"tanh", UnaryKernel(&ref::Tanh)},
+      {"qnn.lookup",
+       [](const ir::Node&, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+         return Single(ref::Lookup(in[0], in[1]));
+       }},
       {"hard_swish", UnaryKernel(&ref::HardSwish)},
       {"leaky_relu",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {

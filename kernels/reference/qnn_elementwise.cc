@@ -122,4 +122,20 @@ absl::StatusOr<Tensor> QnnConcat(const std::vector<Tensor>& inputs,
   return Concat(requantized, axis);
 }
 
+absl::StatusOr<Tensor> Lookup(const Tensor& x, const Tensor& table) {
+  constexpr absl::string_view kKernel = "Lookup";
+  RETURN_IF_ERROR(internal::CheckDefined(kKernel, {&x, &table}));
+  auto byte = [](DType d) { return d == DType::kU8 || d == DType::kI8; };
+  if (!byte(x.dtype()) || !byte(table.dtype()) || table.num_elements() != 256) {
+    return Error(kKernel, "needs 8-bit data and 256 8-bit table entries, got ", Name(x.dtype()), " and ",
+                 table.num_elements(), " ", Name(table.dtype()));
+  }
+  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kKernel, table.dtype(), x.shape()));
+  const auto* in = static_cast<const uint8_t*>(x.raw_data());
+  const auto* t = static_cast<const uint8_t*>(table.raw_data());
+  auto* o = static_cast<uint8_t*>(out.raw_data());
+  for (int64_t i = 0; i < x.num_elements(); ++i) o[i] = t[in[i]];
+  return out;
+}
+
 }  // namespace qnnc::kernels::reference

@@ -38,6 +38,10 @@ absl::StatusOr<tensor::Tensor> QnnConcat(const std::vector<tensor::Tensor>& inpu
                                          const tensor::Tensor& out_scale,
                                          const tensor::Tensor& out_zero_point, int64_t axis);
 
+// out[i] = table[byte of x[i]]: x u8 or i8, table 256 u8 or i8 values
+// (indexed by the byte, so an i8 -1 reads entry 255).
+absl::StatusOr<tensor::Tensor> Lookup(const tensor::Tensor& x, const tensor::Tensor& table);
+
 }  // namespace qnnc::kernels::reference
 
 #endif  // QNNC_KERNELS_REFERENCE_QNN_ELEMENTWISE_H_

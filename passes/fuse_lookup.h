@@ -1,0 +1,29 @@
+// FuseLookup: an 8-bit per-tensor qnn.dequantize, then element-wise float ops
+// whose only non-scalar operand is that dequantized value, then a per-tensor
+// qnn.quantize to 8 bits (HardSwish, HardSigmoid, Sigmoid, Tanh, LeakyRelu
+// in QDQ models, or x * hard_sigmoid(x)) is a function of one byte: it
+// becomes qnn.lookup of a 256-entry table, made here by the reference
+// kernels running the ops on every byte value. Each output element of the
+// chain depends only on the same input element, so the table gives the
+// reference's bits for every input.
+#ifndef QNNC_PASSES_FUSE_LOOKUP_H_
+#define QNNC_PASSES_FUSE_LOOKUP_H_
+
+#include "absl/status/status.h"
+#include "ir/graph.h"
+#include "passes/pass.h"
+
+namespace qnnc::passes {
+
+// Returns the number of chains replaced.
+absl::StatusOr<int> FuseLookup(ir::Graph& graph);
+
+class FuseLookupPass : public Pass {
+ public:
+  std::string name() const override { return "FuseLookup"; }
+  absl::Status Run(ir::Graph& graph, PassContext&) override { return FuseLookup(graph).status(); }
+};
+
+}  // namespace qnnc::passes
+
+#endif  // QNNC_PASSES_FUSE_LOOKUP_H_
