@@ -103,6 +103,18 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, inputs, n->attrs(), n->input(0)->type()->shape[1]);
 }
 
+// A qnn.lookup of a tensor that comes back from an altered layout looks up
+// in that layout (element by element: exact; padding lanes map to values no
+// kernel reads, as for qnn.add), with one transform after it.
+absl::Status BlockLookup(ir::Graph& graph, Node* n) {
+  if (n->op() != "qnn.lookup") return absl::OkStatus();
+  const std::string layout = AlteredSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  if (layout.empty() || t.rank() != 4) return absl::OkStatus();
+  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0), n->input(1)}, n->attrs(),
+                    t.shape[1]);
+}
+
 // An 8-bit or f32 max pool of a tensor that comes back from an altered
 // layout pools in that layout (channel by channel: exact; padding lanes pool
 // garbage nobody reads: convolutions weigh them 0, and DynamicQuantizeLinear
@@ -240,6 +252,7 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
   for (Node* n : graph.nodes()) {
     RETURN_IF_ERROR(BlockMaxPool(graph, n));
     RETURN_IF_ERROR(BlockAdd(graph, n));
+    RETURN_IF_ERROR(BlockLookup(graph, n));
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));
     RETURN_IF_ERROR(BlockResize(graph, n));
     RETURN_IF_ERROR(BlockConcat(graph, n));
