@@ -18,102 +18,121 @@ bool IsByte(DType d) { return d == DType::kU8 || d == DType::kI8; }
 
 bool IsScalarConstant(const ir::Value* v) { return v->is_constant() && v->data().num_elements() == 1; }
 
-// A qnn.dequantize/quantize with per-tensor constant parameters.
-bool PerTensor(const ir::Node* n) { return IsScalarConstant(n->input(1)) && IsScalarConstant(n->input(2)); }
-
+// Element-wise ops a table may replace: float ops, and the quantized ones
+// with per-tensor scalar parameters (each output element a function of the
+// same element of each operand).
 const absl::flat_hash_set<std::string>& ElementwiseOps() {
   static const auto* ops = new absl::flat_hash_set<std::string>{
-      "relu",     "clip",     "sigmoid",  "tanh",     "leaky_relu", "hard_sigmoid", "hard_swish",
-      "round",    "add",      "subtract", "multiply", "divide",     "maximum",      "minimum"};
+      "relu",     "clip",         "sigmoid",    "tanh",           "leaky_relu",     "hard_sigmoid",
+      "hard_swish", "round",      "add",        "subtract",       "multiply",       "divide",
+      "maximum",  "minimum",      "qnn.dequantize", "qnn.quantize", "qnn.requantize", "qnn.lookup",
+      "qnn.add",  "qnn.mul"};
   return *ops;
 }
 
-// The chain feeding a quantize: its nodes in topological order and the one
-// dequantized value it reads (besides scalar constants).
+// Quantization parameters (every input but the data operands) must be
+// scalar constants: per tensor.
+bool ScalarParams(const ir::Node* n) {
+  const std::string& op = n->op();
+  size_t first = 0;
+  if (op == "qnn.dequantize" || op == "qnn.quantize" || op == "qnn.requantize") first = 1;
+  if (op == "qnn.add" || op == "qnn.mul") first = 2;
+  if (op == "qnn.lookup") return n->input(1)->is_constant();
+  for (size_t i = first; first > 0 && i < n->inputs().size(); ++i) {
+    if (!IsScalarConstant(n->input(i))) return false;
+  }
+  return true;
+}
+
+// The chain ending at a value: its nodes in topological order and the one
+// 8-bit value it reads (besides scalar constants).
 struct Chain {
   std::vector<ir::Node*> nodes;
   std::set<const ir::Node*> members;
-  ir::Value* source = nullptr;  // the qnn.dequantize's output
+  ir::Value* source = nullptr;
 };
 
+// Walks back from `v`: through element-wise ops while every path ends at
+// scalar constants or one 8-bit source value. An 8-bit value is tried as a
+// member first (so a dequantize -> ... -> quantize run folds whole), then
+// as the source.
 bool Collect(ir::Value* v, Chain& c) {
   if (IsScalarConstant(v)) return true;
+  if (!v->type()) return false;
   ir::Node* p = v->producer();
-  if (p == nullptr || !v->type()) return false;
-  if (p->op() == "qnn.dequantize") {
-    if (!PerTensor(p) || !p->input(0)->type() || !IsByte(p->input(0)->type()->dtype)) return false;
-    if (c.source != nullptr && c.source != v) return false;
-    c.source = v;
-    return true;
+  if (p != nullptr && c.members.count(p)) return true;
+  if (p != nullptr && ElementwiseOps().contains(p->op()) && p->outputs().size() == 1 && ScalarParams(p)) {
+    Chain tried = c;
+    bool ok = true;
+    const size_t operands = p->op() == "qnn.add" || p->op() == "qnn.mul" ? 2 : p->op().rfind("qnn.", 0) == 0 ? 1 : p->inputs().size();
+    for (size_t i = 0; ok && i < operands; ++i) ok = Collect(p->input(i), tried);
+    if (ok) {
+      tried.members.insert(p);
+      tried.nodes.push_back(p);
+      c = std::move(tried);
+      return true;
+    }
   }
-  if (!ElementwiseOps().contains(p->op()) || p->outputs().size() != 1) return false;
-  if (c.members.count(p)) return true;
-  for (ir::Value* in : p->inputs()) {
-    if (!Collect(in, c)) return false;
-  }
-  c.members.insert(p);
-  c.nodes.push_back(p);
+  if (!IsByte(v->type()->dtype) || (c.source != nullptr && c.source != v)) return false;
+  c.source = v;
   return true;
 }
 
 // Values a chain node makes are used only inside the chain (or, for the
-// last, only by the quantize), so the chain can go.
-bool SelfContained(const ir::Graph& g, const Chain& c, const ir::Node* quantize) {
+// root, anywhere), and all have the source's shape (no broadcasting).
+bool SelfContained(const ir::Graph& g, const Chain& c, const ir::Node* root) {
   std::map<const ir::Value*, int> inside;
   for (const ir::Node* n : c.nodes) {
     for (const ir::Value* in : n->inputs()) ++inside[in];
   }
-  ++inside[quantize->input(0)];
   for (const ir::Node* n : c.nodes) {
-    if (g.CountUses(n->output()) != inside[n->output()]) return false;
-    if (n->output()->type()->shape != c.source->type()->shape) return false;  // no broadcast
+    if (n->output()->type()->shape != c.source->type()->shape) return false;
+    if (n != root && g.CountUses(n->output()) != inside[n->output()]) return false;
   }
   return true;
 }
 
 // The chain on every byte value: [1, 256] through the reference kernels.
-absl::StatusOr<Tensor> Tabulate(const Chain& c, const ir::Node* quantize) {
-  const ir::Node* dq = c.source->producer();
-  Tensor bytes = Tensor::Zeros(dq->input(0)->type()->dtype, {1, 256});
+absl::StatusOr<Tensor> Tabulate(const Chain& c) {
+  Tensor bytes = Tensor::Zeros(c.source->type()->dtype, {1, 256});
   for (int b = 0; b < 256; ++b) static_cast<uint8_t*>(bytes.raw_data())[b] = static_cast<uint8_t>(b);
   std::map<const ir::Value*, Tensor> values;
+  values[c.source] = bytes;
   auto value_of = [&](const ir::Value* v) { return v->is_constant() ? v->data() : values.at(v); };
-  ASSIGN_OR_RETURN(auto d, runtime::EvaluateNode(*dq, {bytes, dq->input(1)->data(), dq->input(2)->data()}));
-  values[c.source] = d[0];
   for (const ir::Node* n : c.nodes) {
     std::vector<Tensor> args;
     for (const ir::Value* in : n->inputs()) args.push_back(value_of(in));
     ASSIGN_OR_RETURN(auto r, runtime::EvaluateNode(*n, args));
     values[n->output()] = r[0];
   }
-  ASSIGN_OR_RETURN(auto q, runtime::EvaluateNode(*quantize, {value_of(quantize->input(0)),
-                                                             quantize->input(1)->data(),
-                                                             quantize->input(2)->data()}));
-  if (q[0].num_elements() != 256) return absl::InternalError("the table does not have 256 entries");
-  return q[0].Reshaped({256});
+  const Tensor& last = values.at(c.nodes.back()->output());
+  if (last.num_elements() != 256) return absl::InternalError("the table does not have 256 entries");
+  return last.Reshaped({256});
 }
 
 }  // namespace
 
 absl::StatusOr<int> FuseLookup(ir::Graph& graph) {
   int fused = 0;
-  for (ir::Node* q : graph.nodes()) {
-    if (q->op() != "qnn.quantize" || !PerTensor(q) || !q->output()->type() ||
-        !IsByte(q->output()->type()->dtype) || !q->input(0)->type()) {
+  for (ir::Node* root : graph.nodes()) {
+    // Roots: element-wise ops with an 8-bit result that is not already one
+    // table of one source.
+    if (!ElementwiseOps().contains(root->op()) || root->outputs().size() != 1 || !root->output()->type() ||
+        !IsByte(root->output()->type()->dtype) || graph.CountUses(root->output()) == 0) {
       continue;
     }
     Chain c;
-    if (!Collect(q->input(0), c) || c.source == nullptr || c.nodes.empty() ||
-        !SelfContained(graph, c, q)) {
+    if (!Collect(root->output(), c) || c.source == nullptr || c.nodes.empty() || c.nodes.back() != root ||
+        (c.nodes.size() == 1 && root->op() == "qnn.lookup") || !SelfContained(graph, c, root)) {
       continue;
     }
-    auto table = Tabulate(c, q);
+    auto table = Tabulate(c);
     if (!table.ok()) continue;  // an op the reference refuses stays as it is
-    ir::Value* t = graph.AddConstant(q->output()->name() + "_table", *std::move(table));
-    ir::Node* lookup = graph.InsertNodeBefore(q, "qnn.lookup", {c.source->producer()->input(0), t}, {}, 1,
-                                              q->name().empty() ? "" : q->name() + "_lookup");
-    lookup->output()->set_type(*q->output()->type());
-    graph.ReplaceAllUsesWith(q->output(), lookup->output());
+    ir::Value* t = graph.AddConstant(root->output()->name() + "_table", *std::move(table));
+    ir::Node* lookup = graph.InsertNodeBefore(root, "qnn.lookup", {c.source, t}, {}, 1,
+                                              root->name().empty() ? "" : root->name() + "_lookup");
+    lookup->output()->set_type(*root->output()->type());
+    graph.ReplaceAllUsesWith(root->output(), lookup->output());
     ++fused;
   }
   if (fused > 0) graph.RemoveDeadCode();

@@ -1,11 +1,11 @@
-// FuseLookup: an 8-bit per-tensor qnn.dequantize, then element-wise float ops
-// whose only non-scalar operand is that dequantized value, then a per-tensor
-// qnn.quantize to 8 bits (HardSwish, HardSigmoid, Sigmoid, Tanh, LeakyRelu
-// in QDQ models, or x * hard_sigmoid(x)) is a function of one byte: it
-// becomes qnn.lookup of a 256-entry table, made here by the reference
-// kernels running the ops on every byte value. Each output element of the
-// chain depends only on the same input element, so the table gives the
-// reference's bits for every input.
+// FuseLookup: a run of element-wise ops from one 8-bit tensor to an 8-bit
+// result, every other operand a scalar constant (a per-tensor dequantize ->
+// HardSwish/HardSigmoid/Sigmoid/Tanh/LeakyRelu -> quantize in QDQ models, or
+// torch's x * HardSigmoid(x) with its own quantize and dequantize between, or
+// an 8-bit requantize), is a function of one byte: it becomes qnn.lookup of
+// a 256-entry table, made here by the reference kernels running the ops on
+// every byte value. Each output element depends only on the same input
+// element, so the table gives the reference's bits for every input.
 #ifndef QNNC_PASSES_FUSE_LOOKUP_H_
 #define QNNC_PASSES_FUSE_LOOKUP_H_
 

@@ -42,7 +42,11 @@ TEST_P(FuseLookupTest, TableGivesTheChainsBits) {
   std::unique_ptr<ir::Graph> fused = (*original)->Clone();
   auto n = FuseLookup(*fused);
   ASSERT_TRUE(n.ok()) << n.status();
-  EXPECT_EQ(*n, 1);
+  EXPECT_GE(*n, 1);
+  // One table is left (a chain may fold in steps: a requantize, then the
+  // multiply of its result by itself).
+  ASSERT_EQ(fused->num_nodes(), 1u);
+  EXPECT_EQ(fused->nodes()[0]->op(), "qnn.lookup");
   // Every byte value, in the input's shape (256 elements).
   const ir::TensorType& in = *(*original)->inputs()[0]->type();
   Tensor x = Tensor::Zeros(in.dtype, in.shape);
@@ -66,6 +70,33 @@ INSTANTIATE_TEST_SUITE_P(
   %oz = const u8[] 16
   %y = qnn.quantize(%m, %os, %oz) {axis = 1, out_dtype = "u8"}
   return %y
+})"},
+        // torch's opset-13 HardSwish as ORT's quantizer leaves it: its own
+        // quantize and dequantize between HardSigmoid and the multiply.
+        Case{"hard_swish_requantized", R"(graph @g(%x: u8[256]) {
+  %s = const f32[] 0.0625
+  %z = const u8[] 128
+  %hs = const f32[] 0.00390625
+  %hz = const u8[] 0
+  %d = qnn.dequantize(%x, %s, %z) {axis = 0}
+  %h = hard_sigmoid(%d) {alpha = 0.16666666666666666, beta = 0.5}
+  %hq = qnn.quantize(%h, %hs, %hz) {axis = 0, out_dtype = "u8"}
+  %hd = qnn.dequantize(%hq, %hs, %hz) {axis = 0}
+  %m = multiply(%d, %hd)
+  %os = const f32[] 0.03125
+  %oz = const u8[] 16
+  %y = qnn.quantize(%m, %os, %oz) {axis = 0, out_dtype = "u8"}
+  return %y
+})"},
+        // An 8-bit requantize alone, and a qnn.mul of a tensor with itself.
+        Case{"requantize_and_square", R"(graph @g(%x: i8[4,64]) {
+  %s = const f32[] 0.1
+  %z = const i8[] 5
+  %os = const f32[] 0.07
+  %oz = const i8[] -20
+  %r = qnn.requantize(%x, %s, %z, %os, %oz) {axis = 1, out_dtype = "i8"}
+  %m = qnn.mul(%r, %r, %os, %oz, %os, %oz, %s, %z) {out_dtype = "u8"}
+  return %m
 })"},
         Case{"sigmoid_tanh_leaky_i8", R"(graph @g(%x: i8[16,16]) {
   %s = const f32[] 0.05
