@@ -195,7 +195,8 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
     return absl::InvalidArgumentError(absl::StrCat("the model takes ", input_slots_.size(),
                                                    " inputs, got ", inputs.size()));
   }
-  std::vector<tensor::Tensor> slots = constant_slots_;
+  if (slots_.size() != constant_slots_.size()) slots_ = constant_slots_;
+  std::vector<tensor::Tensor>& slots = slots_;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Value* in = graph_->inputs()[i];
     if (inputs[i].dtype() != in->type()->dtype || inputs[i].shape() != in->type()->shape) {
@@ -252,6 +253,9 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
   }
   std::vector<tensor::Tensor> outputs;
   for (int s : output_slots_) outputs.push_back(slots[s]);
+  for (int s = 0; s < num_slots_; ++s) {
+    if (!constant_slots_[s].defined()) slots[s] = tensor::Tensor();
+  }
   return outputs;
 }
 

@@ -94,6 +94,10 @@ class Executor {
   ThreadPool pool_;
   std::vector<Step> steps_;
   std::vector<tensor::Tensor> constant_slots_;  // slot -> constant data (or empty)
+  // A run's slots: the constants stay between runs (copying them per run,
+  // a shape allocation each, cost MobileNetV3 0.15 ms of 0.8); the others
+  // are set by their step and dropped after their last reader.
+  std::vector<tensor::Tensor> slots_;
   std::vector<int> input_slots_;
   std::vector<int> output_slots_;
   int num_slots_ = 0;
