@@ -20,6 +20,7 @@
 #include "kernels/elementwise/quantize.h"
 #include "kernels/elementwise/requantize.h"
 #include "kernels/layout/concat.h"
+#include "kernels/pool/avg_pool.h"
 #include "kernels/pool/global_avg_pool.h"
 #include "kernels/pool/max_pool.h"
 #include "kernels/resize/resize.h"
@@ -542,9 +543,37 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
   return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(*params, *layout == "NHWC"));
 }
 
+class AvgPoolKernel : public PreparedKernel {
+ public:
+  explicit AvgPoolKernel(const kernels::reference::Pool2DParams& p) : p_(p) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::pool::AvgPool2DF32(in[0], p_, &out[0], pool);
+  }
+  std::string description() const override { return "pool average f32"; }
+
+ private:
+  kernels::reference::Pool2DParams p_;
+};
+
+// f32 nn.avg_pool2d in NCHW or NCHW{k}c; nullptr (the reference) otherwise.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeAvgPool(const ir::Node& n) {
+  if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  auto layout = n.attrs().GetString("layout", "NCHW");
+  auto params = Pool2DParamsOf(n);
+  if (!layout.ok() || !params.ok() || (*layout != "NCHW" && ir::ChannelBlock(*layout) == 0) ||
+      params->dilation[0] != 1 || params->dilation[1] != 1 || !n.attrs().Has("pool_size")) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  return std::unique_ptr<PreparedKernel>(new AvgPoolKernel(*params));
+}
+
 }  // namespace
 
 void RegisterOpKernels(KernelRegistry& registry) {
+  registry.RegisterForOp("nn.avg_pool2d", &MakeAvgPool);
   registry.RegisterForOp("nn.max_pool2d", &MakeMaxPool);
   registry.RegisterForOp("nn.global_avg_pool2d", &MakeGlobalAvgPool);
   using kernels::elementwise::FloatBinaryOp;

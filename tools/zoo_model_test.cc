@@ -121,7 +121,7 @@ TEST_P(ZooModelTest, MatchesOnnxRuntimeExactly) {
 }
 
 const std::set<std::string> kMobileNetV3 = {"flatten", "nn.bias_add", "qnn.requantize"};
-const std::set<std::string> kInception = {"flatten", "nn.avg_pool2d", "nn.bias_add", "qnn.requantize"};
+const std::set<std::string> kInception = {"flatten", "nn.bias_add", "qnn.requantize"};
 const std::set<std::string> kShuffleNet = {"nn.bias_add", "qnn.requantize", "reduce_mean", "reshape"};
 const std::set<std::string> kResNeXt = {"flatten", "nn.bias_add", "qnn.requantize"};
 
