@@ -2,6 +2,7 @@
 // transpose, strided_slice, broadcast_to and constant nn.pad, any dtype,
 // writing the planned output; qnn.concat of 8-bit per-tensor inputs, each
 // requantized through a table (kernels/layout/concat.h); and qnn.lookup.
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -188,9 +189,37 @@ Made MakeLookup(const ir::Node& n) {
   return std::unique_ptr<PreparedKernel>(new LookupKernel(table->data()));
 }
 
+// reshape and flatten: the same bytes under the output's shape, copied into
+// the planned output (a view when there is none).
+class ReshapeKernel : public PreparedKernel {
+ public:
+  explicit ReshapeKernel(tensor::Shape shape) : shape_(std::move(shape)) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out, pthreadpool_t) const override {
+    auto view = in[0].Reshaped(shape_);
+    if (!view.ok()) return view.status();
+    if (out[0].defined() && out[0].dtype() == view->dtype() && out[0].shape() == shape_) {
+      if (out[0].raw_data() != view->raw_data()) std::memcpy(out[0].raw_data(), view->raw_data(), view->byte_size());
+      return absl::OkStatus();
+    }
+    out[0] = *std::move(view);
+    return absl::OkStatus();
+  }
+  std::string description() const override { return "layout reshape"; }
+
+ private:
+  tensor::Shape shape_;
+};
+
+Made MakeReshape(const ir::Node& n) {
+  if (!n.output()->type()) return None();
+  return std::unique_ptr<PreparedKernel>(new ReshapeKernel(n.output()->type()->shape));
+}
+
 }  // namespace
 
 void RegisterLayoutKernels(KernelRegistry& registry) {
+  registry.RegisterForOp("reshape", &MakeReshape);
+  registry.RegisterForOp("flatten", &MakeReshape);
   registry.RegisterForOp("qnn.lookup", &MakeLookup);
   registry.RegisterForOp("qnn.concat", &MakeQnnConcat);
   registry.RegisterForOp("transpose", &MakeTranspose);

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/dense/int8_dense.h"
 #include "kernels/dense/qnn_matmul.h"
+#include "kernels/elementwise/channel_ops.h"
 #include "kernels/elementwise/dequantize.h"
 #include "kernels/elementwise/float_ops.h"
 #include "kernels/elementwise/qnn_add.h"
@@ -136,31 +137,37 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQuantize(const ir::Node& n) 
 }
 
 // qnn.requantize inputs: data, input_scale, input_zero_point, output_scale,
-// output_zero_point.
+// output_zero_point. One multiplier, or one per channel along `axis_`.
 class RequantizeKernel : public PreparedKernel {
  public:
-  RequantizeKernel(const kernels::elementwise::RequantizeParams& p, DType out_dtype)
-      : p_(p), out_dtype_(out_dtype) {}
+  RequantizeKernel(const kernels::elementwise::RequantizeParams& p, std::vector<float> multipliers,
+                   int64_t axis, DType out_dtype)
+      : p_(p), multipliers_(std::move(multipliers)), axis_(axis), out_dtype_(out_dtype) {}
 
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
-    return kernels::elementwise::RequantizePerTensor(in[0], p_, out_dtype_, &out[0], pool);
+    if (multipliers_.empty()) return kernels::elementwise::RequantizePerTensor(in[0], p_, out_dtype_, &out[0], pool);
+    return kernels::elementwise::RequantizePerChannel(in[0], multipliers_, axis_, p_, out_dtype_, &out[0], pool);
   }
-  std::string description() const override { return "elementwise requantize"; }
+  std::string description() const override {
+    return multipliers_.empty() ? "elementwise requantize" : "elementwise requantize per channel";
+  }
 
  private:
   kernels::elementwise::RequantizeParams p_;
+  std::vector<float> multipliers_;
+  int64_t axis_;
   DType out_dtype_;
 };
 
-// i32 -> u8/i8 in the default rounding, with constant per-tensor f32 scales,
-// input zero point 0 and an output zero point; nullptr (the reference
-// kernel) otherwise.
+// i32 -> u8/i8 in the default rounding, with constant f32 scales (the input
+// scale per tensor or per channel along `axis`), input zero point 0 and an
+// output zero point; nullptr (the reference kernel) otherwise.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeRequantize(const ir::Node& n) {
   auto none = [] { return std::unique_ptr<PreparedKernel>(); };
-  double in_scale, in_zp, out_scale, out_zp;
+  double in_zp, out_scale, out_zp;
   if (n.inputs().size() != 5 || !n.input(0)->type() || !n.output()->type() ||
-      n.input(0)->type()->dtype != DType::kI32 || !ConstantScalar(n, 1, &in_scale) ||
+      n.input(0)->type()->dtype != DType::kI32 || !n.input(1)->is_constant() ||
       !ConstantScalar(n, 2, &in_zp) || !ConstantScalar(n, 3, &out_scale) ||
       !ConstantScalar(n, 4, &out_zp) || n.input(1)->data().dtype() != DType::kF32 ||
       n.input(3)->data().dtype() != DType::kF32 || !(out_zp >= -256.0 && out_zp <= 256.0)) {
@@ -171,8 +178,6 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeRequantize(const ir::Node& n
   const DType out_dtype = n.output()->type()->dtype;
   if (out_dtype != DType::kU8 && out_dtype != DType::kI8) return none();
   kernels::elementwise::RequantizeParams p;
-  // As the reference: the float quotient of the float scales.
-  p.multiplier = static_cast<float>(in_scale) / static_cast<float>(out_scale);
   p.output_zero_point = static_cast<int32_t>(out_zp);
   int64_t lo = tensor::DTypeMin(out_dtype), hi = tensor::DTypeMax(out_dtype);
   if (n.attrs().Has("clamp_min")) {
@@ -187,8 +192,55 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeRequantize(const ir::Node& n
   }
   p.lo = static_cast<int32_t>(lo);
   p.hi = static_cast<int32_t>(hi);
-  if (in_zp != 0 || !kernels::elementwise::RequantizeSupported(0, p, out_dtype)) return none();
-  return std::unique_ptr<PreparedKernel>(new RequantizeKernel(p, out_dtype));
+  if (in_zp != 0) return none();
+  // As the reference: the float quotient of the float scales.
+  const Tensor& in_scale = n.input(1)->data();
+  const float os = static_cast<float>(out_scale);
+  if (in_scale.num_elements() == 1) {
+    p.multiplier = in_scale.data<float>()[0] / os;
+    if (!kernels::elementwise::RequantizeSupported(0, p, out_dtype)) return none();
+    return std::unique_ptr<PreparedKernel>(new RequantizeKernel(p, {}, 0, out_dtype));
+  }
+  const int64_t rank = n.input(0)->type()->rank();
+  auto axis = n.attrs().GetInt("axis", 1);
+  if (!axis.ok()) return none();
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a >= rank || in_scale.rank() != 1 || in_scale.num_elements() != n.input(0)->type()->shape[a]) {
+    return none();
+  }
+  std::vector<float> multipliers(in_scale.num_elements());
+  for (int64_t c = 0; c < in_scale.num_elements(); ++c) {
+    multipliers[c] = in_scale.data<float>()[c] / os;
+    p.multiplier = multipliers[c];
+    if (!kernels::elementwise::RequantizeSupported(0, p, out_dtype)) return none();
+  }
+  return std::unique_ptr<PreparedKernel>(new RequantizeKernel(p, std::move(multipliers), a, out_dtype));
+}
+
+// nn.bias_add of i32 or f32 along its axis (a dense layer's bias).
+class BiasAddKernel : public PreparedKernel {
+ public:
+  explicit BiasAddKernel(int64_t axis) : axis_(axis) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::BiasAdd(in[0], in[1], axis_, &out[0], pool);
+  }
+  std::string description() const override { return "elementwise bias_add"; }
+
+ private:
+  int64_t axis_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeBiasAdd(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  if (n.inputs().size() != 2 || !n.input(0)->type() || !n.input(1)->type()) return none();
+  const DType dt = n.input(0)->type()->dtype;
+  auto axis = n.attrs().GetInt("axis", 1);
+  const int64_t rank = n.input(0)->type()->rank();
+  if ((dt != DType::kI32 && dt != DType::kF32) || n.input(1)->type()->dtype != dt || !axis.ok()) return none();
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a >= rank) return none();
+  return std::unique_ptr<PreparedKernel>(new BiasAddKernel(a));
 }
 
 // qnn.dequantize inputs: data, scale, zero_point.
@@ -270,6 +322,44 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeGlobalAvgPool(const ir::Node
     return std::unique_ptr<PreparedKernel>();
   }
   return std::unique_ptr<PreparedKernel>(new GlobalAvgPoolKernel());
+}
+
+// reduce_mean of f32 NCHW over H and W (ShuffleNet's head) is a global
+// average pool: the reference sums each plane in index order in float and
+// divides by the count, as the pool kernel does. The result is the pool's
+// [N, C, 1, 1], reshaped to the node's shape.
+class ReduceMeanHwKernel : public PreparedKernel {
+ public:
+  explicit ReduceMeanHwKernel(tensor::Shape shape) : shape_(std::move(shape)) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    Tensor pooled;
+    if (out[0].defined()) {
+      ASSIGN_OR_RETURN(pooled, out[0].Reshaped({in[0].dim(0), in[0].dim(1), 1, 1}));
+    }
+    RETURN_IF_ERROR(kernels::pool::GlobalAvgPool2DF32(in[0], &pooled, pool));
+    ASSIGN_OR_RETURN(out[0], pooled.Reshaped(shape_));
+    return absl::OkStatus();
+  }
+  std::string description() const override { return "pool global average f32 (reduce_mean)"; }
+
+ private:
+  tensor::Shape shape_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeReduceMean(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  if (n.inputs().size() != 1 || !n.input(0)->type() || !n.output()->type() ||
+      n.input(0)->type()->dtype != DType::kF32 || n.input(0)->type()->rank() != 4) {
+    return none();
+  }
+  auto axes = n.attrs().GetInts("axes", {});
+  if (!axes.ok()) return none();
+  std::vector<int64_t> a;
+  for (int64_t v : *axes) a.push_back(v < 0 ? v + 4 : v);
+  std::sort(a.begin(), a.end());
+  if (a != std::vector<int64_t>{2, 3}) return none();
+  return std::unique_ptr<PreparedKernel>(new ReduceMeanHwKernel(n.output()->type()->shape));
 }
 
 // The float ops dynamically quantized models keep (kernels/elementwise/
@@ -576,6 +666,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("nn.avg_pool2d", &MakeAvgPool);
   registry.RegisterForOp("nn.max_pool2d", &MakeMaxPool);
   registry.RegisterForOp("nn.global_avg_pool2d", &MakeGlobalAvgPool);
+  registry.RegisterForOp("reduce_mean", &MakeReduceMean);
   using kernels::elementwise::FloatBinaryOp;
   registry.RegisterForOp("add", MakeFloatBinary(FloatBinaryOp::kAdd));
   registry.RegisterForOp("subtract", MakeFloatBinary(FloatBinaryOp::kSubtract));
@@ -596,6 +687,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("qnn.add", &MakeQnnAdd);
   registry.RegisterForOp("qnn.quantize", &MakeQuantize);
   registry.RegisterForOp("qnn.requantize", &MakeRequantize);
+  registry.RegisterForOp("nn.bias_add", &MakeBiasAdd);
   registry.RegisterForOp("qnn.dequantize", &MakeDequantize);
 }
 
