@@ -79,6 +79,8 @@ class Executor {
     // The kernel bound to the op when the plan was loaded; nullptr runs the
     // reference kernel.
     std::shared_ptr<const PreparedKernel> kernel;
+    // Too little work to share: runs on the calling thread (SerialWork).
+    bool serial = false;
   };
 
   Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options);
