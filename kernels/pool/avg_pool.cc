@@ -47,12 +47,18 @@ struct AvgTask {
   const Axis* w;
   bool include_pad;
 
-  // One output row of one plane, all lanes.
-  static void Run(void* ctx, size_t plane, size_t oy) {
+  // One plane, all lanes (an item per output row cost more than
+  // Inception's 11x11 rows take).
+  static void Run(void* ctx, size_t plane) {
     const AvgTask& t = *static_cast<const AvgTask*>(ctx);
+    for (int64_t oy = 0; oy < t.h->out; ++oy) t.Row(static_cast<int64_t>(plane), oy);
+  }
+
+  void Row(int64_t plane, int64_t oy) const {
+    const AvgTask& t = *this;
     const Axis &h = *t.h, &w = *t.w;
-    const float* in = t.x + static_cast<int64_t>(plane) * h.size * w.size * Lanes;
-    float* out = t.y + (static_cast<int64_t>(plane) * h.out + static_cast<int64_t>(oy)) * w.out * Lanes;
+    const float* in = t.x + plane * h.size * w.size * Lanes;
+    float* out = t.y + (plane * h.out + oy) * w.out * Lanes;
     const int64_t y0 = h.first[oy], ny = h.inside[oy];
     for (int64_t ox = 0; ox < w.out; ++ox) {
       const int64_t x0 = w.first[ox], nx = w.inside[ox];
@@ -94,7 +100,7 @@ absl::Status AvgPool2DF32(const Tensor& x, const reference::Pool2DParams& p, Ten
   }
   const size_t planes = static_cast<size_t>(x.dim(0) * x.dim(1));
   auto run = [&](auto task) {
-    pthreadpool_parallelize_2d(pool, &decltype(task)::Run, &task, planes, static_cast<size_t>(h->out), 0);
+    pthreadpool_parallelize_1d(pool, &decltype(task)::Run, &task, planes, 0);
   };
   const float* in = x.data<float>();
   float* o = out->data<float>();
