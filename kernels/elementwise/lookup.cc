@@ -2,21 +2,99 @@
 
 #include <algorithm>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "kernels/cpu_clones.h"
+
 namespace qnnc::kernels::elementwise {
 namespace {
 
 constexpr int64_t kChunk = 16 << 10;
+
+// n bytes through the table. The vector versions split each byte into its
+// high nibble (which 16-entry slice of the table) and low nibble (the entry,
+// looked up by vpshufb in every slice); the slice matching the high nibble
+// is kept. The same table read as the scalar loop, so the same bytes.
+using RunFn = void (*)(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n);
+
+void LookupScalar(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = table[in[i]];
+}
+
+#if QNNC_HAS_CPU_CLONES
+// GCC 12 warns about the deliberately undefined vectors inside its own
+// avx512fintrin.h where these intrinsics inline.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+QNNC_TARGET_X86_64_V4 void LookupAvx512(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n) {
+  __m512i slices[16];
+  for (int c = 0; c < 16; ++c) {
+    slices[c] = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table + 16 * c)));
+  }
+  const __m512i nibble = _mm512_set1_epi8(0x0F);
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i x = _mm512_loadu_si512(in + i);
+    const __m512i lo = _mm512_and_si512(x, nibble);
+    const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(x, 4), nibble);
+    __m512i r = _mm512_setzero_si512();
+    for (int c = 0; c < 16; ++c) {
+      const __mmask64 m = _mm512_cmpeq_epi8_mask(hi, _mm512_set1_epi8(static_cast<char>(c)));
+      r = _mm512_mask_shuffle_epi8(r, m, slices[c], lo);
+    }
+    _mm512_storeu_si512(out + i, r);
+  }
+  LookupScalar(in + i, out + i, table, n - i);
+}
+#pragma GCC diagnostic pop
+
+QNNC_TARGET_X86_64_V3 void LookupAvx2(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n) {
+  __m256i slices[16];
+  for (int c = 0; c < 16; ++c) {
+    slices[c] = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table + 16 * c)));
+  }
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+    const __m256i lo = _mm256_and_si256(x, nibble);
+    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+    __m256i r = _mm256_setzero_si256();
+    for (int c = 0; c < 16; ++c) {
+      const __m256i m = _mm256_cmpeq_epi8(hi, _mm256_set1_epi8(static_cast<char>(c)));
+      r = _mm256_blendv_epi8(r, _mm256_shuffle_epi8(slices[c], lo), m);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), r);
+  }
+  LookupScalar(in + i, out + i, table, n - i);
+}
+#endif
+
+RunFn PickRun() {
+#if QNNC_HAS_CPU_CLONES
+  const cpu::IsaLevel level = cpu::HostIsaLevel();
+  if (level >= cpu::IsaLevel::kAvx512bw) return &LookupAvx512;
+  if (level >= cpu::IsaLevel::kAvx2) return &LookupAvx2;
+#endif
+  return &LookupScalar;
+}
 
 struct LookupTask {
   const uint8_t* in;
   uint8_t* out;
   const uint8_t* table;
   int64_t n;
+  RunFn run;
   static void Run(void* ctx, size_t chunk) {
     const LookupTask& t = *static_cast<const LookupTask*>(ctx);
     const int64_t begin = static_cast<int64_t>(chunk) * kChunk;
     const int64_t end = std::min(t.n, begin + kChunk);
-    for (int64_t i = begin; i < end; ++i) t.out[i] = t.table[t.in[i]];
+    t.run(t.in + begin, t.out + begin, t.table, end - begin);
   }
 };
 
@@ -34,7 +112,7 @@ absl::Status Lookup(const tensor::Tensor& x, const uint8_t* table, tensor::DType
     *out = *std::move(t);
   }
   LookupTask task{static_cast<const uint8_t*>(x.raw_data()), static_cast<uint8_t*>(out->raw_data()), table,
-                  x.num_elements()};
+                  x.num_elements(), PickRun()};
   const size_t chunks = static_cast<size_t>((task.n + kChunk - 1) / kChunk);
   pthreadpool_parallelize_1d(pool, &LookupTask::Run, &task, chunks, 0);
   return absl::OkStatus();

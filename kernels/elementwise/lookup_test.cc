@@ -1,5 +1,7 @@
 #include "kernels/elementwise/lookup.h"
 
+#include "kernels/cpu/isa.h"
+
 #include <random>
 #include <vector>
 
@@ -13,9 +15,16 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
+// At every instruction-set level the host allows (the AVX-512 and AVX2
+// vpshufb paths and the scalar loop), against the reference.
 TEST(LookupTest, TheReferencesBytes) {
   testing::TwoThreads two;
   std::mt19937 rng(5);
+  const cpu::IsaLevel host = cpu::HostIsaLevel();
+  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
+  if (level > host) continue;
+  cpu::SetIsaCap(level);
+  SCOPED_TRACE(cpu::IsaLevelName(level));
   for (DType in : {DType::kU8, DType::kI8}) {
     for (DType out_dtype : {DType::kU8, DType::kI8}) {
       Tensor x = *Tensor::Create(in, {3, 70001});  // several chunks, a ragged end
@@ -33,6 +42,8 @@ TEST(LookupTest, TheReferencesBytes) {
       }
     }
   }
+  }
+  cpu::SetIsaCap(host);
   Tensor out;
   uint8_t t[256] = {};
   EXPECT_FALSE(Lookup(Tensor::Zeros(DType::kF32, {2}), t, DType::kU8, &out, nullptr).ok());
