@@ -3,6 +3,7 @@
 // or 1-D (per-channel along `axis`).
 #include "absl/strings/str_cat.h"
 #include "ir/conv_relation.h"
+#include "ir/layout.h"
 #include "ir/op_registry.h"
 #include "ir/type_relation_util.h"
 #include "util/status_macros.h"
@@ -153,6 +154,31 @@ absl::StatusOr<std::vector<TensorType>> QnnConcatRel(const TypeRelationInput& in
         "takes n data inputs, n scales, n zero points, then the output scale and zero point");
   }
   int64_t n = (total - 2) / 3;
+  for (int64_t i = n; i < total; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
+  ASSIGN_OR_RETURN(std::string layout, in.node.attrs().GetString("layout", "NCHW"));
+  if (layout != "NCHW") {
+    // Channel concat of NCHW{k}c tensors holding `channels` real channels
+    // each (AlterOpLayout): the result packs them densely into
+    // ceil(sum / k) blocks, padding lanes 0.
+    const int64_t k = ChannelBlock(layout);
+    ASSIGN_OR_RETURN(auto channels, in.node.attrs().GetInts("channels"));
+    if (k == 0 || static_cast<int64_t>(channels.size()) != n) {
+      return absl::InvalidArgumentError(absl::StrCat("layout ", layout, " needs a block and ", n,
+                                                     " channel counts"));
+    }
+    int64_t sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const TensorType& x = t[i];
+      if (x.dtype != t[0].dtype || x.rank() != 5 || x.shape[4] != k || x.shape[0] != t[0].shape[0] ||
+          x.shape[2] != t[0].shape[2] || x.shape[3] != t[0].shape[3] || channels[i] < 1 ||
+          channels[i] > x.shape[1] * k || channels[i] <= (x.shape[1] - 1) * k) {
+        return absl::InvalidArgumentError(absl::StrCat("input ", i, " ", x.ToString(), " does not hold ",
+                                                       channels[i], " channels in ", layout, " like input 0"));
+      }
+      sum += channels[i];
+    }
+    return One({t[0].dtype, {t[0].shape[0], (sum + k - 1) / k, t[0].shape[2], t[0].shape[3], k}});
+  }
   ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
   ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, t[0].rank()));
   Shape out = t[0].shape;
@@ -170,7 +196,6 @@ absl::StatusOr<std::vector<TensorType>> QnnConcatRel(const TypeRelationInput& in
     }
     out[a] += t[i].shape[a];
   }
-  for (int64_t i = n; i < total; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
   return One({t[0].dtype, out});
 }
 
@@ -276,7 +301,9 @@ void RegisterQnnOps(OpRegistry& r) {
                     "function of 8-bit data, tabulated by FuseLookup"});
   RegisterOrDie(r, {"qnn.concat", 5, -1, 1, QnnConcatRel,
                     "(x_1..x_n, scale_1..scale_n, zero_point_1..zero_point_n, output_scale, "
-                    "output_zero_point) {axis=1}"});
+                    "output_zero_point) {axis=1, layout=NCHW, channels}: layout NCHW{k}c "
+                    "concatenates the channels (channels: the real ones of each input) into "
+                    "ceil(sum / k) blocks"});
   RegisterOrDie(r, {"qnn.conv2d_requantize", 10, 10, 1, ConvRequantizeRel,
                     "(data, weight, bias i32, input_zero_point, kernel_zero_point, input_scale, "
                     "kernel_scale, requant_scale, output_scale, output_zero_point) {conv attrs, "

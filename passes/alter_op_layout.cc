@@ -118,6 +118,36 @@ absl::Status BlockLookup(ir::Graph& graph, Node* n) {
                     t.shape[1]);
 }
 
+// A channel qnn.concat (axis 1 of NCHW) of 8-bit tensors that all come back
+// from one blocked layout concatenates in that layout, each input's real
+// channels packed after the previous one's (exact: the same bytes in the
+// real lanes, padding lanes 0), with one transform after it.
+absl::Status BlockQnnConcat(ir::Graph& graph, Node* n) {
+  if (n->op() != "qnn.concat" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
+    return absl::OkStatus();
+  }
+  const int64_t count = (static_cast<int64_t>(n->inputs().size()) - 2) / 3;
+  auto axis = n->attrs().GetInt("axis", 1);
+  if (count < 1 || !axis.ok() || (*axis != 1 && *axis != -3)) return absl::OkStatus();
+  const std::string layout = AlteredSource(n->input(0));
+  if (layout.empty() || ir::ChannelBlock(layout) == 0) return absl::OkStatus();
+  std::vector<Value*> inputs = n->inputs();
+  std::vector<int64_t> channels;
+  for (int64_t i = 0; i < count; ++i) {
+    const ir::TensorType& t = *n->input(i)->type();
+    if (AlteredSource(n->input(i)) != layout || t.rank() != 4 || tensor::DTypeSize(t.dtype) != 1) {
+      return absl::OkStatus();
+    }
+    inputs[i] = n->input(i)->producer()->input(0);
+    channels.push_back(t.shape[1]);
+  }
+  Attrs attrs = n->attrs();
+  attrs.Set("axis", int64_t{1});
+  attrs.Set("layout", layout);
+  attrs.Set("channels", channels);
+  return RunBlocked(graph, n, layout, inputs, attrs, n->output()->type()->shape[1]);
+}
+
 // An 8-bit or f32 max pool of a tensor that comes back from an altered
 // layout pools in that layout (channel by channel: exact; padding lanes pool
 // garbage nobody reads: convolutions weigh them 0, and DynamicQuantizeLinear
@@ -259,6 +289,7 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));
     RETURN_IF_ERROR(BlockResize(graph, n));
     RETURN_IF_ERROR(BlockConcat(graph, n));
+    RETURN_IF_ERROR(BlockQnnConcat(graph, n));
     RETURN_IF_ERROR(BlockDynamicQuantize(graph, n));
   }
   RETURN_IF_ERROR(graph.TopologicalSort());

@@ -115,18 +115,24 @@ Made MakePad(const ir::Node& n) {
 // construction). Inputs already in the output's quantization are copied.
 class QnnConcatKernel : public PreparedKernel {
  public:
-  QnnConcatKernel(int64_t axis, std::vector<std::vector<uint8_t>> tables)
-      : axis_(axis), tables_(std::move(tables)) {
+  // `channels` empty: NCHW (or any layout) along `axis`; else blocked, the
+  // real channels of each input.
+  QnnConcatKernel(int64_t axis, std::vector<int64_t> channels, std::vector<std::vector<uint8_t>> tables)
+      : axis_(axis), channels_(std::move(channels)), tables_(std::move(tables)) {
     for (const auto& t : tables_) table_ptrs_.push_back(t.empty() ? nullptr : t.data());
   }
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out, pthreadpool_t pool) const override {
     const std::vector<Tensor> data(in.begin(), in.begin() + table_ptrs_.size());
+    if (!channels_.empty()) return kernels::layout::ConcatBlockedChannels(data, channels_, table_ptrs_, &out[0], pool);
     return kernels::layout::ConcatWithTables(data, table_ptrs_, axis_, &out[0], pool);
   }
-  std::string description() const override { return "layout qnn_concat tables"; }
+  std::string description() const override {
+    return channels_.empty() ? "layout qnn_concat tables" : "layout qnn_concat tables blocked";
+  }
 
  private:
   int64_t axis_;
+  std::vector<int64_t> channels_;
   std::vector<std::vector<uint8_t>> tables_;
   std::vector<const uint8_t*> table_ptrs_;
 };
@@ -160,10 +166,17 @@ Made MakeQnnConcat(const ir::Node& n) {
     for (int b = 0; b < 256; ++b) identity = identity && m[b] == b;
     tables.push_back(identity ? std::vector<uint8_t>() : std::vector<uint8_t>(m, m + 256));
   }
+  auto layout = n.attrs().GetString("layout", "NCHW");
+  if (!layout.ok()) return None();
+  if (*layout != "NCHW") {
+    auto channels = n.attrs().GetInts("channels");
+    if (!channels.ok() || static_cast<int64_t>(channels->size()) != count) return None();
+    return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(1, *channels, std::move(tables)));
+  }
   const int64_t rank = n.input(0)->type()->rank();
   const int64_t a = *axis < 0 ? *axis + rank : *axis;
   if (a < 0 || a >= rank) return None();
-  return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(a, std::move(tables)));
+  return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(a, {}, std::move(tables)));
 }
 
 // qnn.lookup with a constant table.

@@ -215,12 +215,21 @@ const std::map<std::string, Kernel>& Kernels() {
          return Single(ref::QnnMul(in[0], in[2], in[3], in[1], in[4], in[5], in[6], in[7], dt));
        }},
       {"qnn.concat",
-       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
          size_t k = (in.size() - 2) / 3;
          Tensors data(in.begin(), in.begin() + k), scales(in.begin() + k, in.begin() + 2 * k),
              zps(in.begin() + 2 * k, in.begin() + 3 * k);
-         return Single(ref::QnnConcat(data, scales, zps, in[3 * k], in[3 * k + 1], axis));
+         ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
+         if (layout == "NCHW") return Single(ref::QnnConcat(data, scales, zps, in[3 * k], in[3 * k + 1], axis));
+         // Blocked: through NCHW, each input with its real channels.
+         ASSIGN_OR_RETURN(auto channels, n.attrs().GetInts("channels"));
+         if (channels.size() != k) return absl::InvalidArgumentError("channels needs one count per input");
+         for (size_t i = 0; i < k; ++i) {
+           ASSIGN_OR_RETURN(data[i], kernels::spatial_pack::FromBlocked(data[i], channels[i], pool));
+         }
+         ASSIGN_OR_RETURN(Tensor nchw, ref::QnnConcat(data, scales, zps, in[3 * k], in[3 * k + 1], 1));
+         return Single(kernels::spatial_pack::ToBlocked(nchw, ir::ChannelBlock(layout), 0, pool));
        }},
       {"qnn.dynamic_quantize",
        [](const ir::Node&, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {

@@ -93,4 +93,95 @@ absl::Status ConcatWithTables(const std::vector<tensor::Tensor>& inputs,
   return absl::OkStatus();
 }
 
+namespace {
+
+// One input block of one image, copied into the output's lanes.
+struct BlockCopy {
+  const uint8_t* from;      // the input block: [pixels][k]
+  const uint8_t* table;     // nullptr: copy
+  int64_t lanes;            // real lanes in this input block
+  int64_t first_channel;    // the output channel of its lane 0
+  uint8_t* image;           // the output image: [blocks][pixels][k]
+};
+
+struct BlockedTask {
+  std::vector<BlockCopy> copies;
+  int64_t pixels, k;
+  static void Run(void* ctx, size_t i) {
+    const BlockedTask& t = *static_cast<const BlockedTask*>(ctx);
+    const BlockCopy& c = t.copies[i];
+    const int64_t k = t.k, plane = t.pixels * k;
+    const int64_t ob = c.first_channel / k, ol = c.first_channel % k;
+    if (ol == 0 && c.lanes == k && c.table == nullptr) {
+      std::memcpy(c.image + ob * plane, c.from, static_cast<size_t>(plane));
+      return;
+    }
+    for (int64_t l = 0; l < c.lanes; ++l) {
+      const int64_t lane = ol + l;
+      uint8_t* to = c.image + (ob + lane / k) * plane + lane % k;
+      const uint8_t* from = c.from + l;
+      if (c.table == nullptr) {
+        for (int64_t p = 0; p < t.pixels; ++p) to[p * k] = from[p * k];
+      } else {
+        for (int64_t p = 0; p < t.pixels; ++p) to[p * k] = c.table[from[p * k]];
+      }
+    }
+  }
+};
+
+}  // namespace
+
+absl::Status ConcatBlockedChannels(const std::vector<tensor::Tensor>& inputs,
+                                   const std::vector<int64_t>& channels,
+                                   const std::vector<const uint8_t*>& tables, tensor::Tensor* out,
+                                   pthreadpool_t pool) {
+  if (inputs.empty() || channels.size() != inputs.size() || tables.size() != inputs.size() || out == nullptr ||
+      !inputs[0].defined() || inputs[0].rank() != 5 || tensor::DTypeSize(inputs[0].dtype()) != 1) {
+    return absl::InvalidArgumentError("ConcatBlockedChannels: needs 8-bit NCHW{k}c inputs, a channel count and a table each");
+  }
+  const tensor::Tensor& first = inputs[0];
+  const int64_t n = first.dim(0), h = first.dim(2), w = first.dim(3), k = first.dim(4);
+  int64_t total = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const tensor::Tensor& t = inputs[i];
+    if (!t.defined() || t.dtype() != first.dtype() || t.rank() != 5 || t.dim(0) != n || t.dim(2) != h ||
+        t.dim(3) != w || t.dim(4) != k || channels[i] < 1 || channels[i] > t.dim(1) * k) {
+      return absl::InvalidArgumentError(absl::StrCat("ConcatBlockedChannels: input ", i, " does not match"));
+    }
+    total += channels[i];
+  }
+  const tensor::Shape shape = {n, (total + k - 1) / k, h, w, k};
+  if (!out->defined() || out->dtype() != first.dtype() || out->shape() != shape) {
+    auto t = tensor::Tensor::CreateForOverwrite(first.dtype(), shape);
+    if (!t.ok()) return t.status();
+    *out = *std::move(t);
+  }
+  auto* to = static_cast<uint8_t*>(out->raw_data());
+  // Padding lanes of the last block are 0.
+  if (total % k != 0) {
+    for (int64_t img = 0; img < n; ++img) {
+      uint8_t* last = to + ((img * shape[1] + shape[1] - 1) * h * w) * k;
+      for (int64_t p = 0; p < h * w; ++p) std::memset(last + p * k + total % k, 0, static_cast<size_t>(k - total % k));
+    }
+  }
+  BlockedTask task;
+  task.pixels = h * w;
+  task.k = k;
+  for (int64_t img = 0; img < n; ++img) {
+    int64_t offset = 0;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const auto* from = static_cast<const uint8_t*>(inputs[i].raw_data()) + img * inputs[i].dim(1) * h * w * k;
+      for (int64_t b = 0; b * k < channels[i]; ++b) {
+        task.copies.push_back({from + b * h * w * k, tables[i], std::min(k, channels[i] - b * k), offset + b * k,
+                               to + img * shape[1] * h * w * k});
+      }
+      offset += channels[i];
+    }
+  }
+  // Copies into one output block from two inputs write different lanes of
+  // the same bytes' cache lines: correct in parallel (distinct bytes).
+  pthreadpool_parallelize_1d(pool, &BlockedTask::Run, &task, task.copies.size(), 0);
+  return absl::OkStatus();
+}
+
 }  // namespace qnnc::kernels::layout

@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "kernels/reference/layout.h"
+#include "kernels/spatial_pack/conv2d.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"
 
@@ -74,6 +75,36 @@ TEST(Concat, MapsThroughTables) {
   Tensor out;
   const std::vector<Tensor> wide = {Random(DType::kF32, {2}, rng)};
   EXPECT_FALSE(ConcatWithTables(wide, {negate.data()}, 0, &out, nullptr).ok());
+}
+
+// Channel counts that are not multiples of the block (Inception's 16, 16, 24
+// and 8), with and without tables, against NCHW concat then blocking.
+TEST(Concat, BlockedChannelsPackLanes) {
+  testing::TwoThreads pool;
+  std::mt19937 rng(45);
+  std::vector<uint8_t> negate(256);
+  for (int b = 0; b < 256; ++b) negate[b] = static_cast<uint8_t>(255 - b);
+  for (const std::vector<int64_t>& channels :
+       {std::vector<int64_t>{16, 16, 24, 8}, std::vector<int64_t>{5, 3, 17}, std::vector<int64_t>{32}}) {
+    std::vector<Tensor> nchw, blocked;
+    std::vector<const uint8_t*> tables;
+    for (size_t i = 0; i < channels.size(); ++i) {
+      nchw.push_back(Random(DType::kU8, {2, channels[i], 3, 5}, rng));
+      blocked.push_back(*spatial_pack::ToBlocked(nchw.back(), 16, 0));
+      tables.push_back(i % 2 == 1 ? negate.data() : nullptr);
+      if (tables.back()) {  // the expected input: mapped
+        for (uint8_t& v : nchw.back().span<uint8_t>()) v = negate[v];
+      }
+    }
+    auto concat = reference::Concat(nchw, 1);
+    ASSERT_TRUE(concat.ok());
+    const Tensor want = *spatial_pack::ToBlocked(*concat, 16, 0);
+    for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
+      Tensor got;
+      ASSERT_TRUE(ConcatBlockedChannels(blocked, channels, tables, &got, p).ok());
+      EXPECT_TRUE(got.BitwiseEquals(want)) << absl::StrJoin(channels, ",");
+    }
+  }
 }
 
 }  // namespace
