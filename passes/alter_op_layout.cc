@@ -106,6 +106,32 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, inputs, n->attrs(), n->input(0)->type()->shape[1]);
 }
 
+// A qnn.mul of two 8-bit tensors that both come back from one blocked
+// layout, of one shape or one a squeeze-excite gate [N, C, 1, 1], multiplies
+// in that layout (element by element, the gate's lanes broadcast over the
+// pixels as its channels over H and W: exact), with one transform after it.
+absl::Status BlockQnnMul(ir::Graph& graph, Node* n) {
+  if (n->op() != "qnn.mul" || n->inputs().size() != 8) return absl::OkStatus();
+  const std::string layout = AlteredSource(n->input(0));
+  if (layout.empty() || ir::ChannelBlock(layout) == 0 || layout != AlteredSource(n->input(1))) {
+    return absl::OkStatus();
+  }
+  const ir::TensorType& a = *n->input(0)->type();
+  const ir::TensorType& b = *n->input(1)->type();
+  if (a.rank() != 4 || b.rank() != 4 || a.shape[0] != b.shape[0] || a.shape[1] != b.shape[1]) {
+    return absl::OkStatus();
+  }
+  const bool gate = (b.shape[2] == 1 && b.shape[3] == 1) || (a.shape[2] == 1 && a.shape[3] == 1);
+  if (a.shape != b.shape && !gate) return absl::OkStatus();
+  for (size_t i = 2; i < 8; ++i) {
+    if (!OneElement(n->input(i))) return absl::OkStatus();
+  }
+  std::vector<Value*> inputs = n->inputs();
+  inputs[0] = n->input(0)->producer()->input(0);
+  inputs[1] = n->input(1)->producer()->input(0);
+  return RunBlocked(graph, n, layout, inputs, n->attrs(), n->output()->type()->shape[1]);
+}
+
 // A qnn.lookup of a tensor that comes back from an altered layout looks up
 // in that layout (element by element: exact; padding lanes map to values no
 // kernel reads, as for qnn.add), with one transform after it.
@@ -286,6 +312,7 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     RETURN_IF_ERROR(BlockMaxPool(graph, n));
     RETURN_IF_ERROR(BlockAdd(graph, n));
     RETURN_IF_ERROR(BlockLookup(graph, n));
+    RETURN_IF_ERROR(BlockQnnMul(graph, n));
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));
     RETURN_IF_ERROR(BlockResize(graph, n));
     RETURN_IF_ERROR(BlockConcat(graph, n));

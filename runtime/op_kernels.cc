@@ -18,6 +18,7 @@
 #include "kernels/elementwise/dequantize.h"
 #include "kernels/elementwise/float_ops.h"
 #include "kernels/elementwise/qnn_add.h"
+#include "kernels/elementwise/qnn_mul.h"
 #include "kernels/elementwise/quantize.h"
 #include "kernels/elementwise/requantize.h"
 #include "kernels/layout/concat.h"
@@ -215,6 +216,45 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeRequantize(const ir::Node& n
     if (!kernels::elementwise::RequantizeSupported(0, p, out_dtype)) return none();
   }
   return std::unique_ptr<PreparedKernel>(new RequantizeKernel(p, std::move(multipliers), a, out_dtype));
+}
+
+// qnn.mul of 8-bit tensors with constant per-tensor parameters: same shapes
+// or a broadcast gate (kernels/elementwise/qnn_mul.h).
+class QnnMulKernel : public PreparedKernel {
+ public:
+  QnnMulKernel(const kernels::elementwise::QnnMulParams& p, DType out_dtype) : p_(p), out_dtype_(out_dtype) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::QnnMul(in[0], in[1], p_, out_dtype_, &out[0], pool);
+  }
+  std::string description() const override { return "elementwise qnn_mul"; }
+
+ private:
+  kernels::elementwise::QnnMulParams p_;
+  DType out_dtype_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnMul(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  if (n.inputs().size() != 8 || !n.input(0)->type() || !n.input(1)->type() || !n.output()->type()) return none();
+  double v[6];
+  for (int i = 0; i < 6; ++i) {
+    if (!ConstantScalar(n, i + 2, &v[i])) return none();
+  }
+  for (int i : {2, 4, 6}) {
+    if (n.input(i)->data().dtype() != DType::kF32) return none();
+  }
+  for (int i : {1, 3, 5}) {
+    if (!(v[i] >= -256.0 && v[i] <= 256.0)) return none();
+  }
+  kernels::elementwise::QnnMulParams p{static_cast<float>(v[0]), static_cast<float>(v[2]), static_cast<float>(v[4]),
+                                       static_cast<int32_t>(v[1]), static_cast<int32_t>(v[3]),
+                                       static_cast<int32_t>(v[5])};
+  const ir::TensorType& a = *n.input(0)->type();
+  const ir::TensorType& b = *n.input(1)->type();
+  const DType out_dtype = n.output()->type()->dtype;
+  if (!kernels::elementwise::QnnMulSupported(a.dtype, a.shape, b.dtype, b.shape, p, out_dtype)) return none();
+  return std::unique_ptr<PreparedKernel>(new QnnMulKernel(p, out_dtype));
 }
 
 // nn.bias_add of i32 or f32 along its axis (a dense layer's bias).
@@ -685,6 +725,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
     registry.Register("nn.dense", impl, &MakeDense);
   }
   registry.RegisterForOp("qnn.add", &MakeQnnAdd);
+  registry.RegisterForOp("qnn.mul", &MakeQnnMul);
   registry.RegisterForOp("qnn.quantize", &MakeQuantize);
   registry.RegisterForOp("qnn.requantize", &MakeRequantize);
   registry.RegisterForOp("nn.bias_add", &MakeBiasAdd);

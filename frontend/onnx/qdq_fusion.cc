@@ -35,6 +35,21 @@ absl::StatusOr<ir::Value*> FuseAdd(ir::Graph& g, const QParams& q) {
                                   attrs);
 }
 
+// Q(multiply(DQ(a), DQ(b))) -> qnn.mul (ONNX Runtime fuses the same into
+// QLinearMul), per-tensor operands: a squeeze-excite gate times its input.
+absl::StatusOr<ir::Value*> FuseMul(ir::Graph& g, const QParams& q) {
+  ir::Node* mul = internal::ProducerOf(q.data, "multiply");
+  if (mul == nullptr || g.CountUses(q.data) != 1) return nullptr;
+  auto a = MatchDequantize(mul->input(0));
+  auto b = MatchDequantize(mul->input(1));
+  if (!IsPerTensor(a) || !IsPerTensor(b)) return nullptr;
+  ir::Attrs attrs;
+  attrs.Set("out_dtype", std::string(tensor::DTypeName(q.node->output()->type()->dtype)));
+  return Rewriter(g, q.node).Emit("qnn.mul", {a->data, b->data, a->scale, a->zero_point, b->scale,
+                                              b->zero_point, q.scale, q.zero_point},
+                                  attrs);
+}
+
 // Q(concat(DQ(x_1), ..., DQ(x_n))) -> qnn.concat.
 absl::StatusOr<ir::Value*> FuseConcat(ir::Graph& g, const QParams& q) {
   ir::Node* concat = internal::ProducerOf(q.data, "concat");
@@ -91,7 +106,7 @@ absl::Status FuseQdq(ir::Graph& graph) {
     std::optional<QParams> q = internal::MatchQParams(node);
     if (!IsPerTensor(q) || !node->output()->type()) continue;
     ir::Value* fused = nullptr;
-    for (auto* fuse : {internal::FuseLinear, FuseAdd, FuseConcat, FuseDataMovement}) {
+    for (auto* fuse : {internal::FuseLinear, FuseAdd, FuseMul, FuseConcat, FuseDataMovement}) {
       ASSIGN_OR_RETURN(fused, fuse(graph, *q));
       if (fused != nullptr) break;
     }

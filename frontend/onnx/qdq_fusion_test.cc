@@ -174,6 +174,13 @@ TEST(QdqFusionTest, AddAndRelu) {
   EXPECT_EQ(Counts(*g)["add"], 1);
 }
 
+TEST(QdqFusionTest, Multiply) {
+  Pattern p;
+  auto g = p.Quantized(p.b.Op("multiply", {p.dqa, p.dqb}), 0.05f, 11);
+  EXPECT_EQ(Counts(*g), (std::map<std::string, int>{{"qnn.mul", 1}}));
+  EXPECT_EQ(g->outputs()[0]->type()->ToString(), "u8[1,2,4,4]");
+}
+
 TEST(QdqFusionTest, Concat) {
   Pattern p;
   auto g = p.Quantized(p.b.Op("concat", {p.dqa, p.dqb}, A({{"axis", int64_t{1}}})), 0.5f, 3);
