@@ -96,8 +96,15 @@ absl::StatusOr<std::vector<TensorType>> Pool2DRel(const TypeRelationInput& in) {
 
 absl::StatusOr<std::vector<TensorType>> GlobalPoolRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  RETURN_IF_ERROR(ExpectRank(x, 4, "data"));
   ASSIGN_OR_RETURN(std::string layout, in.node.attrs().GetString("layout", "NCHW"));
+  if (ChannelBlock(layout) > 0) {  // NCHW{k}c: lane by lane
+    RETURN_IF_ERROR(ExpectRank(x, 5, "data"));
+    if (x.shape[4] != ChannelBlock(layout)) {
+      return absl::InvalidArgumentError(absl::StrCat(x.ToString(), " is not ", layout));
+    }
+    return One({x.dtype, {x.shape[0], x.shape[1], 1, 1, x.shape[4]}});
+  }
+  RETURN_IF_ERROR(ExpectRank(x, 4, "data"));
   Shape out = x.shape;
   if (layout == "NCHW") {
     out[2] = out[3] = 1;
@@ -141,7 +148,8 @@ void RegisterNnOps(OpRegistry& r) {
                     "(data) {pool_size, strides, padding, dilation, ceil_mode, layout}"});
   RegisterOrDie(r, {"nn.avg_pool2d", 1, 1, 1, Pool2DRel,
                     "(data) {pool_size, strides, padding, ceil_mode, count_include_pad, layout}"});
-  RegisterOrDie(r, {"nn.global_avg_pool2d", 1, 1, 1, GlobalPoolRel, "(data) {layout}"});
+  RegisterOrDie(r, {"nn.global_avg_pool2d", 1, 1, 1, GlobalPoolRel,
+                    "(data) {layout NCHW, NHWC or NCHW{k}c}"});
   RegisterOrDie(r, {"nn.pad", 1, 1, 1, PadRel,
                     "(data) {pad_width [begins..., ends...], pad_mode, pad_value}"});
 }

@@ -132,6 +132,41 @@ absl::Status BlockQnnMul(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, inputs, n->attrs(), n->output()->type()->shape[1]);
 }
 
+// A per-tensor qnn.dequantize or qnn.quantize of a tensor that comes back
+// from a blocked layout runs in that layout (element by element: exact;
+// padding lanes map to values no kernel reads), with one transform after it.
+absl::Status BlockPerTensorQuantization(ir::Graph& graph, Node* n) {
+  if ((n->op() != "qnn.dequantize" && n->op() != "qnn.quantize") || n->inputs().size() != 3) {
+    return absl::OkStatus();
+  }
+  const std::string layout = AlteredSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || !OneElement(n->input(1)) ||
+      !OneElement(n->input(2))) {
+    return absl::OkStatus();
+  }
+  std::vector<Value*> inputs = n->inputs();
+  inputs[0] = n->input(0)->producer()->input(0);
+  return RunBlocked(graph, n, layout, inputs, n->attrs(), t.shape[1]);
+}
+
+// An f32 global average pool of a tensor that comes back from a blocked
+// layout pools lane by lane in that layout (each lane as its channel, in the
+// reference's order: exact), with one transform after it.
+absl::Status BlockGlobalAvgPool(ir::Graph& graph, Node* n) {
+  if (n->op() != "nn.global_avg_pool2d" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
+    return absl::OkStatus();
+  }
+  const std::string layout = AlteredSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || t.dtype != tensor::DType::kF32) {
+    return absl::OkStatus();
+  }
+  Attrs attrs = n->attrs();
+  attrs.Set("layout", layout);
+  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
+}
+
 // A qnn.lookup of a tensor that comes back from an altered layout looks up
 // in that layout (element by element: exact; padding lanes map to values no
 // kernel reads, as for qnn.add), with one transform after it.
@@ -313,6 +348,8 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     RETURN_IF_ERROR(BlockAdd(graph, n));
     RETURN_IF_ERROR(BlockLookup(graph, n));
     RETURN_IF_ERROR(BlockQnnMul(graph, n));
+    RETURN_IF_ERROR(BlockPerTensorQuantization(graph, n));
+    RETURN_IF_ERROR(BlockGlobalAvgPool(graph, n));
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));
     RETURN_IF_ERROR(BlockResize(graph, n));
     RETURN_IF_ERROR(BlockConcat(graph, n));

@@ -275,9 +275,18 @@ const std::map<std::string, Kernel>& Kernels() {
          return Single(ref::AvgPool2D(in[0], p));
        }},
       {"nn.global_avg_pool2d",
-       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
-         return Single(ref::GlobalAvgPool2D(in[0]));
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
+         ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
+         const int64_t block = ir::ChannelBlock(layout);
+         if (block == 0) {
+           RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
+           return Single(ref::GlobalAvgPool2D(in[0]));
+         }
+         // Blocked: every lane as a channel (padding lanes too).
+         const int64_t lanes = in[0].dim(1) * block;
+         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], lanes, pool));
+         ASSIGN_OR_RETURN(Tensor pooled, ref::GlobalAvgPool2D(nchw));
+         return Single(kernels::spatial_pack::ToBlocked(pooled, block, 0, pool));
        }},
       {"nn.pad",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {

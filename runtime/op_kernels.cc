@@ -354,11 +354,15 @@ class GlobalAvgPoolKernel : public PreparedKernel {
   std::string description() const override { return "pool global average f32"; }
 };
 
-// f32 NCHW; nullptr (the reference kernel) for other dtypes and layouts.
+// f32 NCHW or NCHW{k}c; nullptr (the reference kernel) otherwise.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeGlobalAvgPool(const ir::Node& n) {
   auto layout = n.attrs().GetString("layout", "NCHW");
   if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 ||
-      n.input(0)->type()->shape.size() != 4 || !layout.ok() || *layout != "NCHW") {
+      !layout.ok()) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  const size_t rank = n.input(0)->type()->shape.size();
+  if (!(*layout == "NCHW" && rank == 4) && !(ir::ChannelBlock(*layout) > 0 && rank == 5)) {
     return std::unique_ptr<PreparedKernel>();
   }
   return std::unique_ptr<PreparedKernel>(new GlobalAvgPoolKernel());

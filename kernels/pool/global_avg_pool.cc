@@ -1,6 +1,9 @@
 #include "kernels/pool/global_avg_pool.h"
 
 #include <algorithm>
+#include <vector>
+
+#include <algorithm>
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
@@ -45,7 +48,35 @@ struct Task {
 
 }  // namespace
 
+namespace {
+
+// NCHW{k}c: each lane of each block summed over the pixels in order, as the
+// reference sums its channel's plane.
+absl::Status BlockedGlobalAvgPool(const Tensor& x, Tensor* out) {
+  const int64_t n = x.dim(0), cb = x.dim(1), pixels = x.dim(2) * x.dim(3), k = x.dim(4);
+  const tensor::Shape shape = {n, cb, 1, 1, k};
+  if (!out->defined() || out->dtype() != DType::kF32 || out->shape() != shape) {
+    ASSIGN_OR_RETURN(*out, Tensor::CreateForOverwrite(DType::kF32, shape));
+  }
+  const float count = static_cast<float>(pixels);
+  std::vector<float> sum(k);
+  for (int64_t b = 0; b < n * cb; ++b) {
+    const float* in = x.data<float>() + b * pixels * k;
+    std::fill(sum.begin(), sum.end(), 0.0f);
+    for (int64_t p = 0; p < pixels; ++p) {
+      for (int64_t l = 0; l < k; ++l) sum[l] += in[p * k + l];
+    }
+    for (int64_t l = 0; l < k; ++l) out->data<float>()[b * k + l] = sum[l] / count;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status GlobalAvgPool2DF32(const Tensor& x, Tensor* out, pthreadpool_t pool) {
+  if (x.defined() && x.dtype() == DType::kF32 && x.rank() == 5 && x.dim(2) * x.dim(3) > 0 && out != nullptr) {
+    return BlockedGlobalAvgPool(x, out);
+  }
   if (!x.defined() || x.dtype() != DType::kF32 || x.rank() != 4 || x.dim(2) * x.dim(3) == 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "GlobalAvgPool2DF32: needs f32 [N, C, H, W] with H * W > 0, got ",

@@ -12,9 +12,11 @@
 
 namespace qnnc::kernels::pool {
 
-// x: f32 [N, C, H, W] with H * W > 0 -> out f32 [N, C, 1, 1]. Writes `out` in
-// place when it already has that dtype and shape, else replaces it. Split
-// over `pool` (nullptr: this thread).
+// x: f32 [N, C, H, W] with H * W > 0 -> out f32 [N, C, 1, 1], or blocked
+// [N, C/k, H, W, k] -> [N, C/k, 1, 1, k] (each lane as its channel, on this
+// thread: the squeeze-excite inputs are small). Writes `out` in place when it
+// already has that dtype and shape, else replaces it. Split over `pool`
+// (nullptr: this thread).
 absl::Status GlobalAvgPool2DF32(const tensor::Tensor& x, tensor::Tensor* out, pthreadpool_t pool);
 
 }  // namespace qnnc::kernels::pool
