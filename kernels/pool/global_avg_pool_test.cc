@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "kernels/spatial_pack/conv2d.h"
 #include "kernels/reference/pool.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"
@@ -43,6 +44,24 @@ TEST(GlobalAvgPool, MatchesReferenceBitForBit) {
       EXPECT_TRUE(got.BitwiseEquals(*want));
     }
   }
+}
+
+// Blocked NCHW16c: each real lane as the reference pools its channel.
+TEST(GlobalAvgPool, BlockedLanesMatchTheirChannels) {
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  Tensor x = *Tensor::Create(DType::kF32, {2, 40, 14, 14});
+  for (float& v : x.span<float>()) v = unit(rng);
+  auto want = reference::GlobalAvgPool2D(x);
+  ASSERT_TRUE(want.ok());
+  auto blocked = spatial_pack::ToBlocked(x, 16);
+  ASSERT_TRUE(blocked.ok());
+  Tensor got;
+  ASSERT_TRUE(GlobalAvgPool2DF32(*blocked, &got, nullptr).ok());
+  ASSERT_EQ(got.shape(), (tensor::Shape{2, 3, 1, 1, 16}));
+  auto back = spatial_pack::FromBlocked(got, 40);
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back->BitwiseEquals(*want));
 }
 
 TEST(GlobalAvgPool, RefusesWhatItDoesNotTake) {
