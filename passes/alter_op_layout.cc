@@ -167,6 +167,44 @@ absl::Status BlockGlobalAvgPool(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
 }
 
+// An f32 average pool of a tensor that comes back from a blocked layout
+// pools lane by lane in that layout (each lane as its channel: exact), with
+// one transform after it.
+absl::Status BlockAvgPool(ir::Graph& graph, Node* n) {
+  if (n->op() != "nn.avg_pool2d" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
+    return absl::OkStatus();
+  }
+  const std::string layout = AlteredSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || t.dtype != tensor::DType::kF32) {
+    return absl::OkStatus();
+  }
+  Attrs attrs = n->attrs();
+  attrs.Set("layout", layout);
+  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
+}
+
+// A constant nn.pad of the spatial dimensions of a tensor that comes back
+// from a blocked layout pads in that layout (the same H and W pads; padding
+// lanes get the pad value, which no kernel reads), with one transform after
+// it.
+absl::Status BlockSpatialPad(ir::Graph& graph, Node* n) {
+  if (n->op() != "nn.pad" || n->attrs().GetString("pad_mode", "constant").value_or("") != "constant") {
+    return absl::OkStatus();
+  }
+  const std::string layout = AlteredSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  auto pads = n->attrs().GetInts("pad_width");
+  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || !pads.ok() || pads->size() != 8) {
+    return absl::OkStatus();
+  }
+  const std::vector<int64_t>& p = *pads;
+  if (p[0] != 0 || p[1] != 0 || p[4] != 0 || p[5] != 0) return absl::OkStatus();  // N and C unpadded
+  Attrs attrs = n->attrs();
+  attrs.Set("pad_width", std::vector<int64_t>{0, 0, p[2], p[3], 0, 0, 0, p[6], p[7], 0});
+  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
+}
+
 // A qnn.lookup of a tensor that comes back from an altered layout looks up
 // in that layout (element by element: exact; padding lanes map to values no
 // kernel reads, as for qnn.add), with one transform after it.
@@ -350,6 +388,8 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     RETURN_IF_ERROR(BlockQnnMul(graph, n));
     RETURN_IF_ERROR(BlockPerTensorQuantization(graph, n));
     RETURN_IF_ERROR(BlockGlobalAvgPool(graph, n));
+    RETURN_IF_ERROR(BlockAvgPool(graph, n));
+    RETURN_IF_ERROR(BlockSpatialPad(graph, n));
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));
     RETURN_IF_ERROR(BlockResize(graph, n));
     RETURN_IF_ERROR(BlockConcat(graph, n));

@@ -271,8 +271,13 @@ const std::map<std::string, Kernel>& Kernels() {
        }},
       {"nn.avg_pool2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(auto p, PoolParams(n));
-         return Single(ref::AvgPool2D(in[0], p));
+         ASSIGN_OR_RETURN(auto p, PoolParams(n, /*allow_blocked=*/true));
+         if (in[0].rank() != 5) return Single(ref::AvgPool2D(in[0], p));
+         // NCHW{k}c: per channel, so through NCHW (lanes kept).
+         const int64_t channels = in[0].dim(1) * in[0].dim(4);
+         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], channels));
+         ASSIGN_OR_RETURN(Tensor pooled, ref::AvgPool2D(nchw, p));
+         return Single(kernels::spatial_pack::ToBlocked(pooled, in[0].dim(4)));
        }},
       {"nn.global_avg_pool2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
