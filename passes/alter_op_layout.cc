@@ -150,28 +150,12 @@ absl::Status BlockPerTensorQuantization(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, inputs, n->attrs(), t.shape[1]);
 }
 
-// An f32 global average pool of a tensor that comes back from a blocked
-// layout pools lane by lane in that layout (each lane as its channel, in the
-// reference's order: exact), with one transform after it.
-absl::Status BlockGlobalAvgPool(ir::Graph& graph, Node* n) {
-  if (n->op() != "nn.global_avg_pool2d" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
-    return absl::OkStatus();
-  }
-  const std::string layout = AlteredSource(n->input(0));
-  const ir::TensorType& t = *n->input(0)->type();
-  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || t.dtype != tensor::DType::kF32) {
-    return absl::OkStatus();
-  }
-  Attrs attrs = n->attrs();
-  attrs.Set("layout", layout);
-  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
-}
-
-// An f32 average pool of a tensor that comes back from a blocked layout
-// pools lane by lane in that layout (each lane as its channel: exact), with
-// one transform after it.
+// An f32 average pool, global or windowed, of a tensor that comes back from
+// a blocked layout pools lane by lane in that layout (each lane as its
+// channel, in the reference's order: exact), with one transform after it.
 absl::Status BlockAvgPool(ir::Graph& graph, Node* n) {
-  if (n->op() != "nn.avg_pool2d" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
+  if ((n->op() != "nn.avg_pool2d" && n->op() != "nn.global_avg_pool2d") ||
+      n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
     return absl::OkStatus();
   }
   const std::string layout = AlteredSource(n->input(0));
@@ -387,7 +371,6 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     RETURN_IF_ERROR(BlockLookup(graph, n));
     RETURN_IF_ERROR(BlockQnnMul(graph, n));
     RETURN_IF_ERROR(BlockPerTensorQuantization(graph, n));
-    RETURN_IF_ERROR(BlockGlobalAvgPool(graph, n));
     RETURN_IF_ERROR(BlockAvgPool(graph, n));
     RETURN_IF_ERROR(BlockSpatialPad(graph, n));
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));

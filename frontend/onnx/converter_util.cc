@@ -28,6 +28,11 @@ absl::StatusOr<const tensor::Tensor*> ConstantInput(const NodeContext& ctx, int 
   return t;
 }
 
+ir::Value* ZeroPointOr(NodeContext& ctx, int i, tensor::DType dtype) {
+  if (ctx.has_input(i)) return ctx.input(i);
+  return ctx.Constant(tensor::Tensor::Zeros(dtype, {}));
+}
+
 absl::StatusOr<ir::Value*> EmitReshape(NodeContext& ctx, ir::Value* x, std::vector<int64_t> shape) {
   ir::Attrs attrs;
   attrs.Set("newshape", std::move(shape));

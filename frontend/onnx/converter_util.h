@@ -23,6 +23,9 @@ absl::StatusOr<std::vector<int64_t>> IntValues(const tensor::Tensor& t, const ch
 absl::StatusOr<const tensor::Tensor*> ConstantInput(const NodeContext& ctx, int i,
                                                     const char* what);
 
+// Input i (a zero point), or a scalar zero of `dtype` when the optional
+// input is absent.
+ir::Value* ZeroPointOr(NodeContext& ctx, int i, tensor::DType dtype);
 // x reshaped to `shape` (same element count).
 absl::StatusOr<ir::Value*> EmitReshape(NodeContext& ctx, ir::Value* x, std::vector<int64_t> shape);
 // `axis` of a tensor of `rank`, negative counted from the end; out of range

@@ -13,12 +13,6 @@ namespace {
 
 using tensor::DType;
 
-// The zero point at input i, or a scalar zero of the quantized dtype.
-ir::Value* ZeroPointOr(NodeContext& ctx, int i, DType dtype) {
-  if (ctx.has_input(i)) return ctx.input(i);
-  return ctx.Constant(tensor::Tensor::Zeros(dtype, {}));
-}
-
 absl::StatusOr<ir::Value*> Dequantize(NodeContext& ctx, int x, int scale, int zp) {
   ASSIGN_OR_RETURN(ir::Value * q, ctx.Required(x));
   ASSIGN_OR_RETURN(ir::Value * s, ctx.Required(scale));

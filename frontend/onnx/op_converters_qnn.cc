@@ -14,12 +14,6 @@ namespace {
 
 using tensor::DType;
 
-// Input i, or a scalar zero of `dtype` when the optional input is absent.
-ir::Value* ZeroPointOr(NodeContext& ctx, int i, DType dtype) {
-  if (ctx.has_input(i)) return ctx.input(i);
-  return ctx.Constant(tensor::Tensor::Zeros(dtype, {}));
-}
-
 Outputs QuantizeLinear(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
   ASSIGN_OR_RETURN(ir::Value * scale, ctx.Required(1));

@@ -101,6 +101,24 @@ absl::Status Prepare(const Tensor& x, const Shape& shape, Tensor* out, const cha
   return absl::OkStatus();
 }
 
+// Writes out (x's dtype, `shape`, densely) from x's bytes at `offset` read
+// with `src_strides` (bytes, one per dimension of `shape`).
+absl::Status ReadInto(const Tensor& x, int64_t offset, std::vector<int64_t> src_strides, const Shape& shape,
+                      Tensor* out, const char* kernel, pthreadpool_t pool) {
+  if (absl::Status s = Prepare(x, shape, out, kernel); !s.ok()) return s;
+  if (out->num_elements() == 0) return absl::OkStatus();
+  const size_t elem = tensor::DTypeSize(x.dtype());
+  Copy c;
+  c.src = static_cast<const uint8_t*>(x.raw_data()) + offset;
+  c.dst = static_cast<uint8_t*>(out->raw_data());
+  c.shape = shape;
+  c.src_strides = std::move(src_strides);
+  c.dst_strides = ByteStrides(shape, elem);
+  c.elem = elem;
+  c.Run(pool);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status Transpose(const Tensor& x, const std::vector<int64_t>& perm, Tensor* out,
@@ -116,20 +134,12 @@ absl::Status Transpose(const Tensor& x, const std::vector<int64_t>& perm, Tensor
   const size_t elem = tensor::DTypeSize(x.dtype());
   const std::vector<int64_t> in = ByteStrides(x.shape(), elem);
   Shape shape(r);
-  Copy c;
+  std::vector<int64_t> src;  // byte strides, one per output dimension
   for (int64_t i = 0; i < r; ++i) {
     shape[i] = x.dim(perm[i]);
-    c.src_strides.push_back(in[perm[i]]);
+    src.push_back(in[perm[i]]);
   }
-  if (absl::Status s = Prepare(x, shape, out, "Transpose"); !s.ok()) return s;
-  if (out->num_elements() == 0) return absl::OkStatus();
-  c.src = static_cast<const uint8_t*>(x.raw_data());
-  c.dst = static_cast<uint8_t*>(out->raw_data());
-  c.shape = shape;
-  c.dst_strides = ByteStrides(shape, elem);
-  c.elem = elem;
-  c.Run(pool);
-  return absl::OkStatus();
+  return ReadInto(x, 0, std::move(src), shape, out, "Transpose", pool);
 }
 
 absl::Status StridedSlice(const Tensor& x, const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
@@ -142,7 +152,7 @@ absl::Status StridedSlice(const Tensor& x, const std::vector<int64_t>& begin, co
   const size_t elem = tensor::DTypeSize(x.dtype());
   const std::vector<int64_t> in = ByteStrides(x.shape(), elem);
   Shape shape(r);
-  Copy c;
+  std::vector<int64_t> src;  // byte strides, one per output dimension
   int64_t offset = 0;
   for (int64_t d = 0; d < r; ++d) {
     const int64_t dim = x.dim(d), b = begin[d], e = end[d], s = strides[d];
@@ -155,17 +165,9 @@ absl::Status StridedSlice(const Tensor& x, const std::vector<int64_t>& begin, co
     const int64_t n = s > 0 ? (e - b + s - 1) / s : (b - e - s - 1) / -s;
     shape[d] = dim == 0 ? 0 : std::max<int64_t>(0, n);
     if (shape[d] > 0) offset += b * in[d];
-    c.src_strides.push_back(in[d] * s);
+    src.push_back(in[d] * s);
   }
-  if (absl::Status s = Prepare(x, shape, out, "StridedSlice"); !s.ok()) return s;
-  if (out->num_elements() == 0) return absl::OkStatus();
-  c.src = static_cast<const uint8_t*>(x.raw_data()) + offset;
-  c.dst = static_cast<uint8_t*>(out->raw_data());
-  c.shape = shape;
-  c.dst_strides = ByteStrides(shape, elem);
-  c.elem = elem;
-  c.Run(pool);
-  return absl::OkStatus();
+  return ReadInto(x, offset, std::move(src), shape, out, "StridedSlice", pool);
 }
 
 absl::Status BroadcastTo(const Tensor& x, const Shape& shape, Tensor* out, pthreadpool_t pool) {
@@ -175,19 +177,11 @@ absl::Status BroadcastTo(const Tensor& x, const Shape& shape, Tensor* out, pthre
   if (!ok) return absl::InvalidArgumentError("BroadcastTo: the input does not broadcast to the shape");
   const size_t elem = tensor::DTypeSize(x.dtype());
   const std::vector<int64_t> in = ByteStrides(x.shape(), elem);
-  Copy c;
+  std::vector<int64_t> src;  // byte strides, one per output dimension
   for (int64_t d = 0; d < r; ++d) {
-    c.src_strides.push_back(d < lead || x.dim(d - lead) == 1 ? 0 : in[d - lead]);
+    src.push_back(d < lead || x.dim(d - lead) == 1 ? 0 : in[d - lead]);
   }
-  if (absl::Status s = Prepare(x, shape, out, "BroadcastTo"); !s.ok()) return s;
-  if (out->num_elements() == 0) return absl::OkStatus();
-  c.src = static_cast<const uint8_t*>(x.raw_data());
-  c.dst = static_cast<uint8_t*>(out->raw_data());
-  c.shape = shape;
-  c.dst_strides = ByteStrides(shape, elem);
-  c.elem = elem;
-  c.Run(pool);
-  return absl::OkStatus();
+  return ReadInto(x, 0, std::move(src), shape, out, "BroadcastTo", pool);
 }
 
 absl::Status PadConstant(const Tensor& x, const std::vector<int64_t>& pads, const Tensor& fill, Tensor* out,

@@ -51,6 +51,18 @@ void ForEachMapped(const Shape& out, const std::vector<std::vector<int64_t>>& ma
   }
 }
 
+// A new tensor of `shape` whose elements come from x through `map` (as
+// ForEachMapped reads it).
+absl::StatusOr<Tensor> Gathered(absl::string_view kernel, const Tensor& x, const Shape& shape,
+                                const std::vector<std::vector<int64_t>>& map) {
+  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kernel, x.dtype(), shape));
+  const size_t size = tensor::DTypeSize(x.dtype());
+  const auto* from = static_cast<const uint8_t*>(x.raw_data());
+  auto* to = static_cast<uint8_t*>(out.raw_data());
+  ForEachMapped(shape, map, [&](int64_t o, int64_t i) { CopyElement(from, i, to, o, size); });
+  return out;
+}
+
 // `value` as one element of `dtype`: floats round to nearest, integers
 // truncate toward zero and saturate (NaN -> 0), bool is value != 0.
 Tensor FillValue(double value, tensor::DType dtype) {
@@ -105,12 +117,7 @@ absl::StatusOr<Tensor> Transpose(const Tensor& x, const std::vector<int64_t>& pe
     out_shape[i] = x.dim(perm[i]);
     for (int64_t j = 0; j < out_shape[i]; ++j) map[i].push_back(j * strides[perm[i]]);
   }
-  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kKernel, x.dtype(), out_shape));
-  const size_t size = tensor::DTypeSize(x.dtype());
-  const auto* from = static_cast<const uint8_t*>(x.raw_data());
-  auto* to = static_cast<uint8_t*>(out.raw_data());
-  ForEachMapped(out_shape, map, [&](int64_t o, int64_t i) { CopyElement(from, i, to, o, size); });
-  return out;
+  return Gathered(kKernel, x, out_shape, map);
 }
 
 absl::StatusOr<Tensor> Concat(const std::vector<Tensor>& inputs, int64_t axis) {
@@ -258,12 +265,7 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
     out_shape[d] = dim == 0 ? 0 : std::max<int64_t>(0, n);
     for (int64_t i = 0; i < out_shape[d]; ++i) map[d].push_back((b + i * s) * in_strides[d]);
   }
-  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kKernel, x.dtype(), out_shape));
-  const size_t size = tensor::DTypeSize(x.dtype());
-  const auto* from = static_cast<const uint8_t*>(x.raw_data());
-  auto* to = static_cast<uint8_t*>(out.raw_data());
-  ForEachMapped(out_shape, map, [&](int64_t o, int64_t i) { CopyElement(from, i, to, o, size); });
-  return out;
+  return Gathered(kKernel, x, out_shape, map);
 }
 
 absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis) {
@@ -296,12 +298,8 @@ absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis
   Shape out_shape(x.shape().begin(), x.shape().begin() + a);
   out_shape.insert(out_shape.end(), indices.shape().begin(), indices.shape().end());
   out_shape.insert(out_shape.end(), x.shape().begin() + a + 1, x.shape().end());
-  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kKernel, x.dtype(), out_shape));
-  const size_t size = tensor::DTypeSize(x.dtype());
-  const auto* from = static_cast<const uint8_t*>(x.raw_data());
-  auto* to = static_cast<uint8_t*>(out.raw_data());
-  ForEachMapped(flat, map, [&](int64_t o, int64_t i) { CopyElement(from, i, to, o, size); });
-  return out;
+  ASSIGN_OR_RETURN(Tensor out, Gathered(kKernel, x, flat, map));
+  return out.Reshaped(out_shape);
 }
 
 absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const Shape& shape) {
@@ -317,12 +315,7 @@ absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const Shape& shape) {
     const bool repeat = d < lead || x.dim(d - lead) == 1;
     for (int64_t i = 0; i < shape[d]; ++i) map[d].push_back(repeat ? 0 : i * in_strides[d - lead]);
   }
-  ASSIGN_OR_RETURN(Tensor out, internal::NewTensor(kKernel, x.dtype(), shape));
-  const size_t size = tensor::DTypeSize(x.dtype());
-  const auto* from = static_cast<const uint8_t*>(x.raw_data());
-  auto* to = static_cast<uint8_t*>(out.raw_data());
-  ForEachMapped(shape, map, [&](int64_t o, int64_t i) { CopyElement(from, i, to, o, size); });
-  return out;
+  return Gathered(kKernel, x, shape, map);
 }
 
 }  // namespace qnnc::kernels::reference
