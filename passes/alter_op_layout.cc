@@ -150,24 +150,6 @@ absl::Status BlockPerTensorQuantization(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, inputs, n->attrs(), t.shape[1]);
 }
 
-// An f32 average pool, global or windowed, of a tensor that comes back from
-// a blocked layout pools lane by lane in that layout (each lane as its
-// channel, in the reference's order: exact), with one transform after it.
-absl::Status BlockAvgPool(ir::Graph& graph, Node* n) {
-  if ((n->op() != "nn.avg_pool2d" && n->op() != "nn.global_avg_pool2d") ||
-      n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
-    return absl::OkStatus();
-  }
-  const std::string layout = AlteredSource(n->input(0));
-  const ir::TensorType& t = *n->input(0)->type();
-  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || t.dtype != tensor::DType::kF32) {
-    return absl::OkStatus();
-  }
-  Attrs attrs = n->attrs();
-  attrs.Set("layout", layout);
-  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
-}
-
 // A constant nn.pad of the spatial dimensions of a tensor that comes back
 // from a blocked layout pads in that layout (the same H and W pads; padding
 // lanes get the pad value, which no kernel reads), with one transform after
@@ -231,20 +213,32 @@ absl::Status BlockQnnConcat(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, inputs, attrs, n->output()->type()->shape[1]);
 }
 
-// An 8-bit or f32 max pool of a tensor that comes back from an altered
-// layout pools in that layout (channel by channel: exact; padding lanes pool
-// garbage nobody reads: convolutions weigh them 0, and DynamicQuantizeLinear
-// runs blocked only on whole blocks), with one transform after it. Leaves
-// any other node alone.
-absl::Status BlockMaxPool(ir::Graph& graph, Node* n) {
-  if (n->op() != "nn.max_pool2d" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
-    return absl::OkStatus();
+// Ops with a `layout` attribute that work channel by channel run in the
+// altered layout their input comes back from, lane by lane as each lane's
+// channel (exact), with one transform after them. Padding lanes compute
+// values nobody reads: convolutions weigh them 0, the transform back drops
+// them, DynamicQuantizeLinear runs blocked only on whole blocks or with its
+// producer's range. Max pools (8-bit and f32) also follow NHWC; resize and
+// the f32 average pools (windowed and global) follow the blocked layouts.
+absl::Status BlockPerLane(ir::Graph& graph, Node* n) {
+  struct PerLaneOp {
+    const char* op;
+    bool nhwc_too, bytes_too;  // NHWC as well as NCHW{k}c; u8/i8 as well as f32
+  };
+  static constexpr PerLaneOp kOps[] = {{"nn.max_pool2d", true, true},
+                                       {"resize", false, false},
+                                       {"nn.avg_pool2d", false, false},
+                                       {"nn.global_avg_pool2d", false, false}};
+  const PerLaneOp* op = nullptr;
+  for (const PerLaneOp& o : kOps) {
+    if (n->op() == o.op) op = &o;
   }
+  if (op == nullptr || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") return absl::OkStatus();
   const std::string layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
-  if (layout.empty() || t.rank() != 4 ||
-      (t.dtype != tensor::DType::kU8 && t.dtype != tensor::DType::kI8 &&
-       t.dtype != tensor::DType::kF32)) {
+  const bool dtype_ok = t.dtype == tensor::DType::kF32 ||
+                        (op->bytes_too && (t.dtype == tensor::DType::kU8 || t.dtype == tensor::DType::kI8));
+  if (layout.empty() || (!op->nhwc_too && ir::ChannelBlock(layout) == 0) || t.rank() != 4 || !dtype_ok) {
     return absl::OkStatus();
   }
   Attrs attrs = n->attrs();
@@ -300,24 +294,6 @@ absl::Status BlockDynamicQuantize(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, inputs, n->attrs(), t.shape[1]);
 }
 
-// An f32 resize of a tensor that comes back from a blocked layout resizes in
-// that layout (lane by lane, each as its channel: exact), with one transform
-// after it.
-absl::Status BlockResize(ir::Graph& graph, Node* n) {
-  if (n->op() != "resize" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
-    return absl::OkStatus();
-  }
-  const std::string layout = AlteredSource(n->input(0));
-  const ir::TensorType& t = *n->input(0)->type();
-  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 ||
-      t.dtype != tensor::DType::kF32) {
-    return absl::OkStatus();
-  }
-  Attrs attrs = n->attrs();
-  attrs.Set("layout", layout);
-  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
-}
-
 // A channel concat (axis 1 of NCHW) of f32 tensors that all come back from
 // one blocked layout with whole blocks concatenates the blocks (axis 1 of
 // NCHW{k}c: exact, no padding lanes in between), with one transform after.
@@ -366,15 +342,13 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
   // order, so an op on another's result sees that one's transform.
   RETURN_IF_ERROR(graph.TopologicalSort());
   for (Node* n : graph.nodes()) {
-    RETURN_IF_ERROR(BlockMaxPool(graph, n));
+    RETURN_IF_ERROR(BlockPerLane(graph, n));
     RETURN_IF_ERROR(BlockAdd(graph, n));
     RETURN_IF_ERROR(BlockLookup(graph, n));
     RETURN_IF_ERROR(BlockQnnMul(graph, n));
     RETURN_IF_ERROR(BlockPerTensorQuantization(graph, n));
-    RETURN_IF_ERROR(BlockAvgPool(graph, n));
     RETURN_IF_ERROR(BlockSpatialPad(graph, n));
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));
-    RETURN_IF_ERROR(BlockResize(graph, n));
     RETURN_IF_ERROR(BlockConcat(graph, n));
     RETURN_IF_ERROR(BlockQnnConcat(graph, n));
     RETURN_IF_ERROR(BlockDynamicQuantize(graph, n));

@@ -30,16 +30,19 @@ const absl::flat_hash_set<std::string>& ElementwiseOps() {
   return *ops;
 }
 
-// Quantization parameters (every input but the data operands) must be
-// scalar constants: per tensor.
-bool ScalarParams(const ir::Node* n) {
-  const std::string& op = n->op();
-  size_t first = 0;
-  if (op == "qnn.dequantize" || op == "qnn.quantize" || op == "qnn.requantize") first = 1;
-  if (op == "qnn.add" || op == "qnn.mul") first = 2;
-  if (op == "qnn.lookup") return n->input(1)->is_constant();
-  for (size_t i = first; first > 0 && i < n->inputs().size(); ++i) {
-    if (!IsScalarConstant(n->input(i))) return false;
+// How many leading inputs are data (the rest are quantization parameters
+// or a table, which must be constants: per tensor).
+size_t DataOperands(const ir::Node& n) {
+  const std::string& op = n.op();
+  if (op == "qnn.add" || op == "qnn.mul") return 2;
+  if (op.rfind("qnn.", 0) == 0) return 1;  // (de/re)quantize, lookup
+  return n.inputs().size();                // float ops: every input
+}
+
+bool ConstantParams(const ir::Node& n) {
+  for (size_t i = DataOperands(n); i < n.inputs().size(); ++i) {
+    const ir::Value* v = n.input(i);
+    if (n.op() == "qnn.lookup" ? !v->is_constant() : !IsScalarConstant(v)) return false;
   }
   return true;
 }
@@ -61,11 +64,10 @@ bool Collect(ir::Value* v, Chain& c) {
   if (!v->type()) return false;
   ir::Node* p = v->producer();
   if (p != nullptr && c.members.count(p)) return true;
-  if (p != nullptr && ElementwiseOps().contains(p->op()) && p->outputs().size() == 1 && ScalarParams(p)) {
+  if (p != nullptr && ElementwiseOps().contains(p->op()) && p->outputs().size() == 1 && ConstantParams(*p)) {
     Chain tried = c;
     bool ok = true;
-    const size_t operands = p->op() == "qnn.add" || p->op() == "qnn.mul" ? 2 : p->op().rfind("qnn.", 0) == 0 ? 1 : p->inputs().size();
-    for (size_t i = 0; ok && i < operands; ++i) ok = Collect(p->input(i), tried);
+    for (size_t i = 0; ok && i < DataOperands(*p); ++i) ok = Collect(p->input(i), tried);
     if (ok) {
       tried.members.insert(p);
       tried.nodes.push_back(p);

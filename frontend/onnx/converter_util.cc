@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "util/status_macros.h"
 
 namespace qnnc::frontend::onnx {
 
@@ -26,6 +27,21 @@ absl::StatusOr<const tensor::Tensor*> ConstantInput(const NodeContext& ctx, int 
     return absl::UnimplementedError(absl::StrCat("input ", i, " (", what, ") must be a constant"));
   }
   return t;
+}
+
+absl::StatusOr<std::vector<int64_t>> IntsInputOrAttr(const NodeContext& ctx, int input, int since,
+                                                     const char* name, bool* present) {
+  bool given = false;
+  if (ctx.opset() < since) {
+    given = ctx.attr(name) != nullptr;
+    if (present) *present = given;
+    return ctx.AttrInts(name);
+  }
+  given = ctx.has_input(input);
+  if (present) *present = given;
+  if (!given) return std::vector<int64_t>{};
+  ASSIGN_OR_RETURN(const tensor::Tensor* t, ConstantInput(ctx, input, name));
+  return IntValues(*t, name);
 }
 
 ir::Value* ZeroPointOr(NodeContext& ctx, int i, tensor::DType dtype) {

@@ -26,6 +26,12 @@ absl::StatusOr<const tensor::Tensor*> ConstantInput(const NodeContext& ctx, int 
 // Input i (a zero point), or a scalar zero of `dtype` when the optional
 // input is absent.
 ir::Value* ZeroPointOr(NodeContext& ctx, int i, tensor::DType dtype);
+// Integer values given as the attribute `name` before opset `since` and as
+// the optional constant input `input` from it (Squeeze's axes, Slice's
+// starts, Pad's pads); `present` says whether either was given (absent:
+// empty).
+absl::StatusOr<std::vector<int64_t>> IntsInputOrAttr(const NodeContext& ctx, int input, int since,
+                                                     const char* name, bool* present = nullptr);
 // x reshaped to `shape` (same element count).
 absl::StatusOr<ir::Value*> EmitReshape(NodeContext& ctx, ir::Value* x, std::vector<int64_t> shape);
 // `axis` of a tensor of `rank`, negative counted from the end; out of range

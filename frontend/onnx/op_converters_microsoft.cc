@@ -117,10 +117,7 @@ Outputs QLinearGlobalAveragePool(NodeContext& ctx) {
 
 Outputs QLinearAveragePool(NodeContext& ctx) {
   if (!ctx.has_input(0)) return absl::InvalidArgumentError("input 0 (X) is missing");
-  ASSIGN_OR_RETURN(ir::Attrs attrs, PoolAttrs(ctx));
-  if (attrs.Has("dilation")) return absl::UnimplementedError("dilated average pooling is not supported");
-  ASSIGN_OR_RETURN(int64_t count_include_pad, ctx.AttrInt("count_include_pad", 0));
-  attrs.Set("count_include_pad", count_include_pad);
+  ASSIGN_OR_RETURN(ir::Attrs attrs, AveragePoolAttrs(ctx));
   ASSIGN_OR_RETURN(ir::Value * y, AroundFloat(ctx, "nn.avg_pool2d", std::move(attrs)));
   return One(y);
 }

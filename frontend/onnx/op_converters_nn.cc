@@ -111,10 +111,7 @@ Outputs MaxPool(NodeContext& ctx) {
 
 Outputs AveragePool(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
-  ASSIGN_OR_RETURN(ir::Attrs attrs, PoolAttrs(ctx));
-  if (attrs.Has("dilation")) return absl::UnimplementedError("dilated average pooling is not supported");
-  ASSIGN_OR_RETURN(int64_t count_include_pad, ctx.AttrInt("count_include_pad", 0));
-  attrs.Set("count_include_pad", count_include_pad);
+  ASSIGN_OR_RETURN(ir::Attrs attrs, AveragePoolAttrs(ctx));
   ASSIGN_OR_RETURN(ir::Value * y, ctx.Emit("nn.avg_pool2d", {x}, attrs));
   return std::vector<ir::Value*>{y};
 }

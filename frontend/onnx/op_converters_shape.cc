@@ -71,17 +71,10 @@ Outputs Transpose(NodeContext& ctx) {
   return One(y);
 }
 
-// Axes of Squeeze/Unsqueeze: an attribute before opset 13, then an input.
-absl::StatusOr<std::vector<int64_t>> SqueezeAxes(NodeContext& ctx) {
-  if (ctx.opset() < 13) return ctx.AttrInts("axes");
-  if (!ctx.has_input(1)) return std::vector<int64_t>{};
-  ASSIGN_OR_RETURN(const tensor::Tensor* t, ConstantInput(ctx, 1, "axes"));
-  return IntValues(*t, "axes");
-}
-
 Outputs Squeeze(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
-  ASSIGN_OR_RETURN(std::vector<int64_t> axes, SqueezeAxes(ctx));
+  // Axes: an attribute before opset 13, then an input.
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes, IntsInputOrAttr(ctx, 1, 13, "axes"));
   const tensor::Shape& in = ctx.type(0).shape;
   std::vector<bool> drop(in.size(), axes.empty());
   for (int64_t axis : axes) {
@@ -102,7 +95,8 @@ Outputs Squeeze(NodeContext& ctx) {
 
 Outputs Unsqueeze(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
-  ASSIGN_OR_RETURN(std::vector<int64_t> axes, SqueezeAxes(ctx));
+  // Axes: an attribute before opset 13, then an input.
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes, IntsInputOrAttr(ctx, 1, 13, "axes"));
   const tensor::Shape& in = ctx.type(0).shape;
   int64_t rank = static_cast<int64_t>(in.size() + axes.size());
   std::vector<bool> inserted(rank, false);
@@ -138,13 +132,7 @@ Outputs Concat(NodeContext& ctx) {
 template <const char* kOp, int kAxesInputSince>
 Outputs Reduce(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
-  std::vector<int64_t> axes;
-  if (ctx.opset() < kAxesInputSince) {
-    ASSIGN_OR_RETURN(axes, ctx.AttrInts("axes"));
-  } else if (ctx.has_input(1)) {
-    ASSIGN_OR_RETURN(const tensor::Tensor* t, ConstantInput(ctx, 1, "axes"));
-    ASSIGN_OR_RETURN(axes, IntValues(*t, "axes"));
-  }
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes, IntsInputOrAttr(ctx, 1, kAxesInputSince, "axes"));
   ASSIGN_OR_RETURN(int64_t keepdims, ctx.AttrInt("keepdims", 1));
   ASSIGN_OR_RETURN(int64_t noop, ctx.AttrInt("noop_with_empty_axes", 0));
   if (axes.empty() && noop != 0) return One(x);
@@ -194,8 +182,8 @@ absl::StatusOr<std::vector<int64_t>> ResizeSize(NodeContext& ctx) {
   return out;
 }
 
-Outputs Resize(NodeContext& ctx) {
-  ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
+// The mode of Resize/Upsample over NCHW data: nearest or linear.
+absl::StatusOr<std::string> ResizeMode(const NodeContext& ctx) {
   if (ctx.type(0).rank() != 4) {
     return absl::UnimplementedError(absl::StrCat("only NCHW data is supported, got ",
                                                  ctx.type(0).ToString()));
@@ -204,6 +192,12 @@ Outputs Resize(NodeContext& ctx) {
   if (mode != "nearest" && mode != "linear") {
     return absl::UnimplementedError(absl::StrCat("mode '", mode, "' is not supported"));
   }
+  return mode;
+}
+
+Outputs Resize(NodeContext& ctx) {
+  ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
+  ASSIGN_OR_RETURN(std::string mode, ResizeMode(ctx));
   std::string ctm = "asymmetric", nearest = "floor";  // Resize-10 semantics
   if (ctx.opset() >= 11) {
     ASSIGN_OR_RETURN(ctm, ctx.AttrString("coordinate_transformation_mode", "half_pixel"));
@@ -231,14 +225,7 @@ Outputs Resize(NodeContext& ctx) {
 // (asymmetric coordinates, nearest rounds down), scales a constant input.
 Outputs Upsample(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
-  if (ctx.type(0).rank() != 4) {
-    return absl::UnimplementedError(absl::StrCat("only NCHW data is supported, got ",
-                                                 ctx.type(0).ToString()));
-  }
-  ASSIGN_OR_RETURN(std::string mode, ctx.AttrString("mode", "nearest"));
-  if (mode != "nearest" && mode != "linear") {
-    return absl::UnimplementedError(absl::StrCat("mode '", mode, "' is not supported"));
-  }
+  ASSIGN_OR_RETURN(std::string mode, ResizeMode(ctx));
   ASSIGN_OR_RETURN(const tensor::Tensor* t, ConstantInput(ctx, 1, "scales"));
   if (t->dtype() != tensor::DType::kF32) return absl::InvalidArgumentError("scales must be float32");
   const std::vector<float> scales(t->data<float>(), t->data<float>() + t->num_elements());

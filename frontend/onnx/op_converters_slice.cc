@@ -13,20 +13,6 @@
 namespace qnnc::frontend::onnx {
 namespace {
 
-// Integer values of an optional constant input (opset >= `since`) or of the
-// attribute `name` (before it); `present` says whether either was given.
-absl::StatusOr<std::vector<int64_t>> IntsInputOrAttr(NodeContext& ctx, int input, int since,
-                                                     const char* name, bool* present) {
-  if (ctx.opset() < since) {
-    *present = ctx.attr(name) != nullptr;
-    return ctx.AttrInts(name);
-  }
-  *present = ctx.has_input(input);
-  if (!*present) return std::vector<int64_t>{};
-  ASSIGN_OR_RETURN(const tensor::Tensor* t, ConstantInput(ctx, input, name));
-  return IntValues(*t, name);
-}
-
 // The whole of every dimension: begin 0, end dim, stride 1.
 struct SliceSpec {
   std::vector<int64_t> begin, end, strides;

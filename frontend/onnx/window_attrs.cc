@@ -111,4 +111,12 @@ absl::StatusOr<ir::Attrs> PoolAttrs(const NodeContext& ctx) {
   return attrs;
 }
 
+absl::StatusOr<ir::Attrs> AveragePoolAttrs(const NodeContext& ctx) {
+  ASSIGN_OR_RETURN(ir::Attrs attrs, PoolAttrs(ctx));
+  if (attrs.Has("dilation")) return absl::UnimplementedError("dilated average pooling is not supported");
+  ASSIGN_OR_RETURN(int64_t count_include_pad, ctx.AttrInt("count_include_pad", 0));
+  attrs.Set("count_include_pad", count_include_pad);
+  return attrs;
+}
+
 }  // namespace qnnc::frontend::onnx

@@ -34,6 +34,9 @@ absl::StatusOr<ir::Attrs> ConvAttrs(const NodeContext& ctx, const ir::TensorType
 // Pool attributes of the IR (pool_size, strides, padding, ceil_mode and
 // dilation when not 1) of MaxPool/AveragePool's data, input 0.
 absl::StatusOr<ir::Attrs> PoolAttrs(const NodeContext& ctx);
+// PoolAttrs plus count_include_pad, for AveragePool and QLinearAveragePool
+// (dilation refused).
+absl::StatusOr<ir::Attrs> AveragePoolAttrs(const NodeContext& ctx);
 
 }  // namespace qnnc::frontend::onnx
 
