@@ -103,6 +103,13 @@ TEST(InferTypes, RelationsTable) {
   pad.Set("pad_width", std::vector<int64_t>{0, 0, 1, 1, 0, 0, 2, 2});
   Attrs cast;
   cast.Set("dtype", std::string("i32"));
+  Attrs take;
+  take.Set("axis", int64_t{1});
+  Attrs take_blocked = take;
+  take_blocked.Set("layout", std::string("NCHW16c"));
+  take_blocked.Set("channels", int64_t{20});
+  Attrs take_too_many = take_blocked;
+  take_too_many.Set("channels", int64_t{33});
   std::vector<ShapeCase> cases = {
       {"add", {{DType::kF32, {2, 1, 4}}, {DType::kF32, {3, 1}}}, {}, "f32[2,3,4]"},
       {"add", {{DType::kF32, {2, 3}}, {DType::kF32, {4}}}, {}, "error"},
@@ -119,6 +126,10 @@ TEST(InferTypes, RelationsTable) {
       {"resize", {{DType::kF32, {1, 3, 8, 8}}}, resize, "f32[1,3,16,16]"},
       {"nn.pad", {{DType::kF32, {1, 3, 8, 8}}}, pad, "f32[1,3,11,11]"},
       {"cast", {{DType::kF32, {3}}}, cast, "i32[3]"},
+      {"take", {{DType::kU8, {1, 20, 7, 7}}, {DType::kI32, {2, 3}}}, take, "u8[1,2,3,7,7]"},
+      {"take", {{DType::kU8, {1, 2, 7, 7, 16}}, {DType::kI32, {17}}}, take_blocked, "u8[1,2,7,7,16]"},
+      {"take", {{DType::kU8, {1, 2, 7, 7, 16}}, {DType::kI32, {16}}}, take_too_many, "error"},
+      {"take", {{DType::kU8, {1, 2, 7, 7, 16}}, {DType::kI32, {4, 4}}}, take_blocked, "error"},
       {"nn.matmul", {{DType::kF32, {2, 1, 3, 4}}, {DType::kF32, {5, 4, 6}}}, {}, "f32[2,5,3,6]"},
       {"nn.matmul", {{DType::kI8, {4}}, {DType::kI8, {4, 6}}}, {}, "i32[6]"},
       {"nn.dense", {{DType::kF32, {1, 1280}}, {DType::kF32, {1000, 1280}}}, {}, "f32[1,1000]"},

@@ -228,6 +228,20 @@ absl::StatusOr<std::vector<TensorType>> TakeRel(const TypeRelationInput& in) {
     return absl::InvalidArgumentError(absl::StrCat("indices must be i32 or i64, got ", idx.ToString()));
   }
   ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 0));
+  ASSIGN_OR_RETURN(std::string layout, in.node.attrs().GetString("layout", "NCHW"));
+  if (layout != "NCHW") {
+    // Channels of an NCHW{k}c tensor holding `channels` real channels
+    // (AlterOpLayout): the result packs the picked ones into ceil(n / k)
+    // blocks, padding lanes 0.
+    const int64_t k = ChannelBlock(layout);
+    ASSIGN_OR_RETURN(int64_t channels, in.node.attrs().GetInt("channels"));
+    if (k == 0 || axis != 1 || idx.rank() != 1 || x.rank() != 5 || x.shape[4] != k || channels < 1 ||
+        channels > x.shape[1] * k || channels <= (x.shape[1] - 1) * k) {
+      return absl::InvalidArgumentError(absl::StrCat("take in layout ", layout, " needs axis 1, 1-D indices and ",
+                                                     x.ToString(), " to hold ", channels, " channels"));
+    }
+    return One({x.dtype, {x.shape[0], (idx.shape[0] + k - 1) / k, x.shape[2], x.shape[3], k}});
+  }
   ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, x.rank()));
   Shape out(x.shape.begin(), x.shape.begin() + a);
   out.insert(out.end(), idx.shape.begin(), idx.shape.end());
@@ -270,8 +284,9 @@ void RegisterTensorOps(OpRegistry& r) {
                     "(data) {begin, end, strides}: one per dimension, clamped as ONNX Slice "
                     "clamps them"});
   RegisterOrDie(r, {"take", 2, 2, 1, TakeRel,
-                    "(data, indices i32|i64) {axis=0}: ONNX Gather; negative indices count from "
-                    "the end"});
+                    "(data, indices i32|i64) {axis=0, layout=NCHW, channels}: ONNX Gather; "
+                    "negative indices count from the end; in NCHW{k}c (axis 1) the data holds "
+                    "`channels` real channels"});
   RegisterOrDie(r, {"broadcast_to", 1, 1, 1, BroadcastToRel, "(data) {shape}: numpy broadcasting"});
   RegisterOrDie(r, {"layout_transform", 1, 1, 1, LayoutTransformRel,
                     "(data) {src_layout, dst_layout, channels} e.g. NCHW -> NHWC or NCHW16c; "

@@ -213,6 +213,30 @@ absl::Status BlockQnnConcat(ir::Graph& graph, Node* n) {
   return RunBlocked(graph, n, layout, inputs, attrs, n->output()->type()->shape[1]);
 }
 
+// A take of channels (axis 1 of NCHW, constant 1-D indices: GatherChannels'
+// form of channel shuffles and slices) of a tensor that comes back from a
+// blocked layout picks them in that layout (the same bytes in the real
+// lanes, padding lanes 0), with one transform after it.
+absl::Status BlockTake(ir::Graph& graph, Node* n) {
+  if (n->op() != "take" || n->attrs().Has("layout") || !n->input(1)->is_constant() ||
+      n->input(1)->type()->rank() != 1) {
+    return absl::OkStatus();
+  }
+  auto axis = n->attrs().GetInt("axis", 0);
+  const std::string layout = AlteredSource(n->input(0));
+  const ir::TensorType& t = *n->input(0)->type();
+  if (!axis.ok() || (*axis != 1 && *axis != -3) || layout.empty() || ir::ChannelBlock(layout) == 0 ||
+      t.rank() != 4) {
+    return absl::OkStatus();
+  }
+  Attrs attrs = n->attrs();
+  attrs.Set("axis", int64_t{1});
+  attrs.Set("layout", layout);
+  attrs.Set("channels", t.shape[1]);
+  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0), n->input(1)}, attrs,
+                    n->output()->type()->shape[1]);
+}
+
 // Ops with a `layout` attribute that work channel by channel run in the
 // altered layout their input comes back from, lane by lane as each lane's
 // channel (exact), with one transform after them. Padding lanes compute
@@ -351,6 +375,7 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     RETURN_IF_ERROR(BlockFloatAdd(graph, n));
     RETURN_IF_ERROR(BlockConcat(graph, n));
     RETURN_IF_ERROR(BlockQnnConcat(graph, n));
+    RETURN_IF_ERROR(BlockTake(graph, n));
     RETURN_IF_ERROR(BlockDynamicQuantize(graph, n));
   }
   RETURN_IF_ERROR(graph.TopologicalSort());

@@ -5,6 +5,7 @@
 #include "passes/fold_constant.h"
 #include "passes/fuse_lookup.h"
 #include "passes/fuse_ops.h"
+#include "passes/gather_channels.h"
 #include "passes/infer_types_pass.h"
 #include "passes/qnn_canonicalize.h"
 #include "passes/qnn_legalize.h"
@@ -24,6 +25,7 @@ absl::Status RegisterBuiltinPasses(PassRegistry& r) {
   RETURN_IF_ERROR(r.Register("QnnLegalize", Factory<QnnLegalizePass>()));
   RETURN_IF_ERROR(r.Register("QnnCanonicalize", Factory<QnnCanonicalizePass>()));
   RETURN_IF_ERROR(r.Register("FuseLookup", Factory<FuseLookupPass>()));
+  RETURN_IF_ERROR(r.Register("GatherChannels", Factory<GatherChannelsPass>()));
   RETURN_IF_ERROR(r.Register("FuseOps", Factory<FuseOpsPass>()));
   RETURN_IF_ERROR(r.Register("AlterOpLayout", Factory<AlterOpLayoutPass>()));
   RETURN_IF_ERROR(r.Register("SimplifyLayout", Factory<SimplifyLayoutPass>()));
@@ -31,9 +33,9 @@ absl::Status RegisterBuiltinPasses(PassRegistry& r) {
 }
 
 std::vector<std::string> DefaultPipeline() {
-  return {"InferTypes",   "FoldConstant",  "QnnLegalize",    "QnnCanonicalize",
-          "FoldConstant", "FuseLookup",    "FuseOps",        "AlterOpLayout",
-          "SimplifyLayout", "DeadCodeElimination"};
+  return {"InferTypes",     "FoldConstant",  "QnnLegalize", "QnnCanonicalize", "FoldConstant",
+          "FuseLookup",     "GatherChannels", "FuseOps",    "AlterOpLayout",   "SimplifyLayout",
+          "DeadCodeElimination"};
 }
 
 }  // namespace qnnc::passes

@@ -1,14 +1,17 @@
 // Kernels of the data-movement ops (kernels/layout/strided_copy.h):
 // transpose, strided_slice, broadcast_to and constant nn.pad, any dtype,
-// writing the planned output; qnn.concat of 8-bit per-tensor inputs, each
+// writing the planned output; take with constant indices, in NCHW{k}c too
+// (kernels/layout/take.h); qnn.concat of 8-bit per-tensor inputs, each
 // requantized through a table (kernels/layout/concat.h); and qnn.lookup.
 #include <cstring>
 #include <memory>
 #include <vector>
 
+#include "ir/layout.h"
 #include "kernels/elementwise/lookup.h"
 #include "kernels/layout/concat.h"
 #include "kernels/layout/strided_copy.h"
+#include "kernels/layout/take.h"
 #include "kernels/reference/layout.h"
 #include "kernels/reference/requantize.h"
 #include "runtime/kernel_registry.h"
@@ -106,6 +109,65 @@ Made MakePad(const ir::Node& n) {
   auto fill = kernels::reference::Pad(Tensor::Zeros(n.input(0)->type()->dtype, {0}), {1, 0}, "constant", *value);
   if (!fill.ok()) return None();
   return std::unique_ptr<PreparedKernel>(new PadKernel(*pads, *std::move(fill)));
+}
+
+// take with constant indices: slices copied whole (any layout-free take),
+// or, in NCHW{k}c, the channels gathered block to block.
+class TakeKernel : public PreparedKernel {
+ public:
+  TakeKernel(std::vector<int64_t> indices, tensor::Shape indices_shape, int64_t axis)
+      : indices_(std::move(indices)), indices_shape_(std::move(indices_shape)), axis_(axis) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out, pthreadpool_t pool) const override {
+    return kernels::layout::TakeConstant(in[0], indices_, indices_shape_, axis_, &out[0], pool);
+  }
+  std::string description() const override { return "layout take"; }
+
+ private:
+  std::vector<int64_t> indices_;
+  tensor::Shape indices_shape_;
+  int64_t axis_;
+};
+
+class BlockedTakeKernel : public PreparedKernel {
+ public:
+  explicit BlockedTakeKernel(kernels::layout::BlockedChannelGather gather) : gather_(std::move(gather)) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out, pthreadpool_t pool) const override {
+    return gather_.Run(in[0], &out[0], pool);
+  }
+  std::string description() const override { return "layout take channels blocked"; }
+
+ private:
+  kernels::layout::BlockedChannelGather gather_;
+};
+
+Made MakeTake(const ir::Node& n) {
+  const ir::Value* idx = n.input(1);
+  if (!idx->is_constant() || !n.input(0)->type()) return None();
+  std::vector<int64_t> indices;
+  const Tensor& t = idx->data();
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    indices.push_back(t.dtype() == tensor::DType::kI32 ? static_cast<const int32_t*>(t.raw_data())[i]
+                                                       : static_cast<const int64_t*>(t.raw_data())[i]);
+  }
+  auto axis = n.attrs().GetInt("axis", 0);
+  auto layout = n.attrs().GetString("layout", "NCHW");
+  if (!axis.ok() || !layout.ok()) return None();
+  if (*layout != "NCHW") {
+    auto channels = n.attrs().GetInt("channels");
+    if (!channels.ok()) return None();
+    auto gather = kernels::layout::BlockedChannelGather::Make(indices, *channels, ir::ChannelBlock(*layout));
+    if (!gather.ok()) return None();
+    return std::unique_ptr<PreparedKernel>(new BlockedTakeKernel(*std::move(gather)));
+  }
+  const int64_t rank = n.input(0)->type()->rank();
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a >= rank) return None();
+  const int64_t dim = n.input(0)->type()->shape[a];
+  for (int64_t& i : indices) {
+    if (i < 0) i += dim;
+    if (i < 0 || i >= dim) return None();  // the reference names the bad index
+  }
+  return std::unique_ptr<PreparedKernel>(new TakeKernel(std::move(indices), t.shape(), a));
 }
 
 // qnn.concat (x_1..x_n, scale_1..n, zero_point_1..n, out_scale,
@@ -237,6 +299,7 @@ void RegisterLayoutKernels(KernelRegistry& registry) {
   registry.RegisterForOp("qnn.concat", &MakeQnnConcat);
   registry.RegisterForOp("transpose", &MakeTranspose);
   registry.RegisterForOp("strided_slice", &MakeStridedSlice);
+  registry.RegisterForOp("take", &MakeTake);
   registry.RegisterForOp("broadcast_to", &MakeBroadcast);
   registry.RegisterForOp("nn.pad", &MakePad);
 }

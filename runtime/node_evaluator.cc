@@ -339,9 +339,15 @@ const std::map<std::string, Kernel>& Kernels() {
          return Single(ref::StridedSlice(in[0], begin, end, strides));
        }},
       {"take",
-       [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 0));
-         return Single(ref::Take(in[0], in[1], axis));
+         ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
+         if (layout == "NCHW") return Single(ref::Take(in[0], in[1], axis));
+         // Blocked channels: through NCHW, like the blocked qnn.concat.
+         ASSIGN_OR_RETURN(int64_t channels, n.attrs().GetInt("channels"));
+         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], channels, pool));
+         ASSIGN_OR_RETURN(Tensor picked, ref::Take(nchw, in[1], 1));
+         return Single(kernels::spatial_pack::ToBlocked(picked, ir::ChannelBlock(layout), 0, pool));
        }},
       {"broadcast_to",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {

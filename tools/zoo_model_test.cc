@@ -97,6 +97,10 @@ TEST_P(ZooModelTest, MatchesOnnxRuntimeExactly) {
       transforms += t.op == "layout_transform";
       if (t.kernel == "reference") ++on_reference[t.op];
     }
+    // Layout transforms only where the graph's layout really changes: at
+    // most one per graph input and output.
+    EXPECT_LE(transforms, static_cast<int>(graph->inputs().size() + graph->outputs().size()))
+        << "layout transforms inside the graph";
     if (threads == 1) {
       std::cout << "  layout transforms: " << transforms << "\n";
       for (const auto& [op, n] : on_reference) std::cout << "  on the reference kernel: " << n << " " << op << "\n";
