@@ -177,26 +177,35 @@ Made MakeTake(const ir::Node& n) {
 // construction). Inputs already in the output's quantization are copied.
 class QnnConcatKernel : public PreparedKernel {
  public:
-  // `channels` empty: NCHW (or any layout) along `axis`; else blocked, the
-  // real channels of each input.
-  QnnConcatKernel(int64_t axis, std::vector<int64_t> channels, std::vector<std::vector<uint8_t>> tables)
-      : axis_(axis), channels_(std::move(channels)), tables_(std::move(tables)) {
+  // NCHW (or any layout) along `axis`.
+  QnnConcatKernel(int64_t axis, std::vector<std::vector<uint8_t>> tables) : axis_(axis), tables_(std::move(tables)) {
     for (const auto& t : tables_) table_ptrs_.push_back(t.empty() ? nullptr : t.data());
   }
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out, pthreadpool_t pool) const override {
     const std::vector<Tensor> data(in.begin(), in.begin() + table_ptrs_.size());
-    if (!channels_.empty()) return kernels::layout::ConcatBlockedChannels(data, channels_, table_ptrs_, &out[0], pool);
     return kernels::layout::ConcatWithTables(data, table_ptrs_, axis_, &out[0], pool);
   }
-  std::string description() const override {
-    return channels_.empty() ? "layout qnn_concat tables" : "layout qnn_concat tables blocked";
-  }
+  std::string description() const override { return "layout qnn_concat tables"; }
 
  private:
   int64_t axis_;
-  std::vector<int64_t> channels_;
   std::vector<std::vector<uint8_t>> tables_;
   std::vector<const uint8_t*> table_ptrs_;
+};
+
+// Blocked: each input's real channels packed after the previous one's.
+class BlockedQnnConcatKernel : public PreparedKernel {
+ public:
+  BlockedQnnConcatKernel(kernels::layout::BlockedChannelGather concat, size_t count)
+      : concat_(std::move(concat)), count_(count) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out, pthreadpool_t pool) const override {
+    return concat_.Run(std::vector<Tensor>(in.begin(), in.begin() + count_), &out[0], pool);
+  }
+  std::string description() const override { return "layout qnn_concat tables blocked"; }
+
+ private:
+  kernels::layout::BlockedChannelGather concat_;
+  size_t count_;
 };
 
 Made MakeQnnConcat(const ir::Node& n) {
@@ -233,12 +242,16 @@ Made MakeQnnConcat(const ir::Node& n) {
   if (*layout != "NCHW") {
     auto channels = n.attrs().GetInts("channels");
     if (!channels.ok() || static_cast<int64_t>(channels->size()) != count) return None();
-    return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(1, *channels, std::move(tables)));
+    std::vector<kernels::layout::BlockedChannelGather::Input> inputs;
+    for (int64_t i = 0; i < count; ++i) inputs.push_back({(*channels)[i], std::move(tables[i])});
+    auto concat = kernels::layout::BlockedChannelGather::Concat(std::move(inputs), ir::ChannelBlock(*layout));
+    if (!concat.ok()) return None();
+    return std::unique_ptr<PreparedKernel>(new BlockedQnnConcatKernel(*std::move(concat), static_cast<size_t>(count)));
   }
   const int64_t rank = n.input(0)->type()->rank();
   const int64_t a = *axis < 0 ? *axis + rank : *axis;
   if (a < 0 || a >= rank) return None();
-  return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(a, {}, std::move(tables)));
+  return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(a, std::move(tables)));
 }
 
 // qnn.lookup with a constant table.

@@ -17,8 +17,6 @@ constexpr int64_t kChunk = 16 << 10;
 // high nibble (which 16-entry slice of the table) and low nibble (the entry,
 // looked up by vpshufb in every slice); the slice matching the high nibble
 // is kept. The same table read as the scalar loop, so the same bytes.
-using RunFn = void (*)(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n);
-
 void LookupScalar(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = table[in[i]];
 }
@@ -75,7 +73,9 @@ QNNC_TARGET_X86_64_V3 void LookupAvx2(const uint8_t* in, uint8_t* out, const uin
 }
 #endif
 
-RunFn PickRun() {
+}  // namespace
+
+LookupBytesFn PickLookupBytes() {
 #if QNNC_HAS_CPU_CLONES
   const cpu::IsaLevel level = cpu::HostIsaLevel();
   if (level >= cpu::IsaLevel::kAvx512bw) return &LookupAvx512;
@@ -84,12 +84,14 @@ RunFn PickRun() {
   return &LookupScalar;
 }
 
+namespace {
+
 struct LookupTask {
   const uint8_t* in;
   uint8_t* out;
   const uint8_t* table;
   int64_t n;
-  RunFn run;
+  LookupBytesFn run;
   static void Run(void* ctx, size_t chunk) {
     const LookupTask& t = *static_cast<const LookupTask*>(ctx);
     const int64_t begin = static_cast<int64_t>(chunk) * kChunk;
@@ -112,7 +114,7 @@ absl::Status Lookup(const tensor::Tensor& x, const uint8_t* table, tensor::DType
     *out = *std::move(t);
   }
   LookupTask task{static_cast<const uint8_t*>(x.raw_data()), static_cast<uint8_t*>(out->raw_data()), table,
-                  x.num_elements(), PickRun()};
+                  x.num_elements(), PickLookupBytes()};
   const size_t chunks = static_cast<size_t>((task.n + kChunk - 1) / kChunk);
   pthreadpool_parallelize_1d(pool, &LookupTask::Run, &task, chunks, 0);
   return absl::OkStatus();

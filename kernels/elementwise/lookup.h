@@ -16,6 +16,12 @@ namespace qnnc::kernels::elementwise {
 absl::Status Lookup(const tensor::Tensor& x, const uint8_t* table, tensor::DType out_dtype, tensor::Tensor* out,
                     pthreadpool_t pool);
 
+// The loop itself, for kernels that map bytes on the way (a blocked
+// concat): out[i] = table[in[i]] for n bytes on the calling thread, in the
+// widest code the instruction-set cap allows (picked once by the caller).
+using LookupBytesFn = void (*)(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n);
+LookupBytesFn PickLookupBytes();
+
 }  // namespace qnnc::kernels::elementwise
 
 #endif  // QNNC_KERNELS_ELEMENTWISE_LOOKUP_H_

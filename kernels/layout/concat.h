@@ -26,16 +26,6 @@ absl::Status ConcatWithTables(const std::vector<tensor::Tensor>& inputs,
                               const std::vector<const uint8_t*>& tables, int64_t axis,
                               tensor::Tensor* out, pthreadpool_t pool);
 
-// A channel concat of NCHW{k}c tensors (8-bit) holding channels[i] real
-// channels each, packed densely into ceil(sum / k) blocks of `out` (padding
-// lanes 0), each input's bytes through tables[i] (nullptr copies): the
-// blocked form of ConcatWithTables along NCHW's axis 1, for any channel
-// counts (an input starting inside a block shifts its lanes).
-absl::Status ConcatBlockedChannels(const std::vector<tensor::Tensor>& inputs,
-                                   const std::vector<int64_t>& channels,
-                                   const std::vector<const uint8_t*>& tables, tensor::Tensor* out,
-                                   pthreadpool_t pool);
-
 }  // namespace qnnc::kernels::layout
 
 #endif  // QNNC_KERNELS_LAYOUT_CONCAT_H_

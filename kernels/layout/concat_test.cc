@@ -7,7 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "kernels/reference/layout.h"
-#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/testing/random_tensor.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"
 
@@ -17,13 +17,7 @@ namespace {
 using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
-
-Tensor Random(DType dtype, const Shape& shape, std::mt19937& rng) {
-  Tensor t = *Tensor::Create(dtype, shape);
-  auto* b = static_cast<uint8_t*>(t.raw_data());
-  for (size_t i = 0; i < t.byte_size(); ++i) b[i] = static_cast<uint8_t>(rng());
-  return t;
-}
+using testing::RandomBytes;
 
 // Every axis of rank-4 tensors (the U-Net's channel concat among them, big
 // enough for several 64 KB pieces), three dtypes, an empty input, and a
@@ -36,7 +30,7 @@ TEST(Concat, GivesTheReferencesBytes) {
       Shape a = {2, 48, 40, 33}, b = a, c = a;
       b[axis] = 3;
       c[axis] = 0;
-      const std::vector<Tensor> in = {Random(dt, a, rng), Random(dt, b, rng), Random(dt, c, rng)};
+      const std::vector<Tensor> in = {RandomBytes(dt, a, rng), RandomBytes(dt, b, rng), RandomBytes(dt, c, rng)};
       auto want = reference::Concat(in, axis);
       ASSERT_TRUE(want.ok()) << want.status();
       for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
@@ -63,7 +57,7 @@ TEST(Concat, MapsThroughTables) {
   std::mt19937 rng(44);
   std::vector<uint8_t> negate(256);
   for (int b = 0; b < 256; ++b) negate[b] = static_cast<uint8_t>(255 - b);
-  const std::vector<Tensor> in = {Random(DType::kU8, {1, 5, 3, 3}, rng), Random(DType::kU8, {1, 2, 3, 3}, rng)};
+  const std::vector<Tensor> in = {RandomBytes(DType::kU8, {1, 5, 3, 3}, rng), RandomBytes(DType::kU8, {1, 2, 3, 3}, rng)};
   for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
     Tensor out;
     ASSERT_TRUE(ConcatWithTables(in, {nullptr, negate.data()}, 1, &out, p).ok());
@@ -73,38 +67,8 @@ TEST(Concat, MapsThroughTables) {
     for (int i = 0; i < 18; ++i) EXPECT_EQ(o[45 + i], 255 - in[1].data<uint8_t>()[i]) << i;
   }
   Tensor out;
-  const std::vector<Tensor> wide = {Random(DType::kF32, {2}, rng)};
+  const std::vector<Tensor> wide = {RandomBytes(DType::kF32, {2}, rng)};
   EXPECT_FALSE(ConcatWithTables(wide, {negate.data()}, 0, &out, nullptr).ok());
-}
-
-// Channel counts that are not multiples of the block (Inception's 16, 16, 24
-// and 8), with and without tables, against NCHW concat then blocking.
-TEST(Concat, BlockedChannelsPackLanes) {
-  testing::TwoThreads pool;
-  std::mt19937 rng(45);
-  std::vector<uint8_t> negate(256);
-  for (int b = 0; b < 256; ++b) negate[b] = static_cast<uint8_t>(255 - b);
-  for (const std::vector<int64_t>& channels :
-       {std::vector<int64_t>{16, 16, 24, 8}, std::vector<int64_t>{5, 3, 17}, std::vector<int64_t>{32}}) {
-    std::vector<Tensor> nchw, blocked;
-    std::vector<const uint8_t*> tables;
-    for (size_t i = 0; i < channels.size(); ++i) {
-      nchw.push_back(Random(DType::kU8, {2, channels[i], 3, 5}, rng));
-      blocked.push_back(*spatial_pack::ToBlocked(nchw.back(), 16, 0));
-      tables.push_back(i % 2 == 1 ? negate.data() : nullptr);
-      if (tables.back()) {  // the expected input: mapped
-        for (uint8_t& v : nchw.back().span<uint8_t>()) v = negate[v];
-      }
-    }
-    auto concat = reference::Concat(nchw, 1);
-    ASSERT_TRUE(concat.ok());
-    const Tensor want = *spatial_pack::ToBlocked(*concat, 16, 0);
-    for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
-      Tensor got;
-      ASSERT_TRUE(ConcatBlockedChannels(blocked, channels, tables, &got, p).ok());
-      EXPECT_TRUE(got.BitwiseEquals(want)) << absl::StrJoin(channels, ",");
-    }
-  }
 }
 
 }  // namespace

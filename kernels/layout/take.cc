@@ -10,6 +10,7 @@
 #endif
 
 #include "kernels/cpu_clones.h"
+#include "kernels/elementwise/lookup.h"
 
 namespace qnnc::kernels::layout {
 namespace {
@@ -109,16 +110,18 @@ GatherFn PickGather16() {
   return &Gather16Scalar;
 }
 
-constexpr int64_t kPixelTile = 256;
+constexpr int64_t kPixelTile = 128;
 
 struct GatherTask {
-  const uint8_t* in;
+  const std::vector<const uint8_t*>* in;      // per input: its data
+  const std::vector<int64_t>* in_blocks;      // per input: its blocks
+  const std::vector<const uint8_t*>* tables;  // per input: its table or nullptr
   uint8_t* out;
-  int64_t in_blocks, out_blocks, pixels, block, elem;
+  int64_t out_blocks, pixels, block, elem;
   const std::vector<std::vector<BlockedChannelGather::Source>>* sources;  // 8-bit, 16 lanes
-  const int64_t* indices;                                                  // any other case
-  int64_t count;
+  const std::vector<std::pair<int64_t, int64_t>>* picks;                 // any other case
   GatherFn gather16;
+  elementwise::LookupBytesFn lookup;
 
   // Task (image * out_blocks + output block, pixel tile).
   static void Run(void* ctx, size_t image_block, size_t tile) {
@@ -129,27 +132,40 @@ struct GatherTask {
     const int64_t pixels = std::min(kPixelTile, t.pixels - p0);
     const int64_t row = t.pixels * t.block * t.elem;  // bytes of one block
     uint8_t* out = t.out + (n * t.out_blocks + ob) * row + p0 * t.block * t.elem;
-    auto in_block = [&](int64_t b) { return t.in + (n * t.in_blocks + b) * row + p0 * t.block * t.elem; };
+    auto in_block = [&](int64_t input, int64_t b) {
+      return (*t.in)[input] + (n * (*t.in_blocks)[input] + b) * row + p0 * t.block * t.elem;
+    };
     if (t.sources != nullptr) {
       const auto& srcs = (*t.sources)[ob];
       const uint8_t* in[kMaxSources];
       const uint8_t* lanes[kMaxSources];
+      alignas(64) uint8_t mapped[kMaxSources][kPixelTile * 16];
       for (size_t s = 0; s < srcs.size(); ++s) {
-        in[s] = in_block(srcs[s].block);
+        in[s] = in_block(srcs[s].input, srcs[s].block);
+        if (const uint8_t* table = (*t.tables)[srcs[s].input]) {
+          t.lookup(in[s], mapped[s], table, pixels * 16);
+          in[s] = mapped[s];
+        }
         lanes[s] = srcs[s].lanes.data();
       }
       t.gather16(in, lanes, srcs.size(), out, pixels);
       return;
     }
+    const int64_t stride = t.block * t.elem;
     for (int64_t l = 0; l < t.block; ++l) {
       const int64_t j = ob * t.block + l;
       uint8_t* o = out + l * t.elem;
-      if (j >= t.count) {
-        for (int64_t p = 0; p < pixels; ++p) std::memset(o + p * t.block * t.elem, 0, t.elem);
+      if (j >= static_cast<int64_t>(t.picks->size())) {
+        for (int64_t p = 0; p < pixels; ++p) std::memset(o + p * stride, 0, t.elem);
         continue;
       }
-      const uint8_t* i = in_block(t.indices[j] / t.block) + (t.indices[j] % t.block) * t.elem;
-      for (int64_t p = 0; p < pixels; ++p) std::memcpy(o + p * t.block * t.elem, i + p * t.block * t.elem, t.elem);
+      const auto [input, c] = (*t.picks)[j];
+      const uint8_t* i = in_block(input, c / t.block) + (c % t.block) * t.elem;
+      if (const uint8_t* table = (*t.tables)[input]) {
+        for (int64_t p = 0; p < pixels; ++p) o[p * stride] = table[i[p * stride]];
+      } else {
+        for (int64_t p = 0; p < pixels; ++p) std::memcpy(o + p * stride, i + p * stride, t.elem);
+      }
     }
   }
 };
@@ -188,70 +204,114 @@ absl::Status TakeConstant(const Tensor& x, const std::vector<int64_t>& indices, 
   return absl::OkStatus();
 }
 
-absl::StatusOr<BlockedChannelGather> BlockedChannelGather::Make(const std::vector<int64_t>& indices,
-                                                                int64_t channels, int64_t block) {
-  if (block < 1 || channels < 1 || indices.empty()) {
-    return absl::InvalidArgumentError("BlockedChannelGather: needs a block, channels and indices");
+absl::StatusOr<BlockedChannelGather> BlockedChannelGather::Make(std::vector<Input> inputs,
+                                                                const std::vector<int64_t>& indices, int64_t block) {
+  if (block < 1 || inputs.empty() || indices.empty()) {
+    return absl::InvalidArgumentError("BlockedChannelGather: needs a block, inputs and indices");
   }
   BlockedChannelGather g;
-  g.channels_ = channels;
   g.block_ = block;
-  for (int64_t i : indices) {
-    const int64_t c = i < 0 ? i + channels : i;
-    if (c < 0 || c >= channels) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("BlockedChannelGather: index ", i, " outside [-", channels, ", ", channels, ")"));
+  std::vector<std::pair<int64_t, int64_t>> channels;  // laid end to end: (input, channel)
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].channels < 1 || (!inputs[i].table.empty() && inputs[i].table.size() != 256)) {
+      return absl::InvalidArgumentError(absl::StrCat("BlockedChannelGather: input ", i, " needs channels and a 256-entry table or none"));
     }
-    g.indices_.push_back(c);
+    for (int64_t c = 0; c < inputs[i].channels; ++c) channels.emplace_back(static_cast<int64_t>(i), c);
   }
+  const int64_t total = static_cast<int64_t>(channels.size());
+  for (int64_t i : indices) {
+    const int64_t c = i < 0 ? i + total : i;
+    if (c < 0 || c >= total) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("BlockedChannelGather: index ", i, " outside [-", total, ", ", total, ")"));
+    }
+    g.picks_.push_back(channels[c]);
+  }
+  g.inputs_ = std::move(inputs);
   if (block != 16) return g;
-  const int64_t out_blocks = (static_cast<int64_t>(g.indices_.size()) + 15) / 16;
+  const int64_t out_blocks = (static_cast<int64_t>(g.picks_.size()) + 15) / 16;
   g.sources_.resize(out_blocks);
   for (int64_t ob = 0; ob < out_blocks; ++ob) {
     auto& srcs = g.sources_[ob];
-    for (int64_t l = 0; l < 16; ++l) {
-      const int64_t j = ob * 16 + l;
-      if (j >= static_cast<int64_t>(g.indices_.size())) break;
-      const int64_t b = g.indices_[j] / 16;
-      auto it = std::find_if(srcs.begin(), srcs.end(), [&](const Source& s) { return s.block == b; });
+    for (int64_t l = 0; l < 16 && ob * 16 + l < static_cast<int64_t>(g.picks_.size()); ++l) {
+      const auto [input, c] = g.picks_[ob * 16 + l];
+      auto it = std::find_if(srcs.begin(), srcs.end(),
+                             [&](const Source& s) { return s.input == input && s.block == c / 16; });
       if (it == srcs.end()) {
-        Source s{b, {}};
+        Source s{input, c / 16, {}};
         s.lanes.fill(0x80);
         srcs.push_back(s);
         it = srcs.end() - 1;
       }
-      it->lanes[l] = static_cast<uint8_t>(g.indices_[j] % 16);
+      it->lanes[l] = static_cast<uint8_t>(c % 16);
     }
   }
   return g;
 }
 
-absl::Status BlockedChannelGather::Run(const Tensor& x, Tensor* out, pthreadpool_t pool) const {
-  const tensor::Shape& s = x.shape();
-  const int64_t in_blocks = (channels_ + block_ - 1) / block_;
-  if (!x.defined() || out == nullptr || s.size() != 5 || s[1] != in_blocks || s[4] != block_) {
-    return absl::InvalidArgumentError(absl::StrCat("BlockedChannelGather: expected [N, ", in_blocks, ", H, W, ",
-                                                   block_, "], got ", tensor::ShapeToString(s)));
+absl::StatusOr<BlockedChannelGather> BlockedChannelGather::Make(const std::vector<int64_t>& indices,
+                                                                int64_t channels, int64_t block) {
+  return Make({Input{channels, {}}}, indices, block);
+}
+
+absl::StatusOr<BlockedChannelGather> BlockedChannelGather::Concat(std::vector<Input> inputs, int64_t block) {
+  std::vector<int64_t> all;
+  for (const Input& in : inputs) {
+    for (int64_t c = 0; c < in.channels; ++c) all.push_back(static_cast<int64_t>(all.size()));
   }
-  const int64_t count = static_cast<int64_t>(indices_.size());
+  return Make(std::move(inputs), all, block);
+}
+
+absl::Status BlockedChannelGather::Run(const Tensor& x, Tensor* out, pthreadpool_t pool) const {
+  return Run(std::vector<Tensor>{x}, out, pool);
+}
+
+absl::Status BlockedChannelGather::Run(const std::vector<Tensor>& inputs, Tensor* out, pthreadpool_t pool) const {
+  if (inputs.size() != inputs_.size() || out == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("BlockedChannelGather: expected ", inputs_.size(), " inputs"));
+  }
+  std::vector<const uint8_t*> data, tables;
+  std::vector<int64_t> blocks;
+  const tensor::Shape& s0 = inputs[0].shape();
+  bool any_table = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor& x = inputs[i];
+    const tensor::Shape& s = x.shape();
+    const int64_t b = (inputs_[i].channels + block_ - 1) / block_;
+    if (!x.defined() || s.size() != 5 || s[1] != b || s[4] != block_ || s[0] != s0[0] || s[2] != s0[2] ||
+        s[3] != s0[3] || x.dtype() != inputs[0].dtype()) {
+      return absl::InvalidArgumentError(absl::StrCat("BlockedChannelGather: input ", i, " should be [", s0.empty() ? 0 : s0[0],
+                                                     ", ", b, ", H, W, ", block_, "] like input 0, got ",
+                                                     tensor::ShapeToString(s)));
+    }
+    data.push_back(static_cast<const uint8_t*>(x.raw_data()));
+    blocks.push_back(b);
+    tables.push_back(inputs_[i].table.empty() ? nullptr : inputs_[i].table.data());
+    any_table = any_table || !inputs_[i].table.empty();
+  }
+  const int64_t elem = static_cast<int64_t>(tensor::DTypeSize(inputs[0].dtype()));
+  if (any_table && elem != 1) return absl::InvalidArgumentError("BlockedChannelGather: tables need 8-bit data");
+  const int64_t count = static_cast<int64_t>(picks_.size());
   const int64_t out_blocks = (count + block_ - 1) / block_;
-  if (absl::Status st = EnsureOutput(x.dtype(), {s[0], out_blocks, s[2], s[3], block_}, out); !st.ok()) return st;
-  const int64_t elem = static_cast<int64_t>(tensor::DTypeSize(x.dtype()));
+  if (absl::Status st = EnsureOutput(inputs[0].dtype(), {s0[0], out_blocks, s0[2], s0[3], block_}, out); !st.ok()) {
+    return st;
+  }
   const bool bytes16 = elem == 1 && block_ == 16;
-  GatherTask task{static_cast<const uint8_t*>(x.raw_data()),
+  GatherTask task{&data,
+                  &blocks,
+                  &tables,
                   static_cast<uint8_t*>(out->raw_data()),
-                  in_blocks,
                   out_blocks,
-                  s[2] * s[3],
+                  s0[2] * s0[3],
                   block_,
                   elem,
                   bytes16 ? &sources_ : nullptr,
-                  indices_.data(),
-                  count,
-                  bytes16 ? PickGather16() : nullptr};
+                  &picks_,
+                  bytes16 ? PickGather16() : nullptr,
+                  elementwise::PickLookupBytes()};
   const size_t tiles = static_cast<size_t>((task.pixels + kPixelTile - 1) / kPixelTile);
-  if (s[0] * out_blocks > 0 && tiles > 0) {
-    pthreadpool_parallelize_2d(pool, &GatherTask::Run, &task, static_cast<size_t>(s[0] * out_blocks), tiles, 0);
+  if (s0[0] * out_blocks > 0 && tiles > 0) {
+    pthreadpool_parallelize_2d(pool, &GatherTask::Run, &task, static_cast<size_t>(s0[0] * out_blocks), tiles, 0);
   }
   return absl::OkStatus();
 }

@@ -4,12 +4,15 @@
 // TakeConstant copies whole slices: for each index, the slice of x it names
 // along `axis`, one memcpy per (outer position, index).
 //
-// BlockedChannelGather picks channels of an NCHW{k}c tensor into another
-// NCHW{k}c tensor, the form AlterOpLayout gives ShuffleNet's channel
-// shuffles and slices. Plan made once (at load): for each output block, the
-// input blocks its lanes come from. For 8-bit data in 16-lane blocks each
-// pixel's 16 lanes are one vpshufb per source block (4 pixels per AVX-512
-// vector, 2 per AVX2 vector), OR-ed together; padding lanes are 0.
+// BlockedChannelGather picks channels of NCHW{k}c tensors into another
+// NCHW{k}c tensor: the form AlterOpLayout gives ShuffleNet's channel
+// shuffles and slices (one input), and blocked quantized concats (several
+// inputs, each through its requantization table). Plan made once (at
+// load): for each output block, the input blocks its lanes come from. For
+// 8-bit data in 16-lane blocks each pixel's 16 lanes are one vpshufb per
+// source block (4 pixels per AVX-512 vector, 2 per AVX2 vector), OR-ed
+// together, a source with a table looked up first (kernels/elementwise
+// lookup); padding lanes are 0.
 #ifndef QNNC_KERNELS_LAYOUT_TAKE_H_
 #define QNNC_KERNELS_LAYOUT_TAKE_H_
 
@@ -33,25 +36,41 @@ absl::Status TakeConstant(const tensor::Tensor& x, const std::vector<int64_t>& i
 
 class BlockedChannelGather {
  public:
-  // Output channel j is input channel indices[j] (NCHW numbering, negative
-  // counts from the end) of an input holding `channels` real channels in
-  // blocks of `block` lanes.
+  // One input: `channels` real channels in blocks of the gather's lanes,
+  // its bytes mapped through `table` (256 entries, 8-bit data; empty:
+  // copied as they are).
+  struct Input {
+    int64_t channels;
+    std::vector<uint8_t> table;
+  };
+
+  // Output channel j is channel indices[j] (negative counts from the end)
+  // of the inputs' channels laid end to end, in blocks of `block` lanes.
+  static absl::StatusOr<BlockedChannelGather> Make(std::vector<Input> inputs, const std::vector<int64_t>& indices,
+                                                   int64_t block);
+  // One input, copied.
   static absl::StatusOr<BlockedChannelGather> Make(const std::vector<int64_t>& indices, int64_t channels,
                                                    int64_t block);
+  // Every channel of every input in order: a channel concat.
+  static absl::StatusOr<BlockedChannelGather> Concat(std::vector<Input> inputs, int64_t block);
 
-  // x: [N, ceil(channels / k), H, W, k], any dtype; out: [N,
-  // ceil(indices / k), H, W, k] (written in place when it has that type).
+  // inputs[i]: [N, ceil(channels_i / k), H, W, k], one dtype (1 byte when
+  // any table is given); out: [N, ceil(indices / k), H, W, k] (written in
+  // place when it has that type).
+  absl::Status Run(const std::vector<tensor::Tensor>& inputs, tensor::Tensor* out, pthreadpool_t pool) const;
   absl::Status Run(const tensor::Tensor& x, tensor::Tensor* out, pthreadpool_t pool) const;
 
+  // The input blocks one 16-lane output block reads.
   struct Source {
-    int64_t block;                  // input block
+    int64_t input, block;
     std::array<uint8_t, 16> lanes;  // per output lane: the input lane, or 0x80 (not from here)
   };
 
  private:
-  int64_t channels_ = 0, block_ = 0;
-  std::vector<int64_t> indices_;             // normalized
-  std::vector<std::vector<Source>> sources_;  // per output block (16-lane blocks)
+  int64_t block_ = 0;
+  std::vector<Input> inputs_;
+  std::vector<std::pair<int64_t, int64_t>> picks_;  // per output channel: (input, channel)
+  std::vector<std::vector<Source>> sources_;        // per output block (16-lane blocks)
 };
 
 }  // namespace qnnc::kernels::layout

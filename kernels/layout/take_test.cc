@@ -114,5 +114,53 @@ TEST(BlockedChannelGather, GivesTheReferencesChannels) {
   EXPECT_FALSE(g->Run(Tensor::Zeros(DType::kU8, {1, 2, 3, 3, 16}), &out, nullptr).ok());  // 48 needs 3 blocks
 }
 
+// A blocked quantized concat: channel counts that are not multiples of the
+// block (Inception's 16, 16, 24 and 8; ShuffleNet's 24 and 24), inputs with
+// and without tables, at every level the host allows, blocks of 16 and 4,
+// against NCHW concat then blocking.
+TEST(BlockedChannelGather, ConcatPacksLanesThroughTables) {
+  testing::TwoThreads two;
+  std::mt19937 rng(45);
+  const cpu::IsaLevel host = cpu::HostIsaLevel();
+  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
+    if (level > host) continue;
+    cpu::SetIsaCap(level);
+    SCOPED_TRACE(cpu::IsaLevelName(level));
+    for (int64_t block : {16, 4}) {
+      for (const std::vector<int64_t>& channels : {std::vector<int64_t>{16, 16, 24, 8}, std::vector<int64_t>{24, 24},
+                                                   std::vector<int64_t>{5, 3, 17}, std::vector<int64_t>{32}}) {
+        std::vector<Tensor> nchw, blocked;
+        std::vector<BlockedChannelGather::Input> inputs;
+        for (size_t i = 0; i < channels.size(); ++i) {
+          nchw.push_back(RandomBytes(DType::kU8, {2, channels[i], 3, 23}, rng));
+          blocked.push_back(*spatial_pack::ToBlocked(nchw.back(), block, 0));
+          std::vector<uint8_t> table;
+          if (i % 2 == 1) {
+            for (int b = 0; b < 256; ++b) table.push_back(static_cast<uint8_t>(rng()));
+            for (uint8_t& v : nchw.back().span<uint8_t>()) v = table[v];  // the expected input: mapped
+          }
+          inputs.push_back({channels[i], table});
+        }
+        auto concat = reference::Concat(nchw, 1);
+        ASSERT_TRUE(concat.ok());
+        const Tensor want = *spatial_pack::ToBlocked(*concat, block, 0);
+        auto gather = BlockedChannelGather::Concat(inputs, block);
+        ASSERT_TRUE(gather.ok()) << gather.status();
+        for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), two.get()}) {
+          Tensor got;
+          ASSERT_TRUE(gather->Run(blocked, &got, p).ok());
+          EXPECT_TRUE(got.BitwiseEquals(want)) << channels.size() << " inputs, block " << block;
+        }
+      }
+    }
+  }
+  cpu::SetIsaCap(host);
+  EXPECT_FALSE(BlockedChannelGather::Concat({{8, std::vector<uint8_t>(255)}}, 16).ok());
+  auto f32 = BlockedChannelGather::Concat({{8, std::vector<uint8_t>(256)}}, 16);
+  ASSERT_TRUE(f32.ok());
+  Tensor out;
+  EXPECT_FALSE(f32->Run({Tensor::Zeros(DType::kF32, {1, 1, 2, 2, 16})}, &out, nullptr).ok());  // tables need bytes
+}
+
 }  // namespace
 }  // namespace qnnc::kernels::layout
