@@ -441,6 +441,7 @@ class U8S8Dense final : public Conv2DKernel {
  private:
   struct OcTile {
     int64_t ocb0, nco, icb_lo, icb_count, w_offset;
+    int q_last;  // DenseTile::q_last
   };
 
   // w: OIHW values, within s8 unless madd16 (CreateU8S8 checks).
@@ -459,6 +460,8 @@ class U8S8Dense final : public Conv2DKernel {
       const int64_t ic_lo = (oc_lo / og) * cg, ic_hi = ((oc_hi - 1) / og + 1) * cg;
       t.icb_lo = ic_lo / ib;
       t.icb_count = CeilDiv(ic_hi, ib) - t.icb_lo;
+      t.q_last = static_cast<int>(CeilDiv(ic_hi - (t.icb_lo + t.icb_count - 1) * ib, 4));
+      if (t.q_last == ib / 4) t.q_last = 0;
       t.w_offset = static_cast<int64_t>(packed_.size());
       const int64_t q4 = ib / 4;
       packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
@@ -542,6 +545,7 @@ class U8S8Dense final : public Conv2DKernel {
       DenseTile call;
       call.w = k.packed_.data() + t.w_offset;
       call.icb_count = t.icb_count;
+      call.q_last = t.q_last;
       call.bias = k.bias_.data() + t.ocb0 * 16;
       call.mult = k.mult_.data() + t.ocb0 * 16;
       call.nco = static_cast<int>(t.nco);

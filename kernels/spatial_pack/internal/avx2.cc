@@ -140,6 +140,7 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   const int64_t pix = g.pix_bytes;
   for (int64_t icb = 0; icb < t.icb_count; ++icb) {
     const uint8_t* src_b = t.in + icb * g.in_cstride;
+    const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
     for (int64_t ky = 0; ky < g.kh; ++ky) {
       const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
       for (int64_t kx = 0; kx < g.kw; ++kx) {
@@ -147,7 +148,7 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
         // Not unrolled: GCC would hoist the products of several steps and
         // spill them (measured: 110 instead of 147 GOPS at 4 pixels).
 #pragma GCC unroll 1
-        for (int q = 0; q < Q; ++q) {
+        for (int q = 0; q < q_end; ++q) {
           // Per 16-channel group j: even pairs of its two ymm, then odd.
           for (int p = 0; p < NPIX; ++p) {
             const __m256i xe = _mm256_set1_epi32(LoadWord(src + p * pix + 8 * q));
@@ -164,6 +165,7 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
           }
           w += 128 * NCO;
         }
+        w += 128 * NCO * (Q - q_end);  // the skipped steps' zero weights
       }
     }
   }

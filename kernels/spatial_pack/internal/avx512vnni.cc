@@ -124,12 +124,13 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   const int64_t pix = g.pix_bytes;
   for (int64_t icb = 0; icb < t.icb_count; ++icb) {
     const uint8_t* src_b = t.in + icb * g.in_cstride;
+    const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
     for (int64_t ky = 0; ky < g.kh; ++ky) {
       const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
       for (int64_t kx = 0; kx < g.kw; ++kx) {
         const uint8_t* src = src_y + kx * g.dil_w_bytes;
 #pragma GCC unroll 1
-        for (int q = 0; q < Q; ++q) {
+        for (int q = 0; q < q_end; ++q) {
           __m512i we[NCO], wo[NCO];
           for (int j = 0; j < NCO; ++j) {
             we[j] = _mm512_loadu_si512(w + 128 * j);
@@ -145,6 +146,7 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
           }
           w += 128 * NCO;
         }
+        w += 128 * NCO * (Q - q_end);  // the skipped steps' zero weights
       }
     }
   }
