@@ -242,15 +242,16 @@ absl::Status BlockTake(ir::Graph& graph, Node* n) {
 // channel (exact), with one transform after them. Padding lanes compute
 // values nobody reads: convolutions weigh them 0, the transform back drops
 // them, DynamicQuantizeLinear runs blocked only on whole blocks or with its
-// producer's range. Max pools (8-bit and f32) also follow NHWC; resize and
-// the f32 average pools (windowed and global) follow the blocked layouts.
+// producer's range. Max pools (8-bit and f32) also follow NHWC; resize (f32,
+// and 8-bit nearest from a QDQ Resize) and the f32 average pools (windowed
+// and global) follow the blocked layouts.
 absl::Status BlockPerLane(ir::Graph& graph, Node* n) {
   struct PerLaneOp {
     const char* op;
     bool nhwc_too, bytes_too;  // NHWC as well as NCHW{k}c; u8/i8 as well as f32
   };
   static constexpr PerLaneOp kOps[] = {{"nn.max_pool2d", true, true},
-                                       {"resize", false, false},
+                                       {"resize", false, true},
                                        {"nn.avg_pool2d", false, false},
                                        {"nn.global_avg_pool2d", false, false}};
   const PerLaneOp* op = nullptr;

@@ -601,19 +601,21 @@ class ResizeKernel : public PreparedKernel {
   ResizeKernel(int64_t h, int64_t w, kernels::reference::ResizeParams p) : h_(h), w_(w), p_(std::move(p)) {}
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
-    return kernels::resize::ResizeF32(in[0], h_, w_, p_, &out[0], pool);
+    return kernels::resize::Resize(in[0], h_, w_, p_, &out[0], pool);
   }
-  std::string description() const override { return "resize f32"; }
+  std::string description() const override { return p_.mode == "nearest" ? "resize nearest" : "resize linear f32"; }
 
  private:
   int64_t h_, w_;
   kernels::reference::ResizeParams p_;
 };
 
-// f32 NCHW with the attributes the reference evaluator reads.
+// f32 (or 8-bit, nearest) NCHW or NCHW{k}c with the attributes the
+// reference evaluator reads.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeResize(const ir::Node& n) {
   auto none = [] { return std::unique_ptr<PreparedKernel>(); };
-  if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 ||
+  const DType dt = n.input(0)->type() ? n.input(0)->type()->dtype : DType::kF32;
+  if (n.inputs().size() != 1 || !n.input(0)->type() || (dt != DType::kF32 && dt != DType::kU8 && dt != DType::kI8) ||
       (n.input(0)->type()->shape.size() != 4 && n.input(0)->type()->shape.size() != 5)) {
     return none();
   }
@@ -626,6 +628,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeResize(const ir::Node& n) {
   p.mode = *method;
   p.coordinate_transformation_mode = *coord;
   p.nearest_mode = *nearest;
+  if (dt != DType::kF32 && p.mode != "nearest") return none();
   // Parameters the reference refuses stay with it (and its error).
   tensor::Shape planes = n.input(0)->type()->shape;
   planes.resize(4);  // a blocked tensor's lanes resize as its channels

@@ -75,12 +75,14 @@ absl::StatusOr<ir::Value*> FuseConcat(ir::Graph& g, const QParams& q) {
 
 // Q(op(DQ(x))) with the same quantization on both sides, for ops that only
 // move or select values: the op applies to the integers directly (Q(DQ(q))
-// is q). A constant pad of 0.0 pads with the zero point (Q(0) is it).
+// is q). A constant pad of 0.0 pads with the zero point (Q(0) is it); a
+// resize selects only in nearest mode.
 absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
   for (const char* op : {"nn.max_pool2d", "flatten", "reshape", "transpose", "strided_slice",
-                         "broadcast_to", "nn.pad"}) {
+                         "broadcast_to", "nn.pad", "resize"}) {
     ir::Node* n = internal::ProducerOf(q.data, op);
     if (n == nullptr) continue;
+    if (n->op() == "resize" && n->attrs().GetString("method", "nearest").value_or("") != "nearest") return nullptr;
     auto dq = MatchDequantize(n->input(0));
     if (!IsPerTensor(dq) || g.CountUses(q.data) != 1 ||
         dq->data->type()->dtype != q.node->output()->type()->dtype ||

@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "absl/types/span.h"
 #include "gtest/gtest.h"
 #include "kernels/reference/layout_transform.h"
 #include "kernels/reference/resize.h"
@@ -48,7 +49,7 @@ TEST(ResizeF32, MatchesTheReferenceBitForBit) {
             SCOPED_TRACE(std::string(mode) + " " + coord + " " + nearest + " " + std::to_string(oh) + "x" +
                          std::to_string(ow) + (threads ? " 2 threads" : ""));
             Tensor got;
-            ASSERT_TRUE(ResizeF32(x, oh, ow, p, &got, threads).ok());
+            ASSERT_TRUE(Resize(x, oh, ow, p, &got, threads).ok());
             EXPECT_TRUE(got.BitwiseEquals(*want));
             ++cases;
           }
@@ -60,8 +61,11 @@ TEST(ResizeF32, MatchesTheReferenceBitForBit) {
   ResizeParams bad;
   bad.mode = "cubic";
   Tensor out;
-  EXPECT_FALSE(ResizeF32(x, 2, 2, bad, &out, nullptr).ok());
-  EXPECT_FALSE(ResizeF32(Tensor::Zeros(DType::kU8, {1, 1, 2, 2}), 4, 4, {}, &out, nullptr).ok());
+  EXPECT_FALSE(Resize(x, 2, 2, bad, &out, nullptr).ok());
+  ResizeParams linear;
+  linear.mode = "linear";
+  EXPECT_FALSE(Resize(Tensor::Zeros(DType::kU8, {1, 1, 2, 2}), 4, 4, linear, &out, nullptr).ok());
+  EXPECT_FALSE(Resize(Tensor::Zeros(DType::kI32, {1, 1, 2, 2}), 4, 4, {}, &out, nullptr).ok());
 }
 
 // Channel-blocked tensors: each lane resized as its channel in NCHW.
@@ -82,9 +86,37 @@ TEST(ResizeF32, BlockedMatchesNchwBitForBit) {
       for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
         SCOPED_TRACE(std::string(mode) + " " + coord + (threads ? " 2 threads" : ""));
         Tensor got;
-        ASSERT_TRUE(ResizeF32(xb, 38, 46, p, &got, threads).ok());
+        ASSERT_TRUE(Resize(xb, 38, 46, p, &got, threads).ok());
         ASSERT_EQ(got.shape(), (tensor::Shape{2, 2, 38, 46, 16}));
         EXPECT_TRUE(reference::LayoutTransform(got, "NCHW16c", "NCHW")->BitwiseEquals(want));
+      }
+    }
+  }
+}
+
+// 8-bit nearest resize (a QDQ Resize on the integers), NCHW and NCHW16c,
+// every nearest mode and coordinate transform, against the reference.
+TEST(Resize, EightBitNearestMatchesTheReference) {
+  testing::TwoThreads pool;
+  std::mt19937 rng(5);
+  for (DType dt : {DType::kU8, DType::kI8}) {
+    Tensor x = *Tensor::Create(dt, {1, 32, 13, 17});
+    for (uint8_t& v : absl::MakeSpan(static_cast<uint8_t*>(x.raw_data()), x.byte_size())) v = rng();
+    const Tensor xb = reference::LayoutTransform(x, "NCHW", "NCHW16c").value();
+    for (const char* coord : {"half_pixel", "align_corners", "asymmetric"}) {
+      for (const char* nearest : {"round_prefer_floor", "floor", "ceil"}) {
+        ResizeParams p;
+        p.coordinate_transformation_mode = coord;
+        p.nearest_mode = nearest;
+        const Tensor want = reference::Resize2D(x, 26, 30, p).value();
+        for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
+          SCOPED_TRACE(std::string(coord) + " " + nearest + (threads ? " 2 threads" : ""));
+          Tensor got, got_blocked;
+          ASSERT_TRUE(Resize(x, 26, 30, p, &got, threads).ok());
+          EXPECT_TRUE(got.BitwiseEquals(want));
+          ASSERT_TRUE(Resize(xb, 26, 30, p, &got_blocked, threads).ok());
+          EXPECT_TRUE(reference::LayoutTransform(got_blocked, "NCHW16c", "NCHW")->BitwiseEquals(want));
+        }
       }
     }
   }
