@@ -2,7 +2,8 @@
 // KernelRegistry::RegisterForOp): quantize, dequantize, requantize, qnn.add,
 // integer nn.dense, 8-bit max pool, f32 global average pool, and the float
 // ops of dynamically quantized models (add, subtract, multiply, relu, clip,
-// sigmoid, cast to f32, dynamic_quantize, resize); concat of any dtype. Each factory takes only the nodes its kernel
+// sigmoid, leaky_relu, hard_sigmoid, hard_swish, tanh, softmax, cast to f32,
+// dynamic_quantize, resize); concat of any dtype. Each factory takes only the nodes its kernel
 // computes exactly like the reference and returns nullptr for the rest.
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "kernels/elementwise/channel_ops.h"
 #include "kernels/elementwise/dequantize.h"
 #include "kernels/elementwise/float_ops.h"
+#include "kernels/elementwise/softmax.h"
 #include "kernels/elementwise/qnn_add.h"
 #include "kernels/elementwise/qnn_mul.h"
 #include "kernels/elementwise/quantize.h"
@@ -486,6 +488,63 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeFloatUnary(const ir::Node& n
   return none();
 }
 
+// leaky_relu, hard_sigmoid, hard_swish and tanh of f32.
+class FloatActivationKernel : public PreparedKernel {
+ public:
+  FloatActivationKernel(kernels::elementwise::FloatActivation kind, float alpha, float beta)
+      : kind_(kind), alpha_(alpha), beta_(beta) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::ActivationF32(kind_, in[0], alpha_, beta_, &out[0], pool);
+  }
+  std::string description() const override { return "elementwise float activation"; }
+
+ private:
+  kernels::elementwise::FloatActivation kind_;
+  float alpha_, beta_;
+};
+
+// The attribute defaults are the IR's (ir/ops_tensor.cc), as the reference
+// evaluator reads them.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeFloatActivation(const ir::Node& n) {
+  using kernels::elementwise::FloatActivation;
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32) return none();
+  auto alpha = n.attrs().GetFloat("alpha", n.op() == "leaky_relu" ? 0.01 : 0.2);
+  auto beta = n.attrs().GetFloat("beta", 0.5);
+  if (!alpha.ok() || !beta.ok()) return none();
+  FloatActivation kind = FloatActivation::kTanh;
+  if (n.op() == "leaky_relu") kind = FloatActivation::kLeakyRelu;
+  if (n.op() == "hard_sigmoid") kind = FloatActivation::kHardSigmoid;
+  if (n.op() == "hard_swish") kind = FloatActivation::kHardSwish;
+  return std::unique_ptr<PreparedKernel>(
+      new FloatActivationKernel(kind, static_cast<float>(*alpha), static_cast<float>(*beta)));
+}
+
+// softmax of f32 along its axis.
+class SoftmaxKernel : public PreparedKernel {
+ public:
+  explicit SoftmaxKernel(int64_t axis) : axis_(axis) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::elementwise::SoftmaxF32(in[0], axis_, &out[0], pool);
+  }
+  std::string description() const override { return "softmax f32"; }
+
+ private:
+  int64_t axis_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeSoftmax(const ir::Node& n) {
+  auto axis = n.attrs().GetInt("axis", -1);
+  if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 || !axis.ok()) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  const int64_t rank = n.input(0)->type()->rank();
+  if (*axis < -rank || *axis >= rank) return std::unique_ptr<PreparedKernel>();  // the reference names it
+  return std::unique_ptr<PreparedKernel>(new SoftmaxKernel(*axis));
+}
+
 // qnn.dynamic_quantize of f32: data, scale, zero point.
 class DynamicQuantizeKernel : public PreparedKernel {
  public:
@@ -724,6 +783,10 @@ void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("layout_transform", &MakeLayoutTransform);
   registry.RegisterForOp("qnn.matmul", &MakeQnnMatMul);
   registry.RegisterForOp("resize", &MakeResize);
+  registry.RegisterForOp("softmax", &MakeSoftmax);
+  for (const char* op : {"leaky_relu", "hard_sigmoid", "hard_swish", "tanh"}) {
+    registry.RegisterForOp(op, &MakeFloatActivation);
+  }
   registry.RegisterForOp("nn.dense", &MakeDense);
   // The integer nn.dense the u8 x s8 legalization leaves, bound by its
   // decision (the int8 dense kernel takes no tiles, so those

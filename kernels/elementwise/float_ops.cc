@@ -234,6 +234,37 @@ struct SigmoidTask {
   }
 };
 
+struct ActivationTask {
+  const float* x;
+  float* out;
+  int64_t n;
+  FloatActivation kind;
+  float alpha, beta;
+  static float Clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
+    const ActivationTask& t = *static_cast<const ActivationTask*>(ctx);
+    const float* __restrict x = t.x;
+    float* __restrict out = t.out;
+    const float a = t.alpha, b = t.beta;
+    const int64_t begin = static_cast<int64_t>(start);
+    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
+    switch (t.kind) {
+      case FloatActivation::kLeakyRelu:
+        for (int64_t i = begin; i < end; ++i) out[i] = x[i] < 0.0f ? a * x[i] : x[i];
+        break;
+      case FloatActivation::kHardSigmoid:
+        for (int64_t i = begin; i < end; ++i) out[i] = Clamp01(a * x[i] + b);
+        break;
+      case FloatActivation::kHardSwish:
+        for (int64_t i = begin; i < end; ++i) out[i] = x[i] * Clamp01(x[i] * (1.0f / 6.0f) + 0.5f);
+        break;
+      case FloatActivation::kTanh:
+        for (int64_t i = begin; i < end; ++i) out[i] = std::tanh(x[i]);
+        break;
+    }
+  }
+};
+
 // DynamicQuantizeU8's first pass over ParallelRows' items (the bands of
 // rows the convolutions around it give each thread): each item's min, max
 // (NaN ignored) and first infinite element, merged under a lock. The merge
@@ -325,6 +356,15 @@ absl::Status SigmoidF32(const Tensor& x, Tensor* out, pthreadpool_t pool) {
   RETURN_IF_ERROR(Prepare(out, DType::kF32, x.shape(), "SigmoidF32"));
   SigmoidTask t{x.data<float>(), out->data<float>(), x.num_elements()};
   ParallelRows(pool, &SigmoidTask::Run, &t, x.shape());
+  return absl::OkStatus();
+}
+
+absl::Status ActivationF32(FloatActivation kind, const Tensor& x, float alpha, float beta, Tensor* out,
+                           pthreadpool_t pool) {
+  if (!x.defined() || x.dtype() != DType::kF32) return absl::InvalidArgumentError("ActivationF32: needs f32");
+  RETURN_IF_ERROR(Prepare(out, DType::kF32, x.shape(), "ActivationF32"));
+  ActivationTask t{x.data<float>(), out->data<float>(), x.num_elements(), kind, alpha, beta};
+  ParallelRows(pool, CpuClones<&ActivationTask::RunBody>::Pick(), &t, x.shape());
   return absl::OkStatus();
 }
 

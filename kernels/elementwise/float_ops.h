@@ -4,7 +4,8 @@
 //  - add, subtract, multiply of f32 tensors, one of them broadcast as the
 //    models do it: a scalar, a per-channel bias [1, C, 1, 1], a trailing
 //    vector [K] against [M, K], or the same shape;
-//  - relu, clip and sigmoid of f32;
+//  - relu, clip, sigmoid, leaky_relu, hard_sigmoid, hard_swish and tanh of
+//    f32;
 //  - cast of i32, u8 or i8 to f32;
 //  - DynamicQuantizeLinear: one pass for min/max, one to quantize.
 // Each writes `out` in place when it already has the result's dtype and
@@ -38,6 +39,16 @@ absl::Status ClipF32(const tensor::Tensor& x, float lo, float hi, tensor::Tensor
 // 1 / (1 + expf(-x)), as reference::Sigmoid: the same libm expf per element
 // (not vectorized: a vector exp would round differently), split over threads.
 absl::Status SigmoidF32(const tensor::Tensor& x, tensor::Tensor* out, pthreadpool_t pool);
+
+// The activations real exports keep in float when not quantized (MobileNetV3
+// dynamically quantized), each reference::<Kind>'s float expression:
+//   kLeakyRelu    x < 0 ? alpha * x : x
+//   kHardSigmoid  clamp(alpha * x + beta, 0, 1)
+//   kHardSwish    x * clamp(x * (1/6) + 0.5, 0, 1)
+//   kTanh         libm tanhf per element (not vectorized, like sigmoid)
+enum class FloatActivation { kLeakyRelu, kHardSigmoid, kHardSwish, kTanh };
+absl::Status ActivationF32(FloatActivation kind, const tensor::Tensor& x, float alpha, float beta,
+                           tensor::Tensor* out, pthreadpool_t pool);
 // i32, u8 or i8 to f32 (round to nearest even, as the reference's double
 // then float).
 absl::Status CastToF32(const tensor::Tensor& x, tensor::Tensor* out, pthreadpool_t pool);

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
+#include "kernels/cpu/isa.h"
 #include "kernels/reference/cast.h"
 #include "kernels/reference/elementwise.h"
 #include "kernels/reference/quantize.h"
@@ -138,6 +139,34 @@ TEST(FloatUnary, ReluClipSigmoidAndCastMatchTheReference) {
       EXPECT_TRUE(f.BitwiseEquals(*reference::Cast(in, DType::kF32))) << tensor::DTypeName(in.dtype());
     }
   }
+}
+
+// LeakyRelu, HardSigmoid, HardSwish and Tanh at every level the host
+// allows (the cloned loops), with NaN and infinities, serial and threaded.
+TEST(FloatUnary, ActivationsMatchTheReference) {
+  testing::TwoThreads pool;
+  std::mt19937 rng(41);
+  const Tensor x = RandomF32({2, 8, 90, 70}, rng, true);
+  const cpu::IsaLevel host = cpu::HostIsaLevel();
+  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
+    if (level > host) continue;
+    cpu::SetIsaCap(level);
+    SCOPED_TRACE(cpu::IsaLevelName(level));
+    for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
+      Tensor got;
+      ASSERT_TRUE(ActivationF32(FloatActivation::kLeakyRelu, x, 0.1f, 0, &got, threads).ok());
+      EXPECT_TRUE(got.BitwiseEquals(*reference::LeakyRelu(x, 0.1f)));
+      ASSERT_TRUE(ActivationF32(FloatActivation::kHardSigmoid, x, 0.2f, 0.5f, &got, threads).ok());
+      EXPECT_TRUE(got.BitwiseEquals(*reference::HardSigmoid(x, 0.2f, 0.5f)));
+      ASSERT_TRUE(ActivationF32(FloatActivation::kHardSwish, x, 0, 0, &got, threads).ok());
+      EXPECT_TRUE(got.BitwiseEquals(*reference::HardSwish(x)));
+      ASSERT_TRUE(ActivationF32(FloatActivation::kTanh, x, 0, 0, &got, threads).ok());
+      EXPECT_TRUE(got.BitwiseEquals(*reference::Tanh(x)));
+    }
+  }
+  cpu::SetIsaCap(host);
+  Tensor out;
+  EXPECT_FALSE(ActivationF32(FloatActivation::kTanh, Tensor::Zeros(DType::kU8, {2}), 0, 0, &out, nullptr).ok());
 }
 
 void ExpectDynamicQuantizeMatches(const Tensor& x, pthreadpool_t pool, const std::string& what) {
