@@ -238,36 +238,39 @@ inline void DwStore(const DwGeom& g, const DwRow& r, int64_t ox, const DwAcc& a,
 
 inline __m128i LoadPix16(const uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 
-// 3x3 with all three rows inside, columns [ox, ox_end) all inside: the taps
-// at compile time, no bounds checks, two pixels at a time (the generic loop
-// below ran at 30 GOPS on mbv2_dw_112, its index arithmetic and branches per
-// tap outweighing the multiplies).
-void DwRow3x3Interior(const DwGeom& g, const DwRow& r, int64_t ox, int64_t ox_end, __m256 m0,
-                      __m256 m1, __m256 lo, __m256 hi, __m256i zp, bool nan) {
+// KxK (3x3, 5x5) with all K rows inside, columns [ox, ox_end) all inside:
+// the taps at compile time, no bounds checks, two pixels at a time (the
+// generic loop below ran at 30 GOPS on mbv2_dw_112, its index arithmetic
+// and branches per tap outweighing the multiplies). K * K is odd: its last
+// tap goes alone.
+template <int K>
+void DwRowInterior(const DwGeom& g, const DwRow& r, int64_t ox, int64_t ox_end, __m256 m0, __m256 m1,
+                   __m256 lo, __m256 hi, __m256i zp, bool nan) {
+  constexpr int kTaps = K * K, kPairs = kTaps / 2;
   const int64_t ih0 = r.oh * g.sh - g.pad_t;
-  const uint8_t* rows[3];
-  for (int ky = 0; ky < 3; ++ky) rows[ky] = r.in + (ih0 + ky * g.dh) * g.w * 16;
+  const uint8_t* rows[K];
+  for (int ky = 0; ky < K; ++ky) rows[ky] = r.in + (ih0 + ky * g.dh) * g.w * 16;
   const int64_t dx = g.dw * 16, sx = g.sw * 16;
   const __m256i bias_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias));
   const __m256i bias_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias + 8));
-  auto tap = [&](int t, int64_t base) { return LoadPix16(rows[t / 3] + base + (t % 3) * dx); };
+  auto tap = [&](int t, int64_t base) { return LoadPix16(rows[t / K] + base + (t % K) * dx); };
   for (; ox + 2 <= ox_end; ox += 2) {
     const int64_t b0 = (ox * g.sw - g.pad_l) * 16, b1 = b0 + sx;
     DwAcc a = {bias_lo, bias_hi}, b = {bias_lo, bias_hi};
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < kPairs; ++j) {
       DwMac(&a, tap(2 * j, b0), tap(2 * j + 1, b0), r.w_pairs + 32 * j);
       DwMac(&b, tap(2 * j, b1), tap(2 * j + 1, b1), r.w_pairs + 32 * j);
     }
-    DwMacLast(&a, tap(8, b0), r.w_pairs + 128);
-    DwMacLast(&b, tap(8, b1), r.w_pairs + 128);
+    DwMacLast(&a, tap(kTaps - 1, b0), r.w_pairs + 32 * kPairs);
+    DwMacLast(&b, tap(kTaps - 1, b1), r.w_pairs + 32 * kPairs);
     DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
     DwStore(g, r, ox + 1, b, m0, m1, lo, hi, zp, nan);
   }
   if (ox < ox_end) {
     const int64_t b0 = (ox * g.sw - g.pad_l) * 16;
     DwAcc a = {bias_lo, bias_hi};
-    for (int j = 0; j < 4; ++j) DwMac(&a, tap(2 * j, b0), tap(2 * j + 1, b0), r.w_pairs + 32 * j);
-    DwMacLast(&a, tap(8, b0), r.w_pairs + 128);
+    for (int j = 0; j < kPairs; ++j) DwMac(&a, tap(2 * j, b0), tap(2 * j + 1, b0), r.w_pairs + 32 * j);
+    DwMacLast(&a, tap(kTaps - 1, b0), r.w_pairs + 32 * kPairs);
     DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
   }
 }
@@ -308,9 +311,14 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
     DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
   };
   const bool rows_in = ih0 >= 0 && ih0 + (g.kh - 1) * g.dh < g.h;
-  if (g.kh == 3 && g.kw == 3 && rows_in && g.ow_lo < g.ow_hi) {
+  const bool k3 = g.kh == 3 && g.kw == 3, k5 = g.kh == 5 && g.kw == 5;
+  if ((k3 || k5) && rows_in && g.ow_lo < g.ow_hi) {
     for (int64_t ox = 0; ox < g.ow_lo; ++ox) column(ox);
-    DwRow3x3Interior(g, r, g.ow_lo, g.ow_hi, m0, m1, lo, hi, zp, nan);
+    if (k3) {
+      DwRowInterior<3>(g, r, g.ow_lo, g.ow_hi, m0, m1, lo, hi, zp, nan);
+    } else {
+      DwRowInterior<5>(g, r, g.ow_lo, g.ow_hi, m0, m1, lo, hi, zp, nan);
+    }
     for (int64_t ox = g.ow_hi; ox < g.ow; ++ox) column(ox);
   } else {
     for (int64_t ox = 0; ox < g.ow; ++ox) column(ox);
