@@ -111,6 +111,7 @@ GatherFn PickGather16() {
 }
 
 constexpr int64_t kPixelTile = 128;
+constexpr std::array<uint8_t, 16> kIdentityLanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 struct GatherTask {
   const std::vector<const uint8_t*>* in;      // per input: its data
@@ -137,6 +138,18 @@ struct GatherTask {
     };
     if (t.sources != nullptr) {
       const auto& srcs = (*t.sources)[ob];
+      // A whole input block in order (a concat of inputs with multiples of
+      // 16 channels): a copy of the block, or its lookup straight into the
+      // output.
+      if (srcs.size() == 1 && srcs[0].lanes == kIdentityLanes) {
+        const uint8_t* from = in_block(srcs[0].input, srcs[0].block);
+        if (const uint8_t* table = (*t.tables)[srcs[0].input]) {
+          t.lookup(from, out, table, pixels * 16);
+        } else {
+          std::memcpy(out, from, static_cast<size_t>(pixels * 16));
+        }
+        return;
+      }
       const uint8_t* in[kMaxSources];
       const uint8_t* lanes[kMaxSources];
       alignas(64) uint8_t mapped[kMaxSources][kPixelTile * 16];

@@ -12,7 +12,8 @@
 // 8-bit data in 16-lane blocks each pixel's 16 lanes are one vpshufb per
 // source block (4 pixels per AVX-512 vector, 2 per AVX2 vector), OR-ed
 // together, a source with a table looked up first (kernels/elementwise
-// lookup); padding lanes are 0.
+// lookup); padding lanes are 0. An output block that is one input block in
+// order (channel counts that are multiples of 16) is a copy of that block.
 #ifndef QNNC_KERNELS_LAYOUT_TAKE_H_
 #define QNNC_KERNELS_LAYOUT_TAKE_H_
 
