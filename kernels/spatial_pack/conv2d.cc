@@ -405,6 +405,14 @@ class U8S8Dense final : public Conv2DKernel {
       k->bias_ = std::move(bias);
       k->mult_ = std::move(mult);
     }
+    // Grouped convolutions with 4 or 8 channels per group in and out, on
+    // whole blocks, get the tiles that read only each lane's own group
+    // (microkernels.h: GetGroupedTile*): VNNI u8 x s8 and AVX2 madd16.
+    const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
+    const bool grouped_tiles = p.groups > 1 && cg == og && (cg == 4 || cg == 8) && k->in_block_ == 16 &&
+                               p.in_channels % 16 == 0 && p.out_channels % 16 == 0 &&
+                               ((isa == Isa::kAvx512Vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
+    k->group_words_ = grouped_tiles ? cg / 4 : 0;
     k->Pack(weight.data());
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
@@ -419,6 +427,11 @@ class U8S8Dense final : public Conv2DKernel {
         if (isa == Isa::kAvx2) {
           fn = k->madd16_ ? internal::GetDenseTileMadd16Avx2(nco, np, k->in_block_)
                           : internal::GetDenseTileAvx2(nco, np, k->in_block_);
+        }
+        if (k->group_words_ > 0) {
+          const int words = static_cast<int>(k->group_words_);
+          fn = isa == Isa::kAvx2 ? internal::GetGroupedTileMadd16Avx2(nco, np, words)
+                                 : internal::GetGroupedTileAvx512Vnni(nco, np, words);
         }
         if (fn == nullptr) return absl::InternalError("missing microkernel");
         k->fns_[nco * (max_pix + 1) + np] = fn;
@@ -463,6 +476,30 @@ class U8S8Dense final : public Conv2DKernel {
       t.q_last = static_cast<int>(CeilDiv(ic_hi - (t.icb_lo + t.icb_count - 1) * ib, 4));
       if (t.q_last == ib / 4) t.q_last = 0;
       t.w_offset = static_cast<int64_t>(packed_.size());
+      if (group_words_ > 0) {
+        // [k][d][j][16 oc][4 ic]: lane l's 4 channels 4d..4d+3 of its group.
+        packed_.resize(packed_.size() + kk * group_words_ * t.nco * j_bytes, 0);
+        int8_t* dst = packed_.data() + t.w_offset;
+        for (int64_t k = 0; k < kk; ++k) {
+          for (int64_t d = 0; d < group_words_; ++d) {
+            for (int64_t j = 0; j < t.nco; ++j, dst += j_bytes) {
+              for (int64_t l = 0; l < 16; ++l) {
+                const int64_t oc = oc_lo + j * 16 + l;
+                for (int64_t i = 0; i < 4 && oc < p.out_channels; ++i) {
+                  const int16_t v = w[(oc * cg + 4 * d + i) * kk + k];
+                  if (madd16_) {
+                    std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), static_cast<int>(i)), &v, 2);
+                  } else {
+                    dst[l * 4 + i] = static_cast<int8_t>(v);
+                  }
+                }
+              }
+            }
+          }
+        }
+        tiles_.push_back(t);
+        continue;
+      }
       const int64_t q4 = ib / 4;
       packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
       int8_t* dst = packed_.data() + t.w_offset;
@@ -574,6 +611,7 @@ class U8S8Dense final : public Conv2DKernel {
   Isa isa_ = Isa::kScalar;
   int64_t nco_ = 1, tile_ow_ = 1, ocb_ = 0, icb_total_ = 0;
   bool madd16_ = false;  // int16 weights for GetDenseTileMadd16Avx2
+  int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
   Epilogue ep_;
   std::vector<int32_t> bias_;
   std::vector<float> mult_;

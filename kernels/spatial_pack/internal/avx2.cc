@@ -128,6 +128,9 @@ const DenseTileFn* MakeTable(std::index_sequence<P...>) {
 // MACs, half the multiplies of the split vpmaddubsw scheme, and no other
 // vector instruction but its vpaddd (widening in registers instead cost a
 // vpand and a vpsrlw per pixel and step: 147 against 159 GOPS).
+template <int NCO, int NPIX>
+void StoreMadd16Tile(const DenseGeom& g, const DenseTile& t, __m256i (&acc)[2 * NCO][NPIX]);
+
 template <int NCO, int NPIX, int Q>
 void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   constexpr int kVecs = 2 * NCO;  // 8 output channels per ymm
@@ -169,6 +172,13 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
       }
     }
   }
+  StoreMadd16Tile<NCO, NPIX>(g, t, acc);
+}
+
+// The epilogue of a madd16 register tile: 2 * NCO accumulators (Madd16Lane
+// order) at NPIX pixels.
+template <int NCO, int NPIX>
+void StoreMadd16Tile(const DenseGeom& g, const DenseTile& t, __m256i (&acc)[2 * NCO][NPIX]) {
   for (int j = 0; j < NCO; ++j) {
     const __m256 m0 = _mm256_loadu_ps(t.mult + 16 * j), m1 = _mm256_loadu_ps(t.mult + 16 * j + 8);
     uint8_t* o = t.out + j * g.out_cstride;
@@ -194,6 +204,66 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
       }
     }
   }
+}
+
+// Grouped convolutions (GetGroupedTileMadd16Avx2): the widened pixel's 32
+// bytes hold the int16 pairs (x0, x2), (x1, x3) of each 4 input channels;
+// lane k of accumulator h (channel l = k / 4 * 8 + h * 4 + k % 4, Madd16Lane
+// order, group l / (4D)) takes pair 2 * (group * D + d) + parity by vpermd:
+// 4D permutes and 4D vpmaddwd per pixel and tap for 16 channels, where the
+// dense tile spends 16 vpmaddwd (3/4 of them on zero weights for D = 1).
+template <int NCO, int NPIX, int D>
+void GroupedTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
+  __m256i acc[2 * NCO][NPIX];
+  for (int v = 0; v < 2 * NCO; ++v) {
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * v));
+    for (int p = 0; p < NPIX; ++p) acc[v][p] = b;
+  }
+  // [d][parity][h]: the pair each lane takes.
+  alignas(32) int32_t lanes[D][2][2][8];
+  for (int d = 0; d < D; ++d) {
+    for (int parity = 0; parity < 2; ++parity) {
+      for (int h = 0; h < 2; ++h) {
+        for (int k = 0; k < 8; ++k) {
+          const int l = k / 4 * 8 + h * 4 + k % 4;
+          lanes[d][parity][h][k] = 2 * (l / (4 * D) * D + d) + parity;
+        }
+      }
+    }
+  }
+  const int8_t* w = t.w;
+  const int64_t pix = g.pix_bytes;
+  for (int64_t ky = 0; ky < g.kh; ++ky) {
+    for (int64_t kx = 0; kx < g.kw; ++kx) {
+      const uint8_t* src = t.in + ky * g.dil_h_bytes + kx * g.dil_w_bytes;
+#pragma GCC unroll 1
+      for (int d = 0; d < D; ++d) {
+        for (int p = 0; p < NPIX; ++p) {
+          for (int j = 0; j < NCO; ++j) {
+            const __m256i x =
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j * g.in_cstride + p * pix));
+            const __m256i* wj = reinterpret_cast<const __m256i*>(w + 128 * j);
+            for (int parity = 0; parity < 2; ++parity) {
+              for (int h = 0; h < 2; ++h) {
+                const __m256i idx = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes[d][parity][h]));
+                const __m256i xp = _mm256_permutevar8x32_epi32(x, idx);
+                acc[2 * j + h][p] =
+                    _mm256_add_epi32(acc[2 * j + h][p], _mm256_madd_epi16(xp, _mm256_loadu_si256(wj + parity * 2 + h)));
+              }
+            }
+          }
+        }
+        w += 128 * NCO;
+      }
+    }
+  }
+  StoreMadd16Tile<NCO, NPIX>(g, t, acc);
+}
+
+template <int NCO, int D, size_t... P>
+const DenseTileFn* MakeGroupedMadd16Table(std::index_sequence<P...>) {
+  static constexpr DenseTileFn table[] = {&GroupedTileMadd16Impl<NCO, static_cast<int>(P) + 1, D>...};
+  return table;
 }
 
 template <int NCO, int Q, size_t... P>
@@ -335,6 +405,18 @@ DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk) {
   return nullptr;
 }
 
+DenseTileFn GetGroupedTileMadd16Avx2(int nco, int npix, int group_words) {
+  if (npix < 1 || npix > kMaxPixAvx2 || nco < 1 || nco > 2) return nullptr;
+  using Seq = std::make_index_sequence<kMaxPixAvx2>;
+  if (group_words == 1) {
+    return (nco == 1 ? MakeGroupedMadd16Table<1, 1>(Seq{}) : MakeGroupedMadd16Table<2, 1>(Seq{}))[npix - 1];
+  }
+  if (group_words == 2) {
+    return (nco == 1 ? MakeGroupedMadd16Table<1, 2>(Seq{}) : MakeGroupedMadd16Table<2, 2>(Seq{}))[npix - 1];
+  }
+  return nullptr;
+}
+
 DenseTileFn GetDenseTileMadd16Avx2(int nco, int npix, int64_t icblk) {
   if (npix < 1 || npix > kMaxPixAvx2) return nullptr;
   using Seq = std::make_index_sequence<kMaxPixAvx2>;
@@ -375,6 +457,7 @@ DwRowFn GetDwRowAvx2() { return &DwRowImpl; }
 namespace qnnc::kernels::spatial_pack::internal {
 DenseTileFn GetDenseTileAvx2(int, int, int64_t) { return nullptr; }
 DenseTileFn GetDenseTileMadd16Avx2(int, int, int64_t) { return nullptr; }
+DenseTileFn GetGroupedTileMadd16Avx2(int, int, int) { return nullptr; }
 WidenFn GetWidenPairsAvx2() { return nullptr; }
 DwRowFn GetDwRowAvx2() { return nullptr; }
 }  // namespace qnnc::kernels::spatial_pack::internal

@@ -18,6 +18,9 @@ inline __m512i Requantize16(__m512i acc, __m512 m, __m512 lo, __m512 hi, __m512i
   return _mm512_add_epi32(_mm512_cvtps_epi32(v), zp);
 }
 
+template <int NCO, int NPIX>
+void StoreTile(const DenseGeom& g, const DenseTile& t, __m512i (&acc)[NCO][NPIX]);
+
 // S > 0: the pixel stride (stride_w) known at compile time.
 template <int NCO, int NPIX, int Q, int S>
 void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
@@ -46,6 +49,13 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
       }
     }
   }
+  StoreTile<NCO, NPIX>(g, t, acc);
+}
+
+// The epilogue of a u8s8 register tile: requantized bytes (or raw int32) of
+// NCO groups of 16 channels at NPIX pixels.
+template <int NCO, int NPIX>
+void StoreTile(const DenseGeom& g, const DenseTile& t, __m512i (&acc)[NCO][NPIX]) {
   const __m512 lo = _mm512_set1_ps(g.ep.lo), hi = _mm512_set1_ps(g.ep.hi);
   const __m512i zp = _mm512_set1_epi32(g.ep.zp);
   const bool nan = g.ep.nan_check;
@@ -106,6 +116,56 @@ template <int Q, int S>
 const DenseTileFn* Table(int nco) {
   using Seq = std::make_index_sequence<kMaxPixVnni>;
   return nco == 1 ? MakeTable<1, Q, S>(Seq{}) : MakeTable<2, Q, S>(Seq{});
+}
+
+// Grouped convolutions with 4 or 8 channels per group in and out (ResNeXt's
+// 32 x 4d): a 16-channel output block reads only its own groups' input
+// channels, the same 16 of the input block at its index. Lane l (group
+// l / (4D)) takes the 4-channel word D * (l / (4D)) + d of the pixel at
+// step d (vpermd of the pixel's 16 bytes), so one vpdpbusd per step does
+// the 16 channels' 4 multiply-adds, where the dense tile spent 4 (3 of them
+// on zero weights). Packed weights: [ky][kx][d < D][j < NCO][16 oc][4 ic].
+template <int NCO, int NPIX, int D>
+void GroupedTileImpl(const DenseGeom& g, const DenseTile& t) {
+  __m512i acc[NCO][NPIX];
+  for (int j = 0; j < NCO; ++j) {
+    const __m512i b = _mm512_loadu_si512(t.bias + 16 * j);
+    for (int p = 0; p < NPIX; ++p) acc[j][p] = b;
+  }
+  __m512i idx[D];
+  for (int d = 0; d < D; ++d) {
+    alignas(64) int32_t lanes[16];
+    for (int l = 0; l < 16; ++l) lanes[l] = l / (4 * D) * D + d;
+    idx[d] = _mm512_load_si512(lanes);
+  }
+  const int8_t* w = t.w;
+  const int64_t pix = g.pix_bytes;
+  for (int64_t ky = 0; ky < g.kh; ++ky) {
+    for (int64_t kx = 0; kx < g.kw; ++kx) {
+      const uint8_t* src = t.in + ky * g.dil_h_bytes + kx * g.dil_w_bytes;
+      __m512i wv[D][NCO];
+      for (int d = 0; d < D; ++d) {
+        for (int j = 0; j < NCO; ++j) wv[d][j] = _mm512_loadu_si512(w + 64 * (d * NCO + j));
+      }
+      w += 64 * D * NCO;
+      for (int p = 0; p < NPIX; ++p) {
+        for (int j = 0; j < NCO; ++j) {
+          const __m512i px = _mm512_castsi128_si512(
+              _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + j * g.in_cstride + p * pix)));
+          for (int d = 0; d < D; ++d) {
+            acc[j][p] = _mm512_dpbusd_epi32(acc[j][p], _mm512_permutexvar_epi32(idx[d], px), wv[d][j]);
+          }
+        }
+      }
+    }
+  }
+  StoreTile<NCO, NPIX>(g, t, acc);
+}
+
+template <int NCO, int D, size_t... P>
+const DenseTileFn* MakeGroupedTable(std::index_sequence<P...>) {
+  static constexpr DenseTileFn table[] = {&GroupedTileImpl<NCO, static_cast<int>(P) + 1, D>...};
+  return table;
 }
 
 // u8 x i16 by vpdpwssd (exact for any int16 weights: a pair sums two
@@ -287,6 +347,14 @@ DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t str
   return table[npix - 1];
 }
 
+DenseTileFn GetGroupedTileAvx512Vnni(int nco, int npix, int group_words) {
+  if (npix < 1 || npix > kMaxPixVnni || nco < 1 || nco > kMaxNcoVnni) return nullptr;
+  using Seq = std::make_index_sequence<kMaxPixVnni>;
+  if (group_words == 1) return (nco == 1 ? MakeGroupedTable<1, 1>(Seq{}) : MakeGroupedTable<2, 1>(Seq{}))[npix - 1];
+  if (group_words == 2) return (nco == 1 ? MakeGroupedTable<1, 2>(Seq{}) : MakeGroupedTable<2, 2>(Seq{}))[npix - 1];
+  return nullptr;
+}
+
 DwRowFn GetDwRowAvx512Vnni() { return &DwRowImpl; }
 
 DenseTileFn GetDenseTileMadd16Avx512Vnni(int nco, int npix, int64_t icblk) {
@@ -303,6 +371,7 @@ DenseTileFn GetDenseTileMadd16Avx512Vnni(int nco, int npix, int64_t icblk) {
 
 namespace qnnc::kernels::spatial_pack::internal {
 DenseTileFn GetDenseTileAvx512Vnni(int, int, int64_t, int64_t) { return nullptr; }
+DenseTileFn GetGroupedTileAvx512Vnni(int, int, int) { return nullptr; }
 DwRowFn GetDwRowAvx512Vnni() { return nullptr; }
 DenseTileFn GetDenseTileMadd16Avx512Vnni(int, int, int64_t) { return nullptr; }
 }  // namespace qnnc::kernels::spatial_pack::internal

@@ -145,6 +145,12 @@ DenseTileFn GetDenseTileAvx512Vnni(int nco, int npix, int64_t icblk, int64_t str
 DwRowFn GetDwRowAvx512Vnni();
 // u8 x i16 by vpdpwssd: the madd16 packing and widened input (below).
 DenseTileFn GetDenseTileMadd16Avx512Vnni(int nco, int npix, int64_t icblk);
+// Grouped convolutions whose groups have 4 * group_words (4 or 8) input and
+// output channels, blocks of 16 aligned: block j of the tile reads input
+// block j (t.in + j * in_cstride), packed [ky][kx][d < group_words][j][16
+// oc][4 ic] (s8; AVX2: the madd16 128 bytes per (d, j)).
+DenseTileFn GetGroupedTileAvx512Vnni(int nco, int npix, int group_words);
+DenseTileFn GetGroupedTileMadd16Avx2(int nco, int npix, int group_words);
 // vpmaddubsw: only for weights whose pairs fit (PairsFitMaddubs, conv2d.h).
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk);
 // u8 x i16 by vpmaddwd, weights packed as madd16 (above), on a widened
