@@ -767,7 +767,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     if (isa == Isa::kAvx512Vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
     if (isa == Isa::kAvx2) k->fn_ = internal::GetDwRowAvx2();
     if (k->fn_ == nullptr) return absl::InternalError("missing depthwise microkernel");
-    k->pad_small_maps_ = isa != Isa::kAvx512Vnni;
+    k->pad_small_maps_ = isa != Isa::kScalar;
     k->description_ = Description(isa);
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
@@ -826,11 +826,11 @@ class U8S8Depthwise final : public Conv2DKernel {
     const int64_t last = g.w - 1 + p.pads[1] - (p.kernel_w - 1) * p.dilation[1];
     d.ow_hi = last < 0 ? d.ow_lo : std::clamp(last / p.strides[1] + 1, d.ow_lo, g.ow);
     // Small maps (MobileNetV3's 7x7 and 4x4 with 5x5 windows) have few
-    // outputs whose taps are all inside, and the AVX2 border path checks
-    // every tap: when fewer than 3/4 of the outputs are interior, copy the
-    // input padded with zx first (a few KB there), so every output is (the
-    // 4x4 layers: 13 -> 9.5 us). The VNNI kernel adds padding rows as one
-    // constant instead, faster than multiplying them.
+    // outputs whose taps are all inside, and the border paths check every
+    // tap: when fewer than 3/4 of the outputs are interior, copy the input
+    // padded with zx first (a few KB there), so every output takes the
+    // SIMD kernels' interior path (the 4x4 layers at the avx2 cap: 13 ->
+    // 9.5 us).
     const int64_t oh_lo = std::min(g.oh, CeilDiv(p.pads[0], p.strides[0]));
     const int64_t last_h = g.h - 1 + p.pads[0] - (p.kernel_h - 1) * p.dilation[0];
     const int64_t oh_hi = last_h < 0 ? oh_lo : std::clamp(last_h / p.strides[0] + 1, oh_lo, g.oh);

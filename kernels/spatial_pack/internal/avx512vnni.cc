@@ -249,6 +249,40 @@ inline __m512i LoadPix(const uint8_t* p) {
   return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
+// KxK (3x3, 5x5) with all K rows inside, columns [ox, ox_end) all inside:
+// the taps at compile time, four pixels at a time (each tap's weights loaded
+// once for the four), then one. Returns where it stopped (ox_end).
+template <int K, typename Store>
+int64_t DwInterior(const DwGeom& g, const DwRow& r, int64_t ih0, int64_t ox, int64_t ox_end, __m512i bias,
+                   const Store& store) {
+  const uint8_t* rows[K];
+  for (int ky = 0; ky < K; ++ky) rows[ky] = r.in + (ih0 + ky * g.dh) * g.w * 16;
+  const int64_t dx = g.dw * 16, sx = g.sw * 16;
+  for (; ox + 4 <= ox_end; ox += 4) {
+    const int64_t base = (ox * g.sw - g.pad_l) * 16;
+    __m512i a[4] = {bias, bias, bias, bias};
+    for (int ky = 0; ky < K; ++ky) {
+      const uint8_t* s = rows[ky] + base;
+      for (int kx = 0; kx < K; ++kx) {
+        const __m512i w = _mm512_loadu_si512(r.w + (ky * K + kx) * 16);
+        for (int i = 0; i < 4; ++i) a[i] = _mm512_dpwssd_epi32(a[i], LoadPix(s + i * sx + kx * dx), w);
+      }
+    }
+    for (int i = 0; i < 4; ++i) store(ox + i, a[i]);
+  }
+  for (; ox < ox_end; ++ox) {
+    const int64_t base = (ox * g.sw - g.pad_l) * 16;
+    __m512i a = bias;
+    for (int ky = 0; ky < K; ++ky) {
+      for (int kx = 0; kx < K; ++kx) {
+        a = _mm512_dpwssd_epi32(a, LoadPix(rows[ky] + base + kx * dx), _mm512_loadu_si512(r.w + (ky * K + kx) * 16));
+      }
+    }
+    store(ox, a);
+  }
+  return ox;
+}
+
 void DwRowImpl(const DwGeom& g, const DwRow& r) {
   const __m512 lo = _mm512_set1_ps(g.ep.lo), hi = _mm512_set1_ps(g.ep.hi);
   const __m512i zp = _mm512_set1_epi32(g.ep.zp);
@@ -293,28 +327,10 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
   const int64_t ow_lo = g.ow_lo < g.ow ? g.ow_lo : g.ow;
   const int64_t ow_hi = g.ow_hi > ow_lo ? g.ow_hi : ow_lo;
   for (int64_t ox = 0; ox < ow_lo; ++ox) border(ox);
-  if (g.kh == 3 && g.kw == 3 && ky_lo == 0 && ky_hi == 3) {
-    // The common case: all 9 weights in registers, two pixels at a time.
-    __m512i w[9];
-    for (int i = 0; i < 9; ++i) w[i] = _mm512_loadu_si512(r.w + i * 16);
-    const uint8_t* rows[3];
-    for (int ky = 0; ky < 3; ++ky) rows[ky] = r.in + (ih0 + ky * g.dh) * g.w * 16;
-    const int64_t dx = g.dw * 16, sx = g.sw * 16;
-    int64_t ox = ow_lo;
-    for (; ox + 2 <= ow_hi; ox += 2) {
-      const int64_t base = (ox * g.sw - g.pad_l) * 16;
-      __m512i a0 = bias, a1 = bias;
-      for (int ky = 0; ky < 3; ++ky) {
-        const uint8_t* s = rows[ky] + base;
-        for (int kx = 0; kx < 3; ++kx) {
-          a0 = _mm512_dpwssd_epi32(a0, LoadPix(s + kx * dx), w[ky * 3 + kx]);
-          a1 = _mm512_dpwssd_epi32(a1, LoadPix(s + sx + kx * dx), w[ky * 3 + kx]);
-        }
-      }
-      store(ox, a0);
-      store(ox + 1, a1);
-    }
-    for (; ox < ow_hi; ++ox) border(ox);
+  if (((g.kh == 3 && g.kw == 3) || (g.kh == 5 && g.kw == 5)) && ky_lo == 0 && ky_hi == g.kh) {
+    const int64_t ox = g.kh == 3 ? DwInterior<3>(g, r, ih0, ow_lo, ow_hi, bias, store)
+                                 : DwInterior<5>(g, r, ih0, ow_lo, ow_hi, bias, store);
+    for (int64_t x = ox; x < ow_hi; ++x) border(x);
   } else {
     for (int64_t ox = ow_lo; ox < ow_hi; ++ox) {
       const int64_t iw0 = ox * g.sw - g.pad_l;
