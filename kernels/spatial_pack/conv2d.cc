@@ -827,14 +827,15 @@ class U8S8Depthwise final : public Conv2DKernel {
     d.ow_hi = last < 0 ? d.ow_lo : std::clamp(last / p.strides[1] + 1, d.ow_lo, g.ow);
     // Small maps (MobileNetV3's 7x7 and 4x4 with 5x5 windows) have few
     // outputs whose taps are all inside, and the border paths check every
-    // tap: when fewer than 3/4 of the outputs are interior, copy the input
+    // tap: when fewer than 3/5 of the outputs are interior, copy the input
     // padded with zx first (a few KB there), so every output takes the
     // SIMD kernels' interior path (the 4x4 layers at the avx2 cap: 13 ->
-    // 9.5 us).
+    // 9.5 us). Above 3/5 (MobileNetV2's 14x14 stride 2: 36 of 49) the copy
+    // costs more than the border saves.
     const int64_t oh_lo = std::min(g.oh, CeilDiv(p.pads[0], p.strides[0]));
     const int64_t last_h = g.h - 1 + p.pads[0] - (p.kernel_h - 1) * p.dilation[0];
     const int64_t oh_hi = last_h < 0 ? oh_lo : std::clamp(last_h / p.strides[0] + 1, oh_lo, g.oh);
-    if (pad_small_maps_ && (d.ow_hi - d.ow_lo) * (oh_hi - oh_lo) * 4 < g.oh * g.ow * 3) {
+    if (pad_small_maps_ && (d.ow_hi - d.ow_lo) * (oh_hi - oh_lo) * 5 < g.oh * g.ow * 3) {
       const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3];
       RETURN_IF_ERROR(CheckPaddedBytes(g.n * ocb_ * hp * wp * 16));
       uint8_t* padded = Scratch(3, g.n * ocb_ * hp * wp * 16);
