@@ -55,6 +55,7 @@ const Detected& Detect() {
     f.avx512bw = v4;
     f.avx512vnni = v4 && cpuinfo_has_x86_avx512vnni();
     f.avxvnni = v3 && AvxVnniCpuid();
+    f.avx512vbmi = v4 && cpuinfo_has_x86_avx512vbmi();
     r->level = f.avx512vnni ? IsaLevel::kAvx512vnni
                : f.avx512bw ? IsaLevel::kAvx512bw
                : f.avx2     ? IsaLevel::kAvx2
@@ -146,7 +147,7 @@ CpuFeatures HostCpuFeatures() {
   CpuFeatures f = Detect().features;
   const std::optional<IsaLevel> cap = IsaCap();
   if (!cap) return f;
-  if (*cap < IsaLevel::kAvx512vnni) f.avx512vnni = f.avxvnni = false;
+  if (*cap < IsaLevel::kAvx512vnni) f.avx512vnni = f.avxvnni = f.avx512vbmi = false;
   if (*cap < IsaLevel::kAvx512bw) f.avx512bw = false;
   if (*cap < IsaLevel::kAvx2) f.avx2 = false;
   return f;

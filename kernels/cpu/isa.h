@@ -39,6 +39,9 @@ inline constexpr IsaLevel kAllIsaLevels[] = {IsaLevel::kScalar, IsaLevel::kAvx2,
 // the Arm fields.
 struct CpuFeatures {
   bool sse42 = false, avx2 = false, avx512bw = false, avx512vnni = false, avxvnni = false;
+  // AVX-512 VBMI (byte permutes: vpermi2b), an extension kernels use only
+  // at the avx512vnni level (Cascade Lake has VNNI without it).
+  bool avx512vbmi = false;
   bool neon = false, dotprod = false;
 };
 
@@ -56,8 +59,8 @@ absl::Status CheckIsaEnvironment();
 
 // min(DetectedIsaLevel(), IsaCap()): the level qnnc's own code may use.
 IsaLevel HostIsaLevel();
-// The CPU's features with those above the cap removed (AVX-VNNI counts as
-// above every cap but avx512vnni).
+// The CPU's features with those above the cap removed (AVX-VNNI and
+// AVX-512 VBMI count as above every cap but avx512vnni).
 CpuFeatures HostCpuFeatures();
 
 // The CPU's model as cpuinfo names it (e.g. "AMD EPYC"), or "unknown".

@@ -51,6 +51,23 @@ QNNC_TARGET_X86_64_V4 void LookupAvx512(const uint8_t* in, uint8_t* out, const u
 }
 #pragma GCC diagnostic pop
 
+// AVX-512 VBMI: the table in four zmm, each byte looked up in the low and
+// the high 128 entries by vpermi2b (its 7 low bits), the one its top bit
+// names kept: 4 instructions per 64 bytes instead of 32.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void LookupVbmi(const uint8_t* in, uint8_t* out,
+                                                                         const uint8_t* table, int64_t n) {
+  const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
+  const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i x = _mm512_loadu_si512(in + i);
+    const __m512i lo = _mm512_permutex2var_epi8(t0, x, t1);
+    const __m512i hi = _mm512_permutex2var_epi8(t2, x, t3);
+    _mm512_storeu_si512(out + i, _mm512_mask_mov_epi8(lo, _mm512_movepi8_mask(x), hi));
+  }
+  LookupScalar(in + i, out + i, table, n - i);
+}
+
 QNNC_TARGET_X86_64_V3 void LookupAvx2(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n) {
   __m256i slices[16];
   for (int c = 0; c < 16; ++c) {
@@ -78,6 +95,7 @@ QNNC_TARGET_X86_64_V3 void LookupAvx2(const uint8_t* in, uint8_t* out, const uin
 LookupBytesFn PickLookupBytes() {
 #if QNNC_HAS_CPU_CLONES
   const cpu::IsaLevel level = cpu::HostIsaLevel();
+  if (level >= cpu::IsaLevel::kAvx512vnni && cpu::HostCpuFeatures().avx512vbmi) return &LookupVbmi;
   if (level >= cpu::IsaLevel::kAvx512bw) return &LookupAvx512;
   if (level >= cpu::IsaLevel::kAvx2) return &LookupAvx2;
 #endif
