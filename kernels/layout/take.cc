@@ -247,7 +247,8 @@ absl::StatusOr<BlockedChannelGather> BlockedChannelGather::Make(std::vector<Inpu
   for (int64_t ob = 0; ob < out_blocks; ++ob) {
     auto& srcs = g.sources_[ob];
     for (int64_t l = 0; l < 16 && ob * 16 + l < static_cast<int64_t>(g.picks_.size()); ++l) {
-      const auto [input, c] = g.picks_[ob * 16 + l];
+      // Plain locals: clang (the fuzz build) cannot capture structured bindings.
+      const int64_t input = g.picks_[ob * 16 + l].first, c = g.picks_[ob * 16 + l].second;
       auto it = std::find_if(srcs.begin(), srcs.end(),
                              [&](const Source& s) { return s.input == input && s.block == c / 16; });
       if (it == srcs.end()) {
