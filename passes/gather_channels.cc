@@ -26,12 +26,15 @@ bool Moves(const ir::Node& n) {
   return (n.op() == "reshape" || n.op() == "transpose" || n.op() == "strided_slice") && n.inputs().size() == 1;
 }
 
-// `x` can start a gather ending in `end`: rank 4, the same N, H and W.
+// `x` can start a gather ending in `end`: rank 4, the same N, H and W, no
+// empty dimension on either side (positions need at least one element per
+// channel and pixel).
 bool Candidate(const ir::Value* x, const ir::TensorType& end) {
   if (!x->type() || x->type()->rank() != 4 || x->type()->dtype != end.dtype) return false;
   const tensor::Shape& s = x->type()->shape;
-  return s[0] == end.shape[0] && s[2] == end.shape[2] && s[3] == end.shape[3] &&
-         std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>()) <= kMaxElements;
+  auto positive = [](const tensor::Shape& d) { return std::all_of(d.begin(), d.end(), [](int64_t v) { return v > 0; }); };
+  return positive(s) && positive(end.shape) && s[0] == end.shape[0] && s[2] == end.shape[2] &&
+         s[3] == end.shape[3] && std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>()) <= kMaxElements;
 }
 
 // The chain (`nodes`, first to last) run on the positions of `x`: the

@@ -86,7 +86,9 @@ TEST(BlockedChannelGather, GivesTheReferencesChannels) {
     for (DType dt : {DType::kU8, DType::kF32}) {
       for (int64_t block : {16, 4}) {
         for (const Case& c : cases) {
-          Tensor x = RandomBytes(dt, {2, c.channels, 9, 7}, rng);  // 63 pixels: a ragged vector tail
+          // 63 pixels: a ragged vector tail; 195: a second pixel tile (128 per task).
+          for (auto [h, w] : {std::pair<int64_t, int64_t>{9, 7}, {15, 13}}) {
+          Tensor x = RandomBytes(dt, {2, c.channels, h, w}, rng);
           std::vector<int64_t> idx = c.indices;
           auto want = reference::Take(x, Indices({static_cast<int64_t>(idx.size())}, idx), 1);
           ASSERT_TRUE(want.ok()) << want.status();
@@ -100,6 +102,7 @@ TEST(BlockedChannelGather, GivesTheReferencesChannels) {
             auto want_blocked = spatial_pack::ToBlocked(*want, block, 0, nullptr);
             ASSERT_TRUE(want_blocked.ok());
             EXPECT_TRUE(got.BitwiseEquals(*want_blocked)) << c.channels << " channels, block " << block;
+          }
           }
         }
       }
