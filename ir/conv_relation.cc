@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/layout.h"
+#include "ir/op_views.h"
 #include "ir/type_relation_util.h"
 #include "util/status_macros.h"
 
@@ -9,18 +10,12 @@ namespace qnnc::ir::internal {
 
 absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data,
                                         const TensorType& weight) {
-  const Attrs& a = node.attrs();
   RETURN_IF_ERROR(ExpectRank(weight, 4, "weight"));
-  ASSIGN_OR_RETURN(auto strides, a.GetInts("strides", {1, 1}));
-  ASSIGN_OR_RETURN(auto padding, a.GetInts("padding", {0, 0, 0, 0}));
-  ASSIGN_OR_RETURN(auto dilation, a.GetInts("dilation", {1, 1}));
-  ASSIGN_OR_RETURN(int64_t groups, a.GetInt("groups", 1));
-  ASSIGN_OR_RETURN(std::string data_layout, a.GetString("data_layout", "NCHW"));
-  ASSIGN_OR_RETURN(std::string kernel_layout, a.GetString("kernel_layout", "OIHW"));
-  if (strides.size() != 2 || padding.size() != 4 || dilation.size() != 2) {
-    return absl::InvalidArgumentError("strides and dilation need 2 values, padding 4");
-  }
-  ASSIGN_OR_RETURN(std::string out_layout, a.GetString("out_layout", data_layout));
+  ASSIGN_OR_RETURN(Conv2DView v, Conv2DView::Of(node));
+  const std::string& data_layout = v.data_layout;
+  const std::string& kernel_layout = v.kernel_layout;
+  const std::string& out_layout = v.out_layout;
+  const int64_t groups = v.groups;
   int64_t n, c, h, w;
   int64_t in_block = ChannelBlock(data_layout), out_block = ChannelBlock(out_layout);
   if (in_block > 0) {
@@ -29,8 +24,7 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
       return absl::InvalidArgumentError(absl::StrCat("data ", data.ToString(), " is not ", data_layout));
     }
     n = data.shape[0], h = data.shape[2], w = data.shape[3];
-    int64_t groups_attr = a.GetInt("groups", 1).value_or(1);
-    c = weight.shape[1] * groups_attr;
+    c = weight.shape[1] * groups;
     if ((c + in_block - 1) / in_block != data.shape[1]) {
       return absl::InvalidArgumentError(absl::StrCat("data ", data.ToString(), " does not hold ", c,
                                                      " channels in ", data_layout));
@@ -65,10 +59,10 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
     return absl::InvalidArgumentError(absl::StrCat("weight has ", i, " input channels per group, data has ",
                                                    c, " channels in ", groups, " groups"));
   }
-  ASSIGN_OR_RETURN(int64_t oh, WindowOutputSize(h, kh, strides[0], padding[0], padding[2],
-                                                dilation[0], false));
-  ASSIGN_OR_RETURN(int64_t ow, WindowOutputSize(w, kw, strides[1], padding[1], padding[3],
-                                                dilation[1], false));
+  ASSIGN_OR_RETURN(int64_t oh, WindowOutputSize(h, kh, v.strides[0], v.padding[0], v.padding[2],
+                                                v.dilation[0], false));
+  ASSIGN_OR_RETURN(int64_t ow, WindowOutputSize(w, kw, v.strides[1], v.padding[1], v.padding[3],
+                                                v.dilation[1], false));
   if (out_block > 0) return Shape{n, (o + out_block - 1) / out_block, oh, ow, out_block};
   if (out_layout == "NHWC") return Shape{n, oh, ow, o};
   return Shape{n, o, oh, ow};

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/conv_relation.h"
 #include "ir/layout.h"
+#include "ir/op_views.h"
 #include "ir/op_registry.h"
 #include "ir/type_relation_util.h"
 #include "util/status_macros.h"
@@ -65,32 +66,26 @@ absl::StatusOr<std::vector<TensorType>> BiasAddRel(const TypeRelationInput& in) 
 // Spatial output of a 2-D pool over NCHW, NHWC or NCHW{k}c.
 absl::StatusOr<std::vector<TensorType>> Pool2DRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  const Attrs& a = in.node.attrs();
-  ASSIGN_OR_RETURN(std::string layout, a.GetString("layout", "NCHW"));
+  ASSIGN_OR_RETURN(Pool2DView v, Pool2DView::Of(in.node));
+  const std::string& layout = v.layout;
   const int64_t block = ChannelBlock(layout);
   RETURN_IF_ERROR(ExpectRank(x, block > 0 ? 5 : 4, "data"));
   if (block > 0 && x.shape[4] != block) {
     return absl::InvalidArgumentError(
         absl::StrCat("data ", x.ToString(), " is not in layout ", layout));
   }
-  ASSIGN_OR_RETURN(auto size, a.GetInts("pool_size"));
-  ASSIGN_OR_RETURN(auto strides, a.GetInts("strides", {1, 1}));
-  ASSIGN_OR_RETURN(auto padding, a.GetInts("padding", {0, 0, 0, 0}));
-  ASSIGN_OR_RETURN(auto dilation, a.GetInts("dilation", {1, 1}));
-  ASSIGN_OR_RETURN(int64_t ceil_mode, a.GetInt("ceil_mode", 0));
-  if (size.size() != 2 || strides.size() != 2 || padding.size() != 4 || dilation.size() != 2) {
-    return absl::InvalidArgumentError("pool_size, strides and dilation need 2 values, padding 4");
-  }
+  if (!v.has_pool_size) return absl::InvalidArgumentError("pool_size is required");
   if (layout != "NCHW" && layout != "NHWC" && block == 0) {
     return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
   }
   int hi = layout == "NHWC" ? 1 : 2;
   Shape out = x.shape;
-  ASSIGN_OR_RETURN(out[hi], internal::WindowOutputSize(x.shape[hi], size[0], strides[0], padding[0],
-                                                       padding[2], dilation[0], ceil_mode != 0));
+  ASSIGN_OR_RETURN(out[hi], internal::WindowOutputSize(x.shape[hi], v.pool_size[0], v.strides[0],
+                                                       v.padding[0], v.padding[2], v.dilation[0],
+                                                       v.ceil_mode));
   ASSIGN_OR_RETURN(out[hi + 1],
-                   internal::WindowOutputSize(x.shape[hi + 1], size[1], strides[1], padding[1],
-                                              padding[3], dilation[1], ceil_mode != 0));
+                   internal::WindowOutputSize(x.shape[hi + 1], v.pool_size[1], v.strides[1],
+                                              v.padding[1], v.padding[3], v.dilation[1], v.ceil_mode));
   return One({x.dtype, out});
 }
 

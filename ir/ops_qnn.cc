@@ -5,6 +5,7 @@
 #include "ir/conv_relation.h"
 #include "ir/layout.h"
 #include "ir/op_registry.h"
+#include "ir/op_views.h"
 #include "ir/type_relation_util.h"
 #include "util/status_macros.h"
 
@@ -62,21 +63,15 @@ absl::StatusOr<std::vector<TensorType>> DequantizeRel(const TypeRelationInput& i
 absl::StatusOr<std::vector<TensorType>> RequantizeRel(const TypeRelationInput& in) {
   const auto& t = in.inputs;
   RETURN_IF_ERROR(ExpectInteger(t[0], "data"));
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  ASSIGN_OR_RETURN(RequantizeView v, RequantizeView::Of(in.node));
+  const int64_t axis = v.axis;
   RETURN_IF_ERROR(ExpectFloat(t[1], "input scale"));
   RETURN_IF_ERROR(ExpectFloat(t[3], "output scale"));
   RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "input scale"));
   RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "input zero point"));
   RETURN_IF_ERROR(CheckPerChannel(t[0], t[3], axis, "output scale"));
   RETURN_IF_ERROR(CheckPerChannel(t[0], t[4], axis, "output zero point"));
-  ASSIGN_OR_RETURN(DType out, DTypeAttr(in.node, "out_dtype", DType::kI8));
-  if (!tensor::IsInteger(out)) return absl::InvalidArgumentError("out_dtype must be an integer type");
-  ASSIGN_OR_RETURN(std::string rounding, in.node.attrs().GetString("rounding", "TONEAREST_EVEN"));
-  if (rounding != "TONEAREST_EVEN" && rounding != "UPWARD" && rounding != "TONEAREST") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown rounding '", rounding, "' (UPWARD, TONEAREST or TONEAREST_EVEN)"));
-  }
-  return One({out, t[0].shape});
+  return One({v.out_dtype, t[0].shape});
 }
 
 absl::StatusOr<std::vector<TensorType>> QnnConv2DRel(const TypeRelationInput& in) {

@@ -6,6 +6,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "ir/builder.h"
+#include "ir/conv_epilogue.h"
+#include "ir/op_views.h"
 #include "target/decision_attrs.h"
 #include "util/status_macros.h"
 
@@ -49,10 +51,6 @@ bool FusesRequantize(const Node& conv, const target::Registry& registry) {
   return impl != nullptr && impl->fuses_requantize;
 }
 
-bool IsScalarConstant(const Value* v, double value) {
-  return v->is_constant() && v->data().num_elements() == 1 && v->data().GetAsDouble(0) == value;
-}
-
 // Spatial-only constant padding of an NCHW tensor: returns {top, left,
 // bottom, right} and the pad value.
 bool SpatialPad(const Node& pad, std::vector<int64_t>* pads, double* value) {
@@ -71,34 +69,21 @@ bool SpatialPad(const Node& pad, std::vector<int64_t>* pads, double* value) {
 // or nullptr.
 absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize, const UseCounts& uses,
                                const target::Registry& registry) {
-  if (requantize.attrs().GetString("rounding", "TONEAREST_EVEN").value_or("") != "TONEAREST_EVEN") {
+  std::optional<ir::ConvEpilogue> epilogue = ir::MatchConvEpilogue(graph, requantize);
+  if (!epilogue || !epilogue->fusable() ||
+      (epilogue->conv->op() != "nn.conv2d" && epilogue->conv->op() != "qnn.conv2d") ||
+      !FusesRequantize(*epilogue->conv, registry)) {
     return nullptr;
   }
-  if (!IsScalarConstant(requantize.input(2), 0) || !requantize.input(4)->is_constant() ||
-      requantize.input(4)->data().num_elements() != 1) {
-    return nullptr;
-  }
-  // Walk back through the bias additions, summing the constant biases.
-  std::vector<const Value*> biases;
-  const Value* v = requantize.input(0);
-  while (v->producer() != nullptr && v->producer()->op() == "nn.bias_add" && uses.Single(v)) {
-    const Node* add = v->producer();
-    if (!add->input(1)->is_constant()) return nullptr;
-    biases.push_back(add->input(1));
-    v = add->input(0);
-  }
-  const Node* conv = v->producer();
-  if (conv == nullptr || !uses.Single(v) ||
-      (conv->op() != "nn.conv2d" && conv->op() != "qnn.conv2d") || !FusesRequantize(*conv, registry)) {
-    return nullptr;
-  }
-  ASSIGN_OR_RETURN(auto padding, conv->attrs().GetInts("padding", {0, 0, 0, 0}));
-  ASSIGN_OR_RETURN(std::string layout, conv->attrs().GetString("data_layout", "NCHW"));
-  if (layout != "NCHW") return nullptr;
+  const Node* conv = epilogue->conv;
+  ASSIGN_OR_RETURN(ir::Conv2DView view, ir::Conv2DView::Of(*conv));
+  if (view.data_layout != "NCHW") return nullptr;
+  std::vector<int64_t> padding = view.padding_vector();
   int64_t out_channels = conv->output()->type()->shape[1];
   std::vector<int32_t> bias(out_channels, 0);
-  for (const Value* b : biases) {
-    for (int64_t o = 0; o < out_channels; ++o) bias[o] += static_cast<int32_t>(b->data().GetAsInt(o));
+  for (const Node* add : epilogue->bias_adds) {
+    const tensor::Tensor& b = add->input(1)->data();
+    for (int64_t o = 0; o < out_channels; ++o) bias[o] += static_cast<int32_t>(b.GetAsInt(o));
   }
   ir::Builder b(&graph);
   bool quantized = conv->op() == "qnn.conv2d";
@@ -113,7 +98,7 @@ absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize, const U
   std::vector<int64_t> pads;
   double value = 0;
   if (pad != nullptr && pad->op() == "nn.pad" && uses.Single(data) &&
-      padding == std::vector<int64_t>{0, 0, 0, 0} && SpatialPad(*pad, &pads, &value)) {
+      view.unpadded() && SpatialPad(*pad, &pads, &value)) {
     data = pad->input(0);
     padding = pads;
     pad_value = value;

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
+#include "ir/conv_epilogue.h"
 #include "kernels/requantize/requantize.h"
 #include "target/decision_attrs.h"
 #include "util/status_macros.h"
@@ -14,16 +15,17 @@ using ir::Builder;
 using ir::Value;
 using tensor::DType;
 
-// Whether the requantize's input comes (maybe through a bias_add) from an op
-// whose implementation fuses the requantization.
-bool FusedByProducer(const ir::Node& requantize, const target::Registry& registry) {
-  // Bias additions (the model's, and the zero-point compensation of the
-  // 8-bit pairings) sit between the accumulator and the requantize.
-  const ir::Node* p = requantize.input(0)->producer();
-  while (p != nullptr && p->op() == "nn.bias_add") p = p->input(0)->producer();
-  if (p == nullptr) return false;
-  auto d = target::GetDecision(*p);
+// Whether FuseOps will fold the requantize into its convolution's epilogue:
+// the chain matches (ir::MatchConvEpilogue, the matcher FuseOps uses) and the
+// convolution's implementation fuses the requantization.
+bool FusedByProducer(const ir::Graph& graph, const ir::Node& requantize,
+                     const target::Registry& registry) {
+  std::optional<ir::ConvEpilogue> epilogue = ir::MatchConvEpilogue(graph, requantize);
+  if (!epilogue || !epilogue->fusable()) return false;
+  auto d = target::GetDecision(*epilogue->conv);
   if (!d) return false;
+  // Legalization may have rewritten the op (e.g. to nn.conv2d): the decision
+  // names an implementation of the op the workload was keyed on.
   for (const char* op : {"qnn.conv2d", "qnn.dense"}) {
     const target::Implementation* impl = registry.FindImplementation(op, d->implementation);
     if (impl != nullptr) return impl->fuses_requantize;
@@ -54,20 +56,15 @@ Value* AlongAxis(Builder& b, Value* v, int64_t channels, int64_t axis, int64_t r
 // The float mode: exactly kernels/reference Requantize.
 absl::StatusOr<Value*> LowerFloat(Builder& b, const ir::Node& n) {
   const ir::TensorType& type = *n.input(0)->type();
-  ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
-  if (axis < 0) axis += type.rank();
-  ASSIGN_OR_RETURN(std::string out_name, n.attrs().GetString("out_dtype", "i8"));
-  ASSIGN_OR_RETURN(DType out, tensor::ParseDType(out_name));
+  ASSIGN_OR_RETURN(ir::RequantizeView view, ir::RequantizeView::Of(n));
+  ASSIGN_OR_RETURN(int64_t axis, view.AxisFor(type.rank()));
+  const DType out = view.out_dtype;
   Value* out_zp = n.input(4);
   if (!out_zp->is_constant() || out_zp->data().num_elements() != 1) {
     return static_cast<Value*>(nullptr);  // per-channel output zero points stay qnn
   }
   int64_t zp = out_zp->data().GetAsInt(0);
-  int64_t lo = tensor::DTypeMin(out), hi = tensor::DTypeMax(out);
-  ASSIGN_OR_RETURN(int64_t clamp_min, n.attrs().GetInt("clamp_min", lo));
-  ASSIGN_OR_RETURN(int64_t clamp_max, n.attrs().GetInt("clamp_max", hi));
-  lo = std::max(lo, clamp_min);
-  hi = std::min(hi, clamp_max);
+  const int64_t lo = view.clamp_min, hi = view.clamp_max;
   Value* in_zp = b.Op("cast", {n.input(2)}, One("dtype", std::string(tensor::DTypeName(type.dtype))));
   Value* x = b.Op("subtract", {n.input(0), AlongAxis(b, in_zp, Channels(n.input(2)), axis, type.rank())});
   Value* xf = b.Op("cast", {x}, One("dtype", std::string("f32")));
@@ -93,8 +90,8 @@ absl::StatusOr<Value*> LowerFixedPoint(Builder& b, const ir::Node& n,
       n.input(4)->data().num_elements() != 1) {
     return static_cast<Value*>(nullptr);  // run-time scales stay qnn.requantize
   }
-  ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
-  if (axis < 0) axis += type.rank();
+  ASSIGN_OR_RETURN(ir::RequantizeView view, ir::RequantizeView::Of(n));
+  ASSIGN_OR_RETURN(int64_t axis, view.AxisFor(type.rank()));
   int64_t channels = std::max(n.input(1)->data().num_elements(), n.input(3)->data().num_elements());
   ASSIGN_OR_RETURN(auto multipliers, kernels::requantize::ComputeMultipliers(
                                          n.input(1)->data(), n.input(3)->data(), channels));
@@ -103,14 +100,9 @@ absl::StatusOr<Value*> LowerFixedPoint(Builder& b, const ir::Node& n,
     mult.push_back(m.multiplier);
     shift.push_back(m.shift);
   }
-  ASSIGN_OR_RETURN(std::string out_name, n.attrs().GetString("out_dtype", "i8"));
-  ASSIGN_OR_RETURN(DType out, tensor::ParseDType(out_name));
+  const DType out = view.out_dtype;
   int64_t zp = n.input(4)->data().GetAsInt(0);
-  int64_t lo = tensor::DTypeMin(out), hi = tensor::DTypeMax(out);
-  ASSIGN_OR_RETURN(int64_t clamp_min, n.attrs().GetInt("clamp_min", lo));
-  ASSIGN_OR_RETURN(int64_t clamp_max, n.attrs().GetInt("clamp_max", hi));
-  lo = std::max(lo, clamp_min);
-  hi = std::min(hi, clamp_max);
+  const int64_t lo = view.clamp_min, hi = view.clamp_max;
   Value* in_zp = b.Op("cast", {n.input(2)}, One("dtype", std::string("i32")));
   Value* x = b.Op("subtract", {b.Op("cast", {n.input(0)}, One("dtype", std::string("i32"))),
                                AlongAxis(b, in_zp, Channels(n.input(2)), axis, type.rank())});
@@ -132,9 +124,9 @@ absl::Status QnnCanonicalizePass::Run(ir::Graph& graph, PassContext& context) {
       context.registry ? *context.registry : target::GlobalRegistry();
   Builder b(&graph);
   for (ir::Node* node : graph.nodes()) {
-    if (node->op() != "qnn.requantize" || FusedByProducer(*node, registry)) continue;
-    ASSIGN_OR_RETURN(std::string rounding, node->attrs().GetString("rounding", "TONEAREST_EVEN"));
-    ASSIGN_OR_RETURN(kernels::requantize::Rounding mode, kernels::requantize::ParseRounding(rounding));
+    if (node->op() != "qnn.requantize" || FusedByProducer(graph, *node, registry)) continue;
+    ASSIGN_OR_RETURN(ir::RequantizeView view, ir::RequantizeView::Of(*node));
+    ASSIGN_OR_RETURN(kernels::requantize::Rounding mode, kernels::requantize::ParseRounding(view.rounding));
     auto lowered = mode == kernels::requantize::Rounding::kFloatToNearestEven
                        ? LowerFloat(b, *node)
                        : LowerFixedPoint(b, *node, mode);

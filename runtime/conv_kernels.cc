@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "ir/op_views.h"
 #include "kernels/layout/nhwc.h"
 #include "kernels/requantize/requantize.h"
 #include "kernels/spatial_pack/conv2d.h"
@@ -47,29 +48,14 @@ absl::Status CheckPadValue(const ir::Node& n, double v) {
 }
 
 struct CommonParams {
-  std::array<int64_t, 2> strides, dilation;
-  std::array<int64_t, 4> pads;
-  int64_t groups;
+  ir::Conv2DView conv;
   DType out_dtype;
   int32_t clamp_min, clamp_max;
 };
 
-template <size_t N>
-absl::StatusOr<std::array<int64_t, N>> Array(const ir::Node& n, const char* name,
-                                             std::vector<int64_t> dflt) {
-  ASSIGN_OR_RETURN(auto v, n.attrs().GetInts(name, dflt));
-  if (v.size() != N) return absl::InvalidArgumentError(absl::StrCat(name, " needs ", N, " values"));
-  std::array<int64_t, N> a{};
-  std::copy(v.begin(), v.end(), a.begin());
-  return a;
-}
-
 absl::StatusOr<CommonParams> Common(const ir::Node& n) {
   CommonParams p;
-  ASSIGN_OR_RETURN(p.strides, Array<2>(n, "strides", {1, 1}));
-  ASSIGN_OR_RETURN(p.dilation, Array<2>(n, "dilation", {1, 1}));
-  ASSIGN_OR_RETURN(p.pads, Array<4>(n, "padding", {0, 0, 0, 0}));
-  ASSIGN_OR_RETURN(p.groups, n.attrs().GetInt("groups", 1));
+  ASSIGN_OR_RETURN(p.conv, ir::Conv2DView::Of(n));
   ASSIGN_OR_RETURN(std::string dt, n.attrs().GetString("out_dtype", "u8"));
   ASSIGN_OR_RETURN(p.out_dtype, tensor::ParseDType(dt));
   ASSIGN_OR_RETURN(int64_t lo, n.attrs().GetInt("clamp_min", tensor::DTypeMin(p.out_dtype)));
@@ -166,13 +152,13 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
   const Tensor& w = n.input(kWeight)->data();
   sp::QuantizedConvParams p;
   p.out_channels = w.dim(0);
-  p.in_channels = w.dim(1) * c.groups;
-  p.groups = c.groups;
+  p.in_channels = w.dim(1) * c.conv.groups;
+  p.groups = c.conv.groups;
   p.kernel_h = w.dim(2);
   p.kernel_w = w.dim(3);
-  p.strides = c.strides;
-  p.dilation = c.dilation;
-  p.pads = c.pads;
+  p.strides = c.conv.strides;
+  p.dilation = c.conv.dilation;
+  p.pads = c.conv.padding;
   ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", 0.0));
   RETURN_IF_ERROR(CheckPadValue(n, pad_value));
   p.input_zero_point = static_cast<int32_t>(pad_value);
@@ -202,10 +188,9 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
   if (!kernel.ok()) {
     return absl::Status(kernel.status().code(), absl::StrCat(n.Describe(), ": ", kernel.status().message()));
   }
-  ASSIGN_OR_RETURN(std::string data_layout, n.attrs().GetString("data_layout", "NCHW"));
+  const std::string& data_layout = c.conv.data_layout;
   bool blocked_io = data_layout != "NCHW";
-  if (blocked_io && (data_layout != (*kernel)->input_layout() ||
-                     n.attrs().GetString("out_layout", "").value_or("") != (*kernel)->output_layout())) {
+  if (blocked_io && (data_layout != (*kernel)->input_layout() || c.conv.out_layout != (*kernel)->output_layout())) {
     return absl::FailedPreconditionError(absl::StrCat(
         n.Describe(), ": the graph gives ", data_layout, " but the kernel reads ",
         (*kernel)->input_layout(), " and writes ", (*kernel)->output_layout()));
@@ -245,12 +230,12 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
   xnn::ConvParams p;
   p.kernel_h = w.dim(2);
   p.kernel_w = w.dim(3);
-  p.strides = c.strides;
-  p.dilation = c.dilation;
-  p.pads = c.pads;
-  p.groups = c.groups;
+  p.strides = c.conv.strides;
+  p.dilation = c.conv.dilation;
+  p.pads = c.conv.padding;
+  p.groups = c.conv.groups;
   p.group_input_channels = w.dim(1);
-  p.group_output_channels = w.dim(0) / c.groups;
+  p.group_output_channels = w.dim(0) / c.conv.groups;
   p.input_zero_point = static_cast<int32_t>(n.input(kInZp)->data().GetAsInt(0));
   p.input_scale = static_cast<float>(n.input(kInScale)->data().GetAsDouble(0));
   p.kernel_zero_point = static_cast<int32_t>(n.input(kKernelZp)->data().GetAsInt(0));
@@ -277,8 +262,8 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
   if (static_cast<int32_t>(pad_value) != p.input_zero_point) {
     return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": XNNPACK pads with the input zero point"));
   }
-  ASSIGN_OR_RETURN(std::string data_layout, n.attrs().GetString("data_layout", "NCHW"));
-  ASSIGN_OR_RETURN(std::string out_layout, n.attrs().GetString("out_layout", data_layout));
+  const std::string& data_layout = c.conv.data_layout;
+  const std::string& out_layout = c.conv.out_layout;
   if ((data_layout != "NCHW" && data_layout != "NHWC") || out_layout != data_layout) {
     return absl::FailedPreconditionError(absl::StrCat(
         n.Describe(), ": the graph gives ", data_layout, " and takes ", out_layout,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/op_views.h"
 #include "kernels/dense/qnn_matmul.h"
 #include "kernels/spatial_pack/dynamic_conv.h"
 #include "runtime/conv_kernel_util.h"
@@ -83,31 +84,28 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
   }
   const Tensor& w = n.input(kWeight)->data();
   if (w.rank() != 4) return error(absl::InvalidArgumentError("weight must be OIHW"));
-  ASSIGN_OR_RETURN(std::string data_layout, n.attrs().GetString("data_layout", "NCHW"));
-  ASSIGN_OR_RETURN(std::string out_layout, n.attrs().GetString("out_layout", data_layout));
-  ASSIGN_OR_RETURN(std::string kernel_layout, n.attrs().GetString("kernel_layout", "OIHW"));
+  absl::StatusOr<ir::Conv2DView> view = ir::Conv2DView::Of(n);
+  if (!view.ok()) return error(view.status());
+  const ir::Conv2DView& geometry = *view;
+  const std::string& data_layout = geometry.data_layout;
+  const std::string& out_layout = geometry.out_layout;
+  const std::string& kernel_layout = geometry.kernel_layout;
   if (kernel_layout != "OIHW") {
     return error(absl::FailedPreconditionError("the kernel reads OIHW weights, the graph gives " +
                                                kernel_layout));
   }
   // NCHW (converted inside the kernel) or the kernel's blocked layouts.
   const bool blocked = data_layout != "NCHW";
-  ASSIGN_OR_RETURN(auto strides, n.attrs().GetInts("strides", {1, 1}));
-  ASSIGN_OR_RETURN(auto padding, n.attrs().GetInts("padding", {0, 0, 0, 0}));
-  ASSIGN_OR_RETURN(auto dilation, n.attrs().GetInts("dilation", {1, 1}));
-  ASSIGN_OR_RETURN(int64_t groups, n.attrs().GetInt("groups", 1));
-  if (strides.size() != 2 || dilation.size() != 2 || padding.size() != 4) {
-    return error(absl::InvalidArgumentError("strides, dilation need 2 values, padding 4"));
-  }
+  const int64_t groups = geometry.groups;
   sp::QuantizedConvParams p;
   p.out_channels = w.dim(0);
   p.in_channels = w.dim(1) * groups;
   p.groups = groups;
   p.kernel_h = w.dim(2);
   p.kernel_w = w.dim(3);
-  p.strides = {strides[0], strides[1]};
-  p.dilation = {dilation[0], dilation[1]};
-  p.pads = {padding[0], padding[1], padding[2], padding[3]};
+  p.strides = geometry.strides;
+  p.dilation = geometry.dilation;
+  p.pads = geometry.padding;
   const Tensor& kzp = n.input(kKernelZp)->data();
   std::vector<int32_t> zw;
   for (int64_t i = 0; i < kzp.num_elements(); ++i) zw.push_back(static_cast<int32_t>(kzp.GetAsInt(i)));

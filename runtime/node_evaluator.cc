@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/layout.h"
+#include "ir/op_views.h"
 #include "kernels/reference/cast.h"
 #include "kernels/reference/conv2d.h"
 #include "kernels/reference/dense.h"
@@ -46,18 +47,6 @@ absl::StatusOr<DType> DTypeAttr(const ir::Node& n, const char* name, DType dflt)
   return tensor::ParseDType(s);
 }
 
-template <size_t N>
-absl::StatusOr<std::array<int64_t, N>> ArrayAttr(const ir::Node& n, const char* name,
-                                                 std::array<int64_t, N> dflt) {
-  ASSIGN_OR_RETURN(auto v, n.attrs().GetInts(name, std::vector<int64_t>(dflt.begin(), dflt.end())));
-  if (v.size() != N) {
-    return absl::InvalidArgumentError(absl::StrCat("attribute '", name, "' needs ", N, " values"));
-  }
-  std::array<int64_t, N> out{};
-  std::copy(v.begin(), v.end(), out.begin());
-  return out;
-}
-
 absl::Status ExpectLayout(const ir::Node& n, const char* attr, const char* layout) {
   ASSIGN_OR_RETURN(std::string l, n.attrs().GetString(attr, layout));
   if (l != layout) {
@@ -70,11 +59,12 @@ absl::Status ExpectLayout(const ir::Node& n, const char* attr, const char* layou
 absl::StatusOr<ref::Conv2DParams> ConvParams(const ir::Node& n, DType dflt_out) {
   RETURN_IF_ERROR(ExpectLayout(n, "data_layout", "NCHW"));
   RETURN_IF_ERROR(ExpectLayout(n, "kernel_layout", "OIHW"));
+  ASSIGN_OR_RETURN(ir::Conv2DView v, ir::Conv2DView::Of(n));
   ref::Conv2DParams p;
-  ASSIGN_OR_RETURN(p.strides, ArrayAttr<2>(n, "strides", {1, 1}));
-  ASSIGN_OR_RETURN(p.pads, ArrayAttr<4>(n, "padding", {0, 0, 0, 0}));
-  ASSIGN_OR_RETURN(p.dilation, ArrayAttr<2>(n, "dilation", {1, 1}));
-  ASSIGN_OR_RETURN(p.groups, n.attrs().GetInt("groups", 1));
+  p.strides = v.strides;
+  p.pads = v.padding;
+  p.dilation = v.dilation;
+  p.groups = v.groups;
   ASSIGN_OR_RETURN(p.out_dtype, DTypeAttr(n, "out_dtype", dflt_out));
   return p;
 }
@@ -125,18 +115,15 @@ const std::map<std::string, Kernel>& Kernels() {
        }},
       {"qnn.requantize",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
-         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", DType::kI8));
-         ASSIGN_OR_RETURN(auto lo, OptionalInt(n, "clamp_min"));
-         ASSIGN_OR_RETURN(auto hi, OptionalInt(n, "clamp_max"));
-         ASSIGN_OR_RETURN(std::string mode, n.attrs().GetString("rounding", "TONEAREST_EVEN"));
-         if (mode == "TONEAREST_EVEN") {
-           return Single(ref::Requantize(in[0], in[1], in[2], in[3], in[4], axis, dt, lo, hi));
+         ASSIGN_OR_RETURN(ir::RequantizeView v, ir::RequantizeView::Of(n));
+         const std::optional<int64_t> lo = v.clamp_min, hi = v.clamp_max;
+         if (v.nearest_even()) {
+           return Single(ref::Requantize(in[0], in[1], in[2], in[3], in[4], v.axis, v.out_dtype, lo, hi));
          }
          ASSIGN_OR_RETURN(kernels::requantize::Rounding rounding,
-                          kernels::requantize::ParseRounding(mode));
-         return Single(kernels::requantize::Requantize(in[0], in[1], in[2], in[3], in[4], axis, dt,
-                                                       rounding, lo, hi));
+                          kernels::requantize::ParseRounding(v.rounding));
+         return Single(kernels::requantize::Requantize(in[0], in[1], in[2], in[3], in[4], v.axis,
+                                                       v.out_dtype, rounding, lo, hi));
        }},
       {"fixed_point_multiply",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
@@ -434,15 +421,14 @@ const std::map<std::string, Kernel>& Kernels() {
 }  // namespace
 
 absl::StatusOr<kernels::reference::Pool2DParams> Pool2DParamsOf(const ir::Node& n) {
+  ASSIGN_OR_RETURN(ir::Pool2DView v, ir::Pool2DView::Of(n));
   ref::Pool2DParams p;
-  ASSIGN_OR_RETURN(p.kernel, ArrayAttr<2>(n, "pool_size", {1, 1}));
-  ASSIGN_OR_RETURN(p.strides, ArrayAttr<2>(n, "strides", {1, 1}));
-  ASSIGN_OR_RETURN(p.pads, ArrayAttr<4>(n, "padding", {0, 0, 0, 0}));
-  ASSIGN_OR_RETURN(p.dilation, ArrayAttr<2>(n, "dilation", {1, 1}));
-  ASSIGN_OR_RETURN(int64_t ceil_mode, n.attrs().GetInt("ceil_mode", 0));
-  ASSIGN_OR_RETURN(int64_t include_pad, n.attrs().GetInt("count_include_pad", 0));
-  p.ceil_mode = ceil_mode != 0;
-  p.count_include_pad = include_pad != 0;
+  p.kernel = v.pool_size;
+  p.strides = v.strides;
+  p.pads = v.padding;
+  p.dilation = v.dilation;
+  p.ceil_mode = v.ceil_mode;
+  p.count_include_pad = v.count_include_pad;
   return p;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/op_views.h"
 #include "kernels/dense/int8_dense.h"
 #include "kernels/dense/qnn_matmul.h"
 #include "kernels/elementwise/channel_ops.h"
@@ -176,25 +177,14 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeRequantize(const ir::Node& n
       n.input(3)->data().dtype() != DType::kF32 || !(out_zp >= -256.0 && out_zp <= 256.0)) {
     return none();
   }
-  auto rounding = n.attrs().GetString("rounding", "TONEAREST_EVEN");
-  if (!rounding.ok() || *rounding != "TONEAREST_EVEN") return none();
+  auto view = ir::RequantizeView::Of(n);
+  if (!view.ok() || !view->nearest_even()) return none();
   const DType out_dtype = n.output()->type()->dtype;
   if (out_dtype != DType::kU8 && out_dtype != DType::kI8) return none();
   kernels::elementwise::RequantizeParams p;
   p.output_zero_point = static_cast<int32_t>(out_zp);
-  int64_t lo = tensor::DTypeMin(out_dtype), hi = tensor::DTypeMax(out_dtype);
-  if (n.attrs().Has("clamp_min")) {
-    auto v = n.attrs().GetInt("clamp_min");
-    if (!v.ok()) return none();
-    lo = std::max(lo, *v);
-  }
-  if (n.attrs().Has("clamp_max")) {
-    auto v = n.attrs().GetInt("clamp_max");
-    if (!v.ok()) return none();
-    hi = std::min(hi, *v);
-  }
-  p.lo = static_cast<int32_t>(lo);
-  p.hi = static_cast<int32_t>(hi);
+  p.lo = static_cast<int32_t>(view->clamp_min);
+  p.hi = static_cast<int32_t>(view->clamp_max);
   if (in_zp != 0) return none();
   // As the reference: the float quotient of the float scales.
   const Tensor& in_scale = n.input(1)->data();
@@ -204,11 +194,10 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeRequantize(const ir::Node& n
     if (!kernels::elementwise::RequantizeSupported(0, p, out_dtype)) return none();
     return std::unique_ptr<PreparedKernel>(new RequantizeKernel(p, {}, 0, out_dtype));
   }
-  const int64_t rank = n.input(0)->type()->rank();
-  auto axis = n.attrs().GetInt("axis", 1);
+  auto axis = view->AxisFor(n.input(0)->type()->rank());
   if (!axis.ok()) return none();
-  const int64_t a = *axis < 0 ? *axis + rank : *axis;
-  if (a < 0 || a >= rank || in_scale.rank() != 1 || in_scale.num_elements() != n.input(0)->type()->shape[a]) {
+  const int64_t a = *axis;
+  if (in_scale.rank() != 1 || in_scale.num_elements() != n.input(0)->type()->shape[a]) {
     return none();
   }
   std::vector<float> multipliers(in_scale.num_elements());
@@ -729,14 +718,14 @@ class MaxPoolKernel : public PreparedKernel {
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
   if (n.inputs().size() != 1 || !n.input(0)->type()) return std::unique_ptr<PreparedKernel>();
   const DType dt = n.input(0)->type()->dtype;
-  auto layout = n.attrs().GetString("layout", "NCHW");
+  auto view = ir::Pool2DView::Of(n);
   auto params = Pool2DParamsOf(n);
-  if ((dt != DType::kU8 && dt != DType::kI8 && dt != DType::kF32) || !layout.ok() || !params.ok() ||
-      (*layout != "NCHW" && *layout != "NHWC" && ir::ChannelBlock(*layout) == 0) ||
-      !n.attrs().Has("pool_size")) {
+  if ((dt != DType::kU8 && dt != DType::kI8 && dt != DType::kF32) || !view.ok() || !params.ok() ||
+      (view->layout != "NCHW" && view->layout != "NHWC" && ir::ChannelBlock(view->layout) == 0) ||
+      !view->has_pool_size) {
     return std::unique_ptr<PreparedKernel>();
   }
-  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(*params, *layout == "NHWC"));
+  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(*params, view->layout == "NHWC"));
 }
 
 class AvgPoolKernel : public PreparedKernel {
@@ -757,10 +746,10 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeAvgPool(const ir::Node& n) {
   if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32) {
     return std::unique_ptr<PreparedKernel>();
   }
-  auto layout = n.attrs().GetString("layout", "NCHW");
+  auto view = ir::Pool2DView::Of(n);
   auto params = Pool2DParamsOf(n);
-  if (!layout.ok() || !params.ok() || (*layout != "NCHW" && ir::ChannelBlock(*layout) == 0) ||
-      params->dilation[0] != 1 || params->dilation[1] != 1 || !n.attrs().Has("pool_size")) {
+  if (!view.ok() || !params.ok() || (view->layout != "NCHW" && ir::ChannelBlock(view->layout) == 0) ||
+      params->dilation[0] != 1 || params->dilation[1] != 1 || !view->has_pool_size) {
     return std::unique_ptr<PreparedKernel>();
   }
   return std::unique_ptr<PreparedKernel>(new AvgPoolKernel(*params));

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
+#include "ir/op_views.h"
 #include "target/decision_attrs.h"
 #include "target/workload.h"
 #include "util/status_macros.h"
@@ -139,8 +140,9 @@ absl::StatusOr<Value*> Compensated(const LegalizeCall& call, const Implementatio
   if (IsConv(call.node)) {
     // Pad with the data zero point so the compensation is the same at every
     // output position; the kernel then runs without padding.
-    ASSIGN_OR_RETURN(auto padding, call.attrs.GetInts("padding", {0, 0, 0, 0}));
-    if (padding != std::vector<int64_t>{0, 0, 0, 0}) {
+    ASSIGN_OR_RETURN(ir::Conv2DView conv, ir::Conv2DView::Of(call.attrs));
+    if (!conv.unpadded()) {
+      const auto& padding = conv.padding;
       Attrs pad;
       pad.Set("pad_width", std::vector<int64_t>{0, 0, padding[0], padding[1], 0, 0, padding[2],
                                                 padding[3]});

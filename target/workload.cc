@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "ir/conv_epilogue.h"
+#include "ir/op_views.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "nlohmann/json.hpp"
 #include "util/status_macros.h"
@@ -21,18 +23,6 @@ std::vector<double> Values(const ir::Value* v) {
 }
 
 }  // namespace
-
-const ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v) {
-  const ir::Node* user = nullptr;
-  for (const ir::Node* n : graph.nodes()) {
-    for (const ir::Value* in : n->inputs()) {
-      if (in != v) continue;
-      if (user != nullptr && user != n) return nullptr;
-      user = n;
-    }
-  }
-  return user;
-}
 
 bool Workload::depthwise() const {
   if (op != "qnn.conv2d" || groups == 1) return false;
@@ -79,14 +69,14 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
   w.data = *node.input(0)->type();
   w.weight = *node.input(1)->type();
   w.output = *node.output()->type();
-  const ir::Attrs& a = node.attrs();
   if (w.op == "qnn.conv2d") {
-    ASSIGN_OR_RETURN(w.strides, a.GetInts("strides", {1, 1}));
-    ASSIGN_OR_RETURN(w.padding, a.GetInts("padding", {0, 0, 0, 0}));
-    ASSIGN_OR_RETURN(w.dilation, a.GetInts("dilation", {1, 1}));
-    ASSIGN_OR_RETURN(w.groups, a.GetInt("groups", 1));
-    ASSIGN_OR_RETURN(w.data_layout, a.GetString("data_layout", "NCHW"));
-    ASSIGN_OR_RETURN(w.kernel_layout, a.GetString("kernel_layout", "OIHW"));
+    ASSIGN_OR_RETURN(ir::Conv2DView conv, ir::Conv2DView::Of(node));
+    w.strides = {conv.strides.begin(), conv.strides.end()};
+    w.padding = conv.padding_vector();
+    w.dilation = {conv.dilation.begin(), conv.dilation.end()};
+    w.groups = conv.groups;
+    w.data_layout = conv.data_layout;
+    w.kernel_layout = conv.kernel_layout;
   }
   const ir::Value* data_zp = node.input(2);
   const ir::Value* kernel_zp = node.input(3);
@@ -123,16 +113,13 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
       w.max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w.groups);
     }
   }
-  // The requantize consuming the accumulator, maybe through a bias_add.
-  const ir::Node* user = SoleUser(graph, node.output());
-  while (user != nullptr && user->op() == "nn.bias_add") user = SoleUser(graph, user->output());
-  if (user != nullptr && user->op() == "qnn.requantize" && user->input(1)->is_constant() &&
-      user->input(3)->is_constant()) {
+  // The requantize consuming the accumulator, maybe through bias additions.
+  std::optional<ir::ConvEpilogue> epilogue = ir::MatchConvEpilogueFrom(graph, node);
+  if (epilogue && epilogue->requantize->input(1)->is_constant() &&
+      epilogue->requantize->input(3)->is_constant()) {
+    const ir::Node* user = epilogue->requantize;
     w.requant_out_dtype = user->output()->type()->dtype;
-    w.requant_fusable =
-        user->attrs().GetString("rounding", "TONEAREST_EVEN").value_or("") == "TONEAREST_EVEN" &&
-        user->input(2)->is_constant() && user->input(2)->data().num_elements() == 1 &&
-        user->input(2)->data().GetAsInt(0) == 0;
+    w.requant_fusable = epilogue->fusable();
     std::vector<double> in = Values(user->input(1)), out = Values(user->input(3));
     for (size_t i = 0; i < std::max(in.size(), out.size()); ++i) {
       double o = out[out.size() == 1 ? 0 : i];

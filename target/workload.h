@@ -57,9 +57,6 @@ struct Workload {
   int64_t Macs() const;
 };
 
-// The single node reading `v`, or nullptr when it has zero or several users.
-const ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v);
-
 // Extracts the workload of a qnn.conv2d or qnn.dense node (types inferred).
 // Looks through an optional nn.bias_add to the consuming qnn.requantize for
 // the requantization scales.

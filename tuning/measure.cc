@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
+#include "ir/conv_epilogue.h"
 #include "nlohmann/json.hpp"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
@@ -67,13 +68,16 @@ absl::StatusOr<std::unique_ptr<ir::Graph>> OpGraph(const ir::Graph& model, const
     inputs.push_back(v->is_constant() ? b.Constant(v->data()) : b.Input(absl::StrCat("q", i), *v->type()));
   }
   ir::Value* out = b.Op(node.op(), inputs, node.attrs(), node.name());
-  const ir::Node* user = target::SoleUser(model, node.output());
-  if (user != nullptr && user->op() == "nn.bias_add" && AllConstantFrom(*user, 1)) {
-    out = copy(*user, out);
-    user = target::SoleUser(model, user->output());
+  // The epilogue a fusing implementation would run, when its operands are
+  // constants.
+  std::optional<ir::ConvEpilogue> epilogue = ir::MatchConvEpilogueFrom(model, node);
+  bool constant = epilogue && AllConstantFrom(*epilogue->requantize, 1);
+  for (size_t i = 0; constant && i < epilogue->bias_adds.size(); ++i) {
+    constant = AllConstantFrom(*epilogue->bias_adds[i], 1);
   }
-  if (user != nullptr && user->op() == "qnn.requantize" && AllConstantFrom(*user, 1)) {
-    out = copy(*user, out);
+  if (constant) {
+    for (const ir::Node* add : epilogue->bias_adds) out = copy(*add, out);
+    out = copy(*epilogue->requantize, out);
   }
   b.Output(out);
   return b.Finish();

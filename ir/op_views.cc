@@ -1,0 +1,84 @@
+#include "ir/op_views.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "ir/type_relation_util.h"
+#include "util/status_macros.h"
+
+namespace qnnc::ir {
+namespace {
+
+template <size_t N>
+absl::StatusOr<std::array<int64_t, N>> Ints(const Attrs& a, const char* name,
+                                            const std::array<int64_t, N>& dflt, int64_t min) {
+  ASSIGN_OR_RETURN(std::vector<int64_t> v, a.GetInts(name, {dflt.begin(), dflt.end()}));
+  if (v.size() != N) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " needs ", N, " values, got ", v.size()));
+  }
+  std::array<int64_t, N> out{};
+  for (size_t i = 0; i < N; ++i) {
+    if (v[i] < min) {
+      return absl::InvalidArgumentError(absl::StrCat(name, " must be at least ", min, ", got ", v[i]));
+    }
+    out[i] = v[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Conv2DView> Conv2DView::Of(const Attrs& a) {
+  Conv2DView v;
+  ASSIGN_OR_RETURN(v.strides, Ints<2>(a, "strides", v.strides, 1));
+  ASSIGN_OR_RETURN(v.padding, Ints<4>(a, "padding", v.padding, 0));
+  ASSIGN_OR_RETURN(v.dilation, Ints<2>(a, "dilation", v.dilation, 1));
+  ASSIGN_OR_RETURN(v.groups, a.GetInt("groups", 1));
+  if (v.groups < 1) return absl::InvalidArgumentError(absl::StrCat("groups must be at least 1, got ", v.groups));
+  ASSIGN_OR_RETURN(v.data_layout, a.GetString("data_layout", "NCHW"));
+  ASSIGN_OR_RETURN(v.kernel_layout, a.GetString("kernel_layout", "OIHW"));
+  ASSIGN_OR_RETURN(v.out_layout, a.GetString("out_layout", v.data_layout));
+  return v;
+}
+
+absl::StatusOr<Pool2DView> Pool2DView::Of(const Node& node) {
+  const Attrs& a = node.attrs();
+  Pool2DView v;
+  v.has_pool_size = a.Has("pool_size");
+  ASSIGN_OR_RETURN(v.pool_size, Ints<2>(a, "pool_size", v.pool_size, 1));
+  ASSIGN_OR_RETURN(v.strides, Ints<2>(a, "strides", v.strides, 1));
+  ASSIGN_OR_RETURN(v.padding, Ints<4>(a, "padding", v.padding, 0));
+  ASSIGN_OR_RETURN(v.dilation, Ints<2>(a, "dilation", v.dilation, 1));
+  ASSIGN_OR_RETURN(int64_t ceil_mode, a.GetInt("ceil_mode", 0));
+  ASSIGN_OR_RETURN(int64_t include_pad, a.GetInt("count_include_pad", 0));
+  v.ceil_mode = ceil_mode != 0;
+  v.count_include_pad = include_pad != 0;
+  ASSIGN_OR_RETURN(v.layout, a.GetString("layout", "NCHW"));
+  return v;
+}
+
+absl::StatusOr<RequantizeView> RequantizeView::Of(const Node& node) {
+  const Attrs& a = node.attrs();
+  RequantizeView v;
+  ASSIGN_OR_RETURN(v.axis, a.GetInt("axis", 1));
+  ASSIGN_OR_RETURN(v.rounding, a.GetString("rounding", "TONEAREST_EVEN"));
+  if (v.rounding != "TONEAREST_EVEN" && v.rounding != "UPWARD" && v.rounding != "TONEAREST") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown rounding '", v.rounding, "' (UPWARD, TONEAREST or TONEAREST_EVEN)"));
+  }
+  ASSIGN_OR_RETURN(v.out_dtype, internal::DTypeAttr(node, "out_dtype", tensor::DType::kI8));
+  if (!tensor::IsInteger(v.out_dtype)) {
+    return absl::InvalidArgumentError("out_dtype must be an integer type");
+  }
+  ASSIGN_OR_RETURN(int64_t lo, a.GetInt("clamp_min", tensor::DTypeMin(v.out_dtype)));
+  ASSIGN_OR_RETURN(int64_t hi, a.GetInt("clamp_max", tensor::DTypeMax(v.out_dtype)));
+  v.clamp_min = std::max(lo, tensor::DTypeMin(v.out_dtype));
+  v.clamp_max = std::min(hi, tensor::DTypeMax(v.out_dtype));
+  return v;
+}
+
+absl::StatusOr<int64_t> RequantizeView::AxisFor(int64_t rank) const {
+  return internal::NormalizeAxis(axis, rank);
+}
+
+}  // namespace qnnc::ir

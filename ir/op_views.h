@@ -1,0 +1,72 @@
+// Typed views of the attributes of the convolution, pooling and requantize
+// ops, parsed and validated in one place (in the spirit of TVM's
+// QnnConv2DAttrs). Type relations, workload extraction, passes and kernels
+// read a view instead of parsing attribute strings themselves.
+#ifndef QNNC_IR_OP_VIEWS_H_
+#define QNNC_IR_OP_VIEWS_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/graph.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::ir {
+
+// nn.conv2d, qnn.conv2d and the fused convolutions (qnn.conv2d_requantize,
+// qnn.conv2d_dynamic). Validated: two strides and dilations >= 1, four
+// paddings >= 0, groups >= 1.
+struct Conv2DView {
+  std::array<int64_t, 2> strides{1, 1};
+  std::array<int64_t, 4> padding{0, 0, 0, 0};  // top, left, bottom, right
+  std::array<int64_t, 2> dilation{1, 1};
+  int64_t groups = 1;
+  std::string data_layout = "NCHW";
+  std::string kernel_layout = "OIHW";
+  std::string out_layout = "NCHW";  // the data layout when not given
+
+  static absl::StatusOr<Conv2DView> Of(const Node& node) { return Of(node.attrs()); }
+  static absl::StatusOr<Conv2DView> Of(const Attrs& attrs);
+
+  std::vector<int64_t> padding_vector() const { return {padding.begin(), padding.end()}; }
+  bool unpadded() const { return padding == std::array<int64_t, 4>{0, 0, 0, 0}; }
+};
+
+// nn.max_pool2d, nn.avg_pool2d and their quantized forms. Validated like
+// the convolution's window, and a pool_size of two values >= 1.
+struct Pool2DView {
+  std::array<int64_t, 2> pool_size{1, 1};
+  std::array<int64_t, 2> strides{1, 1};
+  std::array<int64_t, 4> padding{0, 0, 0, 0};  // top, left, bottom, right
+  std::array<int64_t, 2> dilation{1, 1};
+  bool ceil_mode = false;
+  bool count_include_pad = false;
+  std::string layout = "NCHW";
+  bool has_pool_size = false;  // whether the attribute was given
+
+  static absl::StatusOr<Pool2DView> Of(const Node& node);
+};
+
+// qnn.requantize: inputs data, input scale, input zero point, output scale,
+// output zero point. The clamp is the output dtype's range intersected with
+// the optional clamp_min/clamp_max attributes.
+struct RequantizeView {
+  int64_t axis = 1;  // as given: may be negative, see AxisFor
+  std::string rounding = "TONEAREST_EVEN";
+  tensor::DType out_dtype = tensor::DType::kI8;
+  int64_t clamp_min = 0;
+  int64_t clamp_max = 0;
+
+  static absl::StatusOr<RequantizeView> Of(const Node& node);
+
+  bool nearest_even() const { return rounding == "TONEAREST_EVEN"; }
+  // The axis in [0, rank), or an error when it is outside [-rank, rank).
+  absl::StatusOr<int64_t> AxisFor(int64_t rank) const;
+};
+
+}  // namespace qnnc::ir
+
+#endif  // QNNC_IR_OP_VIEWS_H_
