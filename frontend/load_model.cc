@@ -13,10 +13,14 @@
 
 namespace qnnc::frontend {
 
-absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path, int64_t max_bytes) {
-  if (absl::EndsWith(path, ".onnx")) {
+bool IsOnnxModel(const std::string& path) { return absl::EndsWith(path, ".onnx"); }
+
+absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path, int64_t max_bytes,
+                                                     bool clean_up) {
+  if (IsOnnxModel(path)) {
     onnx::ImportOptions options;
     options.max_bytes = max_bytes;
+    options.clean_up = clean_up;
     return onnx::ImportOnnxFile(path, options);
   }
   return LoadTextModel(path, max_bytes);

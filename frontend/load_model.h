@@ -13,8 +13,15 @@ namespace qnnc::frontend {
 
 // Constants past `max_bytes` are refused (ResourceExhaustedError): for ONNX
 // before they are allocated (ImportOptions::max_bytes).
+// With clean_up false an ONNX model comes back as converted, before the
+// import clean-up (passes::ImportPipeline()), for a caller that runs it
+// through its own PassManager.
 absl::StatusOr<std::unique_ptr<ir::Graph>> LoadModel(const std::string& path,
-                                                     int64_t max_bytes = tensor::kDefaultMaxBytes);
+                                                     int64_t max_bytes = tensor::kDefaultMaxBytes,
+                                                     bool clean_up = true);
+
+// Whether LoadModel reads `path` as ONNX (by its name: *.onnx).
+bool IsOnnxModel(const std::string& path);
 
 // The text IR, whatever the file's name (compiled plans, tools/compile --plan).
 absl::StatusOr<std::unique_ptr<ir::Graph>> LoadTextModel(

@@ -1,5 +1,6 @@
 #include "passes/pass_manager.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "gtest/gtest.h"
@@ -35,6 +36,18 @@ TEST(PassManager, RunsPipelineAndPrintsMatchingPasses) {
   EXPECT_NE(text.find("pass DeadCodeElimination"), std::string::npos) << text;
   EXPECT_NE(text.find("(total)"), std::string::npos);
   EXPECT_EQ((*g)->num_nodes(), 1u);  // the constant add was folded
+}
+
+TEST(PassManager, ImportAndDefaultPipelinesAreRegisteredPasses) {
+  std::vector<std::string> names = PassRegistry::Global().Names();
+  std::vector<std::string> all = ImportPipeline();
+  for (const std::string& pass : DefaultPipeline()) all.push_back(pass);
+  for (const std::string& pass : all) {
+    EXPECT_NE(std::find(names.begin(), names.end(), pass), names.end()) << pass;
+  }
+  EXPECT_EQ(ImportPipeline(false, false),
+            (std::vector<std::string>{"DeadCodeElimination", "InferTypes"}));
+  EXPECT_EQ(ImportPipeline(true, false).size(), 4u);
 }
 
 TEST(PassManager, Errors) {

@@ -3,8 +3,10 @@
 #include "passes/alter_op_layout.h"
 #include "passes/dead_code_elimination.h"
 #include "passes/fold_constant.h"
+#include "passes/fold_constant_keep_dequantize.h"
 #include "passes/fuse_lookup.h"
 #include "passes/fuse_ops.h"
+#include "passes/fuse_qdq.h"
 #include "passes/gather_channels.h"
 #include "passes/infer_types_pass.h"
 #include "passes/qnn_canonicalize.h"
@@ -21,6 +23,8 @@ static PassFactory Factory() {
 absl::Status RegisterBuiltinPasses(PassRegistry& r) {
   RETURN_IF_ERROR(r.Register("InferTypes", Factory<InferTypesPass>()));
   RETURN_IF_ERROR(r.Register("FoldConstant", Factory<FoldConstantPass>()));
+  RETURN_IF_ERROR(r.Register("FoldConstantKeepDequantize", Factory<FoldConstantKeepDequantizePass>()));
+  RETURN_IF_ERROR(r.Register("FuseQdq", Factory<FuseQdqPass>()));
   RETURN_IF_ERROR(r.Register("DeadCodeElimination", Factory<DeadCodeEliminationPass>()));
   RETURN_IF_ERROR(r.Register("QnnLegalize", Factory<QnnLegalizePass>()));
   RETURN_IF_ERROR(r.Register("QnnCanonicalize", Factory<QnnCanonicalizePass>()));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "passes/import_pipeline.h"
 #include "passes/pass_registry.h"
 
 namespace qnnc::passes {
@@ -13,7 +14,8 @@ namespace qnnc::passes {
 // Registers every built-in pass (called once by PassRegistry::Global()).
 absl::Status RegisterBuiltinPasses(PassRegistry& registry);
 
-// The pipeline //tools:compile runs, in order.
+// The pipeline //tools:compile runs, in order (after ImportPipeline() on an
+// ONNX model).
 std::vector<std::string> DefaultPipeline();
 
 }  // namespace qnnc::passes

@@ -37,6 +37,11 @@ grep -q '"decision": "fallback"' "$OUT/report.json" || fail "report has no fallb
 grep -q '"legalization"' "$OUT/report.json" || fail "report has no legalization"
 [ -s "$OUT/logits.npy" ] || fail "no output written"
 
+# The import clean-up is part of the one pipeline: --time-passes and
+# --print-ir-after see its passes.
+expect 0 "pass FuseQdq " --no-run --time-passes
+expect 0 "# IR after FoldConstantKeepDequantize" --no-run --print-ir-after=FoldConstantKeepDequantize
+
 # A target this machine cannot run: compile and report only.
 expect 0 "run: +skipped" --target=aarch64+dotprod --no-run --report="$OUT/arm.json"
 grep -q 'arm.spatial_pack.int16' "$OUT/arm.json" || fail "aarch64+dotprod report lacks the int16 implementation"

@@ -296,7 +296,9 @@ int Main(int argc, char** argv) {
   }
 
   // A plan is text IR whatever its file is called.
-  auto graph_or = plan_path.empty() ? frontend::LoadModel(model_path, max_bytes)
+  // The import clean-up runs below with the rest of the pipeline, where
+  // --print-ir-after and --time-passes see it.
+  auto graph_or = plan_path.empty() ? frontend::LoadModel(model_path, max_bytes, /*clean_up=*/false)
                                     : frontend::LoadTextModel(model_path, max_bytes);
   if (!graph_or.ok()) return fail(2, graph_or.status());
   std::unique_ptr<ir::Graph> graph = *std::move(graph_or);
@@ -323,7 +325,10 @@ int Main(int argc, char** argv) {
   context.require_tuned = absl::GetFlag(FLAGS_require_tuned);
   context.max_bytes = max_bytes;
   if (plan_path.empty()) {
-    if (absl::Status s = pm.Run(passes::DefaultPipeline(), *graph, context, std::cerr); !s.ok()) {
+    std::vector<std::string> pipeline;
+    if (frontend::IsOnnxModel(model_path)) pipeline = passes::ImportPipeline();
+    for (const std::string& pass : passes::DefaultPipeline()) pipeline.push_back(pass);
+    if (absl::Status s = pm.Run(pipeline, *graph, context, std::cerr); !s.ok()) {
       return fail(2, s);
     }
   }

@@ -1,4 +1,5 @@
-// qnnc opt: runs a list of passes on a text IR file and prints the IR.
+// qnnc opt: runs a list of passes on a text IR file (or an ONNX model, after
+// its import clean-up, passes::ImportPipeline()) and prints the IR.
 //   bazel run //tools:opt -- --passes=FoldConstant,DeadCodeElimination in.qnnir
 // Exit codes: 0 success, 2 bad input (file, IR, flags) or a pass error.
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "frontend/load_model.h"
 #include "ir/text_printer.h"
 #include "passes/pass_manager.h"
+#include "passes/pipeline.h"
 #include "io/tensor_files.h"
 #include "target/target.h"
 #include "tools/flag_names.h"
@@ -21,6 +23,10 @@
 
 ABSL_FLAG(std::string, passes, "InferTypes", "comma-separated passes to run, in order");
 ABSL_FLAG(std::string, target, "generic", "target the passes compile for");
+ABSL_FLAG(bool, import_pipeline, true,
+          "for an ONNX model, run the import clean-up (FoldConstantKeepDequantize, FuseQdq, "
+          "FoldConstant, DeadCodeElimination, InferTypes) before --passes; false prints the raw "
+          "conversion");
 ABSL_FLAG(std::string, output, "", "write the IR here instead of stdout");
 ABSL_FLAG(std::string, print_ir_after, "", "print the IR after passes matching this RE2 pattern (to stderr)");
 ABSL_FLAG(bool, time_passes, false, "print the time of each pass (to stderr)");
@@ -38,10 +44,17 @@ int main(int argc, char** argv) {
     return fail(std::string(s.message()));
   }
   if (args.size() != 2) return fail("expected exactly one input file");
-  auto graph = qnnc::frontend::LoadModel(qnnc::tools::ResolveUserPath(args[1]));
+  const std::string path = qnnc::tools::ResolveUserPath(args[1]);
+  const bool import = qnnc::frontend::IsOnnxModel(path) && absl::GetFlag(FLAGS_import_pipeline);
+  auto graph = qnnc::frontend::LoadModel(path, qnnc::tensor::kDefaultMaxBytes, /*clean_up=*/false);
   if (!graph.ok()) return fail(std::string(graph.status().message()));
-  std::vector<std::string> pipeline =
-      absl::StrSplit(absl::GetFlag(FLAGS_passes), ',', absl::SkipWhitespace());
+  // An ONNX model's import clean-up runs first, as a pipeline of its own
+  // passes (visible to --print-ir-after and --time-passes).
+  std::vector<std::string> pipeline;
+  if (import) pipeline = qnnc::passes::ImportPipeline();
+  for (absl::string_view pass : absl::StrSplit(absl::GetFlag(FLAGS_passes), ',', absl::SkipWhitespace())) {
+    pipeline.emplace_back(pass);
+  }
   qnnc::passes::PassManagerOptions options;
   options.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);
   options.time_passes = absl::GetFlag(FLAGS_time_passes);

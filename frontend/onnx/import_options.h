@@ -19,8 +19,12 @@ struct ImportOptions {
   // Reshape's shape) may be given as inputs. Dtype and shape must match the
   // model's declaration where it gives one.
   std::map<std::string, tensor::Tensor> constant_inputs;
-  // After the raw conversion: fold constant ops, then rewrite QDQ patterns
-  // into integer ops (FuseQdq), then fold again and remove dead code.
+  // After the raw conversion, the import clean-up (passes::ImportPipeline):
+  // fold constant ops, rewrite QDQ patterns into integer ops (FuseQdq), fold
+  // again, remove dead code. Without clean_up the raw, typed conversion comes
+  // back, for callers that run passes::ImportPipeline() through their own
+  // PassManager (//tools:compile, //tools:opt).
+  bool clean_up = true;
   bool fold_constants = true;
   bool fuse_qdq = true;
   // Memory limit of the model's constants (initializers, Constant nodes and

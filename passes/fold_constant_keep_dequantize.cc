@@ -1,4 +1,4 @@
-#include "frontend/onnx/constant_folding.h"
+#include "passes/fold_constant_keep_dequantize.h"
 
 #include <utility>
 #include <vector>
@@ -8,7 +8,7 @@
 #include "passes/fold_constant.h"
 #include "util/status_macros.h"
 
-namespace qnnc::frontend::onnx {
+namespace qnnc::passes {
 
 absl::Status FoldConstantsKeepingDequantize(ir::Graph& graph, int64_t max_bytes) {
   // The foldable ops are copied into a graph of their own whose outputs are
@@ -53,4 +53,4 @@ absl::Status FoldConstantsKeepingDequantize(ir::Graph& graph, int64_t max_bytes)
   return absl::OkStatus();
 }
 
-}  // namespace qnnc::frontend::onnx
+}  // namespace qnnc::passes

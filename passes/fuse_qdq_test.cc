@@ -1,4 +1,4 @@
-#include "frontend/onnx/qdq_fusion.h"
+#include "passes/fuse_qdq.h"
 
 #include <map>
 #include <memory>
@@ -8,7 +8,7 @@
 #include "ir/builder.h"
 #include "ir/structural_equal.h"
 
-namespace qnnc::frontend::onnx {
+namespace qnnc::passes {
 namespace {
 
 using ir::Attrs;
@@ -264,4 +264,4 @@ TEST(QdqFusionTest, FloatWeightsAreLeftAlone) {
 }
 
 }  // namespace
-}  // namespace qnnc::frontend::onnx
+}  // namespace qnnc::passes

@@ -7,19 +7,26 @@
 //   max pool, flatten, reshape, transpose with equal input and output
 //     quantization -> the op on the integers
 // Anything else (e.g. average pooling) keeps its float form, which is correct.
-#ifndef QNNC_FRONTEND_ONNX_QDQ_FUSION_H_
-#define QNNC_FRONTEND_ONNX_QDQ_FUSION_H_
+#ifndef QNNC_PASSES_FUSE_QDQ_H_
+#define QNNC_PASSES_FUSE_QDQ_H_
 
 #include "absl/status/status.h"
 #include "ir/graph.h"
+#include "passes/pass.h"
 
-namespace qnnc::frontend::onnx {
+namespace qnnc::passes {
 
 // Needs typed values and constant weights, biases, scales and zero points
 // (run constant folding first, keeping the weights' qnn.dequantize). Removes
 // the float ops left unused.
 absl::Status FuseQdq(ir::Graph& graph);
 
-}  // namespace qnnc::frontend::onnx
+class FuseQdqPass : public Pass {
+ public:
+  std::string name() const override { return "FuseQdq"; }
+  absl::Status Run(ir::Graph& graph, PassContext&) override { return FuseQdq(graph); }
+};
 
-#endif  // QNNC_FRONTEND_ONNX_QDQ_FUSION_H_
+}  // namespace qnnc::passes
+
+#endif  // QNNC_PASSES_FUSE_QDQ_H_

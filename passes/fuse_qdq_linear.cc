@@ -3,10 +3,10 @@
 #include <cfloat>
 #include <cmath>
 
-#include "frontend/onnx/qdq_match.h"
+#include "passes/qdq_match.h"
 #include "util/status_macros.h"
 
-namespace qnnc::frontend::onnx::internal {
+namespace qnnc::passes::qdq {
 namespace {
 
 using tensor::DType;
@@ -161,4 +161,4 @@ absl::StatusOr<ir::Value*> FuseLinear(ir::Graph& g, const QParams& q) {
                 req);
 }
 
-}  // namespace qnnc::frontend::onnx::internal
+}  // namespace qnnc::passes::qdq

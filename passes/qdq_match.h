@@ -1,7 +1,7 @@
 // Pattern helpers of the QDQ fusion: matching qnn.dequantize / qnn.quantize
 // with constant parameters, and emitting the integer replacement.
-#ifndef QNNC_FRONTEND_ONNX_QDQ_MATCH_H_
-#define QNNC_FRONTEND_ONNX_QDQ_MATCH_H_
+#ifndef QNNC_PASSES_QDQ_MATCH_H_
+#define QNNC_PASSES_QDQ_MATCH_H_
 
 #include <optional>
 #include <string>
@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
 
-namespace qnnc::frontend::onnx::internal {
+namespace qnnc::passes::qdq {
 
 // The producer of `v` when it is an `op` node.
 ir::Node* ProducerOf(const ir::Value* v, const char* op);
@@ -57,6 +57,6 @@ class Rewriter {
 // conv/dense/matmul (+ bias) (+ relu/clip): qdq_fusion_linear.cc.
 absl::StatusOr<ir::Value*> FuseLinear(ir::Graph& graph, const QParams& quantize);
 
-}  // namespace qnnc::frontend::onnx::internal
+}  // namespace qnnc::passes::qdq
 
-#endif  // QNNC_FRONTEND_ONNX_QDQ_MATCH_H_
+#endif  // QNNC_PASSES_QDQ_MATCH_H_

@@ -1,11 +1,11 @@
-#include "frontend/onnx/qdq_match.h"
+#include "passes/qdq_match.h"
 
 #include <cmath>
 
 #include "ir/op_registry.h"
 #include "util/status_macros.h"
 
-namespace qnnc::frontend::onnx::internal {
+namespace qnnc::passes::qdq {
 
 ir::Node* ProducerOf(const ir::Value* v, const char* op) {
   if (v == nullptr || v->producer() == nullptr || v->producer()->op() != op) return nullptr;
@@ -74,4 +74,4 @@ ir::Value* Rewriter::Constant(tensor::Tensor data) {
   return graph_.AddConstant(anchor_->output()->name() + "_q", std::move(data));
 }
 
-}  // namespace qnnc::frontend::onnx::internal
+}  // namespace qnnc::passes::qdq

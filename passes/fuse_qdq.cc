@@ -1,14 +1,14 @@
-#include "frontend/onnx/qdq_fusion.h"
+#include "passes/fuse_qdq.h"
 
-#include "frontend/onnx/qdq_match.h"
+#include "passes/qdq_match.h"
 #include "util/status_macros.h"
 
-namespace qnnc::frontend::onnx {
+namespace qnnc::passes {
 namespace {
 
-using internal::MatchDequantize;
-using internal::QParams;
-using internal::Rewriter;
+using qdq::MatchDequantize;
+using qdq::QParams;
+using qdq::Rewriter;
 
 bool IsPerTensor(const std::optional<QParams>& p) { return p.has_value() && p->per_tensor; }
 
@@ -17,13 +17,13 @@ bool IsPerTensor(const std::optional<QParams>& p) { return p.has_value() && p->p
 absl::StatusOr<ir::Value*> FuseAdd(ir::Graph& g, const QParams& q) {
   const tensor::DType out = q.node->output()->type()->dtype;
   ir::Value* v = q.data;
-  if (ir::Node* relu = internal::ProducerOf(v, "relu")) {
-    if (internal::IntScalar(q.zero_point) != tensor::DTypeMin(out) || g.CountUses(v) != 1) {
+  if (ir::Node* relu = qdq::ProducerOf(v, "relu")) {
+    if (qdq::IntScalar(q.zero_point) != tensor::DTypeMin(out) || g.CountUses(v) != 1) {
       return nullptr;
     }
     v = relu->input(0);
   }
-  ir::Node* add = internal::ProducerOf(v, "add");
+  ir::Node* add = qdq::ProducerOf(v, "add");
   if (add == nullptr || g.CountUses(v) != 1) return nullptr;
   auto a = MatchDequantize(add->input(0));
   auto b = MatchDequantize(add->input(1));
@@ -38,7 +38,7 @@ absl::StatusOr<ir::Value*> FuseAdd(ir::Graph& g, const QParams& q) {
 // Q(multiply(DQ(a), DQ(b))) -> qnn.mul (ONNX Runtime fuses the same into
 // QLinearMul), per-tensor operands: a squeeze-excite gate times its input.
 absl::StatusOr<ir::Value*> FuseMul(ir::Graph& g, const QParams& q) {
-  ir::Node* mul = internal::ProducerOf(q.data, "multiply");
+  ir::Node* mul = qdq::ProducerOf(q.data, "multiply");
   if (mul == nullptr || g.CountUses(q.data) != 1) return nullptr;
   auto a = MatchDequantize(mul->input(0));
   auto b = MatchDequantize(mul->input(1));
@@ -52,7 +52,7 @@ absl::StatusOr<ir::Value*> FuseMul(ir::Graph& g, const QParams& q) {
 
 // Q(concat(DQ(x_1), ..., DQ(x_n))) -> qnn.concat.
 absl::StatusOr<ir::Value*> FuseConcat(ir::Graph& g, const QParams& q) {
-  ir::Node* concat = internal::ProducerOf(q.data, "concat");
+  ir::Node* concat = qdq::ProducerOf(q.data, "concat");
   if (concat == nullptr || g.CountUses(q.data) != 1) return nullptr;
   const tensor::DType out = q.node->output()->type()->dtype;
   std::vector<ir::Value*> data, scales, zps;
@@ -80,20 +80,20 @@ absl::StatusOr<ir::Value*> FuseConcat(ir::Graph& g, const QParams& q) {
 absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
   for (const char* op : {"nn.max_pool2d", "flatten", "reshape", "transpose", "strided_slice",
                          "broadcast_to", "nn.pad", "resize"}) {
-    ir::Node* n = internal::ProducerOf(q.data, op);
+    ir::Node* n = qdq::ProducerOf(q.data, op);
     if (n == nullptr) continue;
     if (n->op() == "resize" && n->attrs().GetString("method", "nearest").value_or("") != "nearest") return nullptr;
     auto dq = MatchDequantize(n->input(0));
     if (!IsPerTensor(dq) || g.CountUses(q.data) != 1 ||
         dq->data->type()->dtype != q.node->output()->type()->dtype ||
-        !internal::SameValues(dq->scale, q.scale) ||
-        !internal::SameValues(dq->zero_point, q.zero_point)) {
+        !qdq::SameValues(dq->scale, q.scale) ||
+        !qdq::SameValues(dq->zero_point, q.zero_point)) {
       return nullptr;
     }
     ir::Attrs attrs = n->attrs();
     if (n->op() == "nn.pad" && attrs.GetString("pad_mode", "constant").value_or("") == "constant") {
       if (attrs.GetFloat("pad_value", 0.0).value_or(1.0) != 0.0) return nullptr;
-      attrs.Set("pad_value", static_cast<double>(internal::IntScalar(q.zero_point)));
+      attrs.Set("pad_value", static_cast<double>(qdq::IntScalar(q.zero_point)));
     }
     return Rewriter(g, q.node).Emit(op, {dq->data}, attrs);
   }
@@ -105,10 +105,10 @@ absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
 absl::Status FuseQdq(ir::Graph& graph) {
   for (ir::Node* node : graph.nodes()) {
     if (node->op() != "qnn.quantize") continue;
-    std::optional<QParams> q = internal::MatchQParams(node);
+    std::optional<QParams> q = qdq::MatchQParams(node);
     if (!IsPerTensor(q) || !node->output()->type()) continue;
     ir::Value* fused = nullptr;
-    for (auto* fuse : {internal::FuseLinear, FuseAdd, FuseMul, FuseConcat, FuseDataMovement}) {
+    for (auto* fuse : {qdq::FuseLinear, FuseAdd, FuseMul, FuseConcat, FuseDataMovement}) {
       ASSIGN_OR_RETURN(fused, fuse(graph, *q));
       if (fused != nullptr) break;
     }
@@ -118,4 +118,4 @@ absl::Status FuseQdq(ir::Graph& graph) {
   return graph.Verify();
 }
 
-}  // namespace qnnc::frontend::onnx
+}  // namespace qnnc::passes

@@ -1,0 +1,49 @@
+#include "passes/import_pipeline.h"
+
+#include <functional>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "passes/dead_code_elimination.h"
+#include "passes/fold_constant.h"
+#include "passes/fold_constant_keep_dequantize.h"
+#include "passes/fuse_qdq.h"
+#include "passes/infer_types_pass.h"
+
+namespace qnnc::passes {
+namespace {
+
+std::unique_ptr<Pass> Create(const std::string& name) {
+  if (name == "FoldConstantKeepDequantize") return std::make_unique<FoldConstantKeepDequantizePass>();
+  if (name == "FuseQdq") return std::make_unique<FuseQdqPass>();
+  if (name == "FoldConstant") return std::make_unique<FoldConstantPass>();
+  if (name == "DeadCodeElimination") return std::make_unique<DeadCodeEliminationPass>();
+  return std::make_unique<InferTypesPass>();
+}
+
+}  // namespace
+
+std::vector<std::string> ImportPipeline(bool fold_constants, bool fuse_qdq) {
+  std::vector<std::string> names;
+  if (fold_constants) names.push_back("FoldConstantKeepDequantize");
+  if (fuse_qdq) names.push_back("FuseQdq");
+  if (fold_constants) names.push_back("FoldConstant");
+  names.push_back("DeadCodeElimination");
+  names.push_back("InferTypes");
+  return names;
+}
+
+absl::Status RunImportPipeline(ir::Graph& graph, bool fold_constants, bool fuse_qdq,
+                               int64_t max_bytes) {
+  PassContext context;
+  context.max_bytes = max_bytes;
+  for (const std::string& name : ImportPipeline(fold_constants, fuse_qdq)) {
+    std::unique_ptr<Pass> pass = Create(name);
+    if (absl::Status s = pass->Run(graph, context); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("pass ", name, ": ", s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace qnnc::passes
