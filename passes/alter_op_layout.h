@@ -4,8 +4,8 @@
 // for their stem's input, NHWC for XNNPACK) and inserts layout_transform ops
 // around it; 8-bit max pools and residual adds between such ops follow their
 // producers' layout. It runs for fallback decisions as for tuned ones
-// (docs/fallback.md). SimplifyLayout then removes back-to-back inverse
-// transforms between such ops.
+// (docs/fallback.md). SimplifyLayout (simplify_layout.h) then removes the
+// transforms that cancel.
 #ifndef QNNC_PASSES_ALTER_OP_LAYOUT_H_
 #define QNNC_PASSES_ALTER_OP_LAYOUT_H_
 
@@ -16,12 +16,6 @@ namespace qnnc::passes {
 class AlterOpLayoutPass : public Pass {
  public:
   std::string name() const override { return "AlterOpLayout"; }
-  absl::Status Run(ir::Graph& graph, PassContext& context) override;
-};
-
-class SimplifyLayoutPass : public Pass {
- public:
-  std::string name() const override { return "SimplifyLayout"; }
   absl::Status Run(ir::Graph& graph, PassContext& context) override;
 };
 

@@ -11,6 +11,7 @@
 #include "passes/infer_types_pass.h"
 #include "passes/qnn_canonicalize.h"
 #include "passes/qnn_legalize.h"
+#include "passes/simplify_layout.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
