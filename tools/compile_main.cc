@@ -27,6 +27,7 @@
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
+#include "runtime/plan.h"
 #include "runtime/output_compare.h"
 #include "io/tensor_files.h"
 #include "target/target.h"
@@ -172,27 +173,11 @@ std::vector<std::string> NumberedFiles(const std::string& dir, const std::string
   return files;
 }
 
-// A compiled plan is the text IR of the compiled graph under this header,
-// which names the target it was compiled for (the parser skips comments).
-constexpr char kPlanHeader[] = "# qnnc plan v1 target=";
-
-std::string PlanText(const ir::Graph& graph, const target::Target& target) {
-  return absl::StrCat(kPlanHeader, target.ToString(), "\n", ir::PrintGraph(graph));
-}
-
-// The target a plan file names in its first line.
+// The target a plan file names in its first line (runtime/plan.h).
 absl::StatusOr<target::Target> PlanTarget(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("--plan: cannot open '", path, "'"));
-  std::string first;
-  std::getline(in, first);
-  first = std::string(absl::StripTrailingAsciiWhitespace(first));  // CRLF files too
-  if (!absl::StartsWith(first, kPlanHeader)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--plan: '", path, "' is not a qnnc plan (its first line should start with '",
-        kPlanHeader, "'; write plans with --out)"));
-  }
-  auto t = target::ParseTarget(first.substr(sizeof(kPlanHeader) - 1));
+  absl::StatusOr<std::string> name = runtime::ReadPlanTarget(path);
+  if (!name.ok()) return absl::Status(name.status().code(), absl::StrCat("--plan: ", name.status().message()));
+  auto t = target::ParseTarget(*name);
   if (!t.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--plan: '", path, "' line 1: ", t.status().message()));
@@ -411,7 +396,7 @@ int Main(int argc, char** argv) {
     };
     if (!out_path.empty()) {
       RETURN_IF_ERROR(put(out_path, io::WriteFileAtomically(
-                                        out_path, PlanText(executor.graph(), target))));
+                                        out_path, runtime::PlanText(executor.graph(), target.ToString()))));
     }
     if (output != nullptr && !output_path.empty()) {
       RETURN_IF_ERROR(put(output_path, io::WriteTensorFile(output_path, *output)));

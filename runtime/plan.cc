@@ -1,0 +1,35 @@
+#include "runtime/plan.h"
+
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "ir/text_printer.h"
+
+namespace qnnc::runtime {
+
+std::string PlanText(const ir::Graph& graph, absl::string_view target) {
+  return absl::StrCat(kPlanHeader, target, "\n", ir::PrintGraph(graph));
+}
+
+absl::StatusOr<std::string> ParsePlanHeader(absl::string_view first_line, absl::string_view path) {
+  absl::string_view line = absl::StripTrailingAsciiWhitespace(first_line);
+  if (!absl::ConsumePrefix(&line, kPlanHeader)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", path, "' is not a qnnc plan (its first line should start with '", kPlanHeader,
+        "'; write plans with --out)"));
+  }
+  if (line.empty()) return absl::InvalidArgumentError(absl::StrCat("'", path, "' line 1: no target"));
+  return std::string(line);
+}
+
+absl::StatusOr<std::string> ReadPlanTarget(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
+  std::string first;
+  std::getline(in, first);
+  return ParsePlanHeader(first, path);
+}
+
+}  // namespace qnnc::runtime
