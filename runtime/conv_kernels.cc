@@ -10,6 +10,7 @@
 #include "ir/op_views.h"
 #include "kernels/layout/nhwc.h"
 #include "kernels/requantize/requantize.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "kernels/xnnpack/conv2d.h"
 #include "nlohmann/json.hpp"

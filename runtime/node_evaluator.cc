@@ -24,7 +24,7 @@
 #include "kernels/reference/softmax.h"
 #include "kernels/reference/unary.h"
 #include "kernels/requantize/fixed_point_multiply.h"
-#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/requantize/requantize.h"
 #include "util/status_macros.h"
 

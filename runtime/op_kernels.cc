@@ -29,7 +29,7 @@
 #include "kernels/pool/global_avg_pool.h"
 #include "kernels/pool/max_pool.h"
 #include "kernels/resize/resize.h"
-#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "ir/layout.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_evaluator.h"

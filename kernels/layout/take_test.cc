@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 #include "kernels/cpu/isa.h"
 #include "kernels/reference/layout.h"
-#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/testing/random_tensor.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/reference/pool.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"

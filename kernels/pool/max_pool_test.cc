@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "kernels/testing/two_threads.h"
 #include "kernels/reference/pool.h"
-#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
 

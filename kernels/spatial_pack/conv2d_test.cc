@@ -1,3 +1,4 @@
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/spatial_pack/conv2d.h"
 
 #include <climits>

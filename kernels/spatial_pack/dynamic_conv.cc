@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu_clones.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/float_range.h"
 #include "util/status_macros.h"
 

@@ -10,6 +10,7 @@
 #include "kernels/reference/conv2d.h"
 #include "kernels/reference/elementwise.h"
 #include "kernels/reference/unary.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/testing/two_threads.h"
 
 namespace qnnc::kernels::spatial_pack {

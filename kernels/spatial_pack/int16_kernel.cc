@@ -1,0 +1,103 @@
+// The portable int16 convolution (zero points subtracted at packing): the
+// exact path of every target, NCHW in and out.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/cpu/isa.h"
+#include "kernels/spatial_pack/driver.h"
+#include "kernels/spatial_pack/internal/int16.h"
+#include "kernels/spatial_pack/internal/microkernels.h"
+#include "util/status_macros.h"
+
+namespace qnnc::kernels::spatial_pack {
+namespace {
+
+using internal::DenseGeom;
+using internal::DenseTile;
+using internal::DenseTileFn;
+using internal::DwGeom;
+using internal::DwRow;
+using internal::DwRowFn;
+
+class Int16Kernel final : public Conv2DKernel {
+ public:
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
+                                                            const QuantizedConvParams& p,
+                                                            int64_t tile_co, int64_t tile_ow,
+                                                            bool depthwise) {
+    std::unique_ptr<Int16Kernel> k(new Int16Kernel());
+    k->params_ = p;
+    const IoLayouts layouts = LayoutsInt16(p);
+    k->input_layout_ = layouts.input;
+    k->output_layout_ = layouts.output;
+    k->depthwise_ = depthwise;
+    internal::Int16Setup& s = k->setup_;
+    s.ep = MakeEpilogue(p);
+    s.tile_co = depthwise ? 1 : tile_co;
+    s.tile_ow = tile_ow;
+    const int64_t oc_pad = CeilDiv(p.out_channels, s.tile_co) * s.tile_co;
+    s.bias = PaddedBias(p, oc_pad);
+    s.mult = PaddedMultipliers(p, oc_pad);
+    internal::PackInt16(weight.data<int16_t>(), p.in_channels, p.out_channels, p.groups,
+                        p.kernel_h, p.kernel_w, depthwise, &s);
+    k->description_ = depthwise ? std::string("int16.portable.depthwise")
+                                : absl::StrCat("int16.portable.dense tile_co=", tile_co,
+                                               " tile_ow=", tile_ow);
+    return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
+                       const TileEpilogue* tile_epilogue) const override {
+    if (zx != 0) return Invalid("the int16 kernel pads with 0 (zero point already subtracted), got ", zx);
+    if (tile_epilogue) return Invalid("the int16 kernel has no raw (i32) output");
+    const QuantizedConvParams& p = params_;
+    ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 0, DType::kI16, input.dtype()));
+    RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, p.out_channels, g.oh, g.ow}));
+    internal::Int16Run r;
+    r.n = g.n;
+    r.c = p.in_channels;
+    r.hp = g.h + p.pads[0] + p.pads[2];
+    r.wp = g.w + p.pads[1] + p.pads[3];
+    r.oh = g.oh;
+    r.ow = g.ow;
+    r.oc = p.out_channels;
+    r.groups = p.groups;
+    r.kh = p.kernel_h;
+    r.kw = p.kernel_w;
+    r.sh = p.strides[0];
+    r.sw = p.strides[1];
+    r.dh = p.dilation[0];
+    r.dw = p.dilation[1];
+    // Padded copy with slack: full register tiles may read past a row end.
+    const int64_t slack = (setup_.tile_ow * r.sw + r.kw * r.dw + 64) * 2;
+    RETURN_IF_ERROR(CheckPaddedBytes(g.n * r.c * r.hp * r.wp * 2 + slack));
+    uint8_t* buf = Scratch(0, (g.n * r.c * r.hp * r.wp) * 2 + slack);
+    PadCopy pc{input.data<uint8_t>(), buf, r.hp, {g.h, g.w, r.wp, p.pads[0], p.pads[1], 2, 0}};
+    Parallel2D(pool, &PadCopy::Row, &pc, r.hp, g.n * r.c);
+    std::memset(buf + g.n * r.c * r.hp * r.wp * 2, 0, slack);
+    r.in = reinterpret_cast<const int16_t*>(buf);
+    r.out = output->data<uint8_t>();
+    internal::RunInt16(setup_, r, depthwise_, pool);
+    return absl::OkStatus();
+  }
+
+ private:
+  bool depthwise_ = false;
+  internal::Int16Setup setup_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeInt16(const Tensor& weight,
+                                                        const QuantizedConvParams& params,
+                                                        int64_t tile_co, int64_t tile_ow,
+                                                        bool depthwise) {
+  return Int16Kernel::Make(weight, params, tile_co, tile_ow, depthwise);
+}
+
+}  // namespace qnnc::kernels::spatial_pack

@@ -1,0 +1,397 @@
+// The u8 x s8 dense (and grouped) convolution: packed weights, tiles of
+// output channels x pixels on the AVX-512 VNNI, AVX2 and scalar microkernels.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/cpu/isa.h"
+#include "kernels/spatial_pack/driver.h"
+#include "kernels/spatial_pack/internal/int16.h"
+#include "kernels/spatial_pack/internal/microkernels.h"
+#include "util/status_macros.h"
+
+namespace qnnc::kernels::spatial_pack {
+namespace {
+
+using internal::DenseGeom;
+using internal::DenseTile;
+using internal::DenseTileFn;
+using internal::DwGeom;
+using internal::DwRow;
+using internal::DwRowFn;
+
+class U8S8Dense final : public Conv2DKernel {
+ public:
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
+                                                            const QuantizedConvParams& p,
+                                                            int64_t tile_co, int64_t tile_ow,
+                                                            Isa isa, Arithmetic arith) {
+    std::unique_ptr<U8S8Dense> k(new U8S8Dense());
+    k->params_ = p;
+    k->isa_ = isa;
+    k->madd16_ = arith == Arithmetic::kMadd16;
+    k->in_block_ = U8S8InputBlock(p);
+    k->out_block_ = kU8S8OutputBlock;
+    const IoLayouts layouts = LayoutsU8S8(p);
+    k->input_layout_ = layouts.input;
+    k->output_layout_ = layouts.output;
+    k->nco_ = tile_co / 16;
+    k->tile_ow_ = tile_ow;
+    k->ocb_ = CeilDiv(p.out_channels, 16);
+    k->icb_total_ = CeilDiv(p.in_channels, k->in_block_);
+    k->ep_ = MakeEpilogue(p);
+    k->bias_ = PaddedBias(p, k->ocb_ * 16);
+    k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
+    if (k->madd16_) {
+      // The madd16 tiles hold a group's channels in Madd16Lane order.
+      std::vector<int32_t> bias(k->bias_.size());
+      std::vector<float> mult(k->mult_.size());
+      for (size_t oc = 0; oc < bias.size(); ++oc) {
+        const size_t to = oc / 16 * 16 + static_cast<size_t>(internal::Madd16Lane(static_cast<int>(oc % 16)));
+        bias[to] = k->bias_[oc];
+        mult[to] = k->mult_[oc];
+      }
+      k->bias_ = std::move(bias);
+      k->mult_ = std::move(mult);
+    }
+    // Grouped convolutions with 4 or 8 channels per group in and out, on
+    // whole blocks, get the tiles that read only each lane's own group
+    // (microkernels.h: GetGroupedTile*): VNNI u8 x s8 and AVX2 madd16.
+    const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
+    const bool grouped_tiles = p.groups > 1 && cg == og && (cg == 4 || cg == 8) && k->in_block_ == 16 &&
+                               p.in_channels % 16 == 0 && p.out_channels % 16 == 0 &&
+                               ((isa == Isa::kAvx512Vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
+    k->group_words_ = grouped_tiles ? cg / 4 : 0;
+    k->Pack(weight.data());
+    // Register-tile functions for every (nco, npix) the run can need.
+    const int max_pix = static_cast<int>(tile_ow);
+    k->fns_.assign((k->nco_ + 1) * (max_pix + 1), nullptr);
+    for (int nco = 1; nco <= k->nco_; ++nco) {
+      for (int np = 1; np <= max_pix; ++np) {
+        DenseTileFn fn = &internal::DenseTileScalar;
+        if (isa == Isa::kAvx512Vnni) {
+          fn = k->madd16_ ? internal::GetDenseTileMadd16Avx512Vnni(nco, np, k->in_block_)
+                          : internal::GetDenseTileAvx512Vnni(nco, np, k->in_block_, p.strides[1]);
+        }
+        if (isa == Isa::kAvx2) {
+          fn = k->madd16_ ? internal::GetDenseTileMadd16Avx2(nco, np, k->in_block_)
+                          : internal::GetDenseTileAvx2(nco, np, k->in_block_);
+        }
+        if (k->group_words_ > 0) {
+          const int words = static_cast<int>(k->group_words_);
+          fn = isa == Isa::kAvx2 ? internal::GetGroupedTileMadd16Avx2(nco, np, words)
+                                 : internal::GetGroupedTileAvx512Vnni(nco, np, words);
+        }
+        if (fn == nullptr) return absl::InternalError("missing microkernel");
+        k->fns_[nco * (max_pix + 1) + np] = fn;
+      }
+    }
+    k->description_ = Description(tile_co, tile_ow, isa, arith);
+    return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  static std::string Description(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith) {
+    if (arith == Arithmetic::kMadd16) {
+      return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
+    }
+    return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
+  }
+
+  absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
+                       const TileEpilogue* tile_epilogue) const override;
+
+ private:
+  struct OcTile {
+    int64_t ocb0, nco, icb_lo, icb_count, w_offset;
+    int q_last;  // DenseTile::q_last
+  };
+
+  // w: OIHW values, within s8 unless madd16 (CreateU8S8 checks).
+  void Pack(const int16_t* w) {
+    const QuantizedConvParams& p = params_;
+    const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
+    const int64_t kk = p.kernel_h * p.kernel_w;
+    const int64_t ib = in_block_;
+    const int64_t j_bytes = madd16_ ? 128 : 64;
+    for (int64_t ocb0 = 0; ocb0 < ocb_; ocb0 += nco_) {
+      OcTile t;
+      t.ocb0 = ocb0;
+      t.nco = std::min<int64_t>(nco_, ocb_ - ocb0);
+      const int64_t oc_lo = ocb0 * 16;
+      const int64_t oc_hi = std::min<int64_t>(p.out_channels, (ocb0 + t.nco) * 16);
+      const int64_t ic_lo = (oc_lo / og) * cg, ic_hi = ((oc_hi - 1) / og + 1) * cg;
+      t.icb_lo = ic_lo / ib;
+      t.icb_count = CeilDiv(ic_hi, ib) - t.icb_lo;
+      t.q_last = static_cast<int>(CeilDiv(ic_hi - (t.icb_lo + t.icb_count - 1) * ib, 4));
+      if (t.q_last == ib / 4) t.q_last = 0;
+      t.w_offset = static_cast<int64_t>(packed_.size());
+      if (group_words_ > 0) {
+        // [k][d][j][16 oc][4 ic]: lane l's 4 channels 4d..4d+3 of its group.
+        packed_.resize(packed_.size() + kk * group_words_ * t.nco * j_bytes, 0);
+        int8_t* dst = packed_.data() + t.w_offset;
+        for (int64_t k = 0; k < kk; ++k) {
+          for (int64_t d = 0; d < group_words_; ++d) {
+            for (int64_t j = 0; j < t.nco; ++j, dst += j_bytes) {
+              for (int64_t l = 0; l < 16; ++l) {
+                const int64_t oc = oc_lo + j * 16 + l;
+                for (int64_t i = 0; i < 4 && oc < p.out_channels; ++i) {
+                  const int16_t v = w[(oc * cg + 4 * d + i) * kk + k];
+                  if (madd16_) {
+                    std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), static_cast<int>(i)), &v, 2);
+                  } else {
+                    dst[l * 4 + i] = static_cast<int8_t>(v);
+                  }
+                }
+              }
+            }
+          }
+        }
+        tiles_.push_back(t);
+        continue;
+      }
+      const int64_t q4 = ib / 4;
+      packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
+      int8_t* dst = packed_.data() + t.w_offset;
+      for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+        for (int64_t k = 0; k < kk; ++k) {
+          for (int64_t q = 0; q < q4; ++q) {
+            for (int64_t j = 0; j < t.nco; ++j, dst += j_bytes) {
+              for (int64_t l = 0; l < 16; ++l) {
+                const int64_t oc = oc_lo + j * 16 + l;
+                if (oc >= p.out_channels) continue;
+                const int64_t g = oc / og;
+                for (int64_t i = 0; i < 4; ++i) {
+                  const int64_t ic = (t.icb_lo + icb) * ib + q * 4 + i;
+                  if (ic < g * cg || ic >= (g + 1) * cg) continue;
+                  const int16_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
+                  if (madd16_) {
+                    std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), static_cast<int>(i)),
+                                &v, 2);
+                  } else {
+                    dst[l * 4 + i] = static_cast<int8_t>(v);
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+      tiles_.push_back(t);
+    }
+  }
+
+  struct RunCtx {
+    const U8S8Dense* k;
+    DenseGeom geom;
+    const uint8_t* in;   // image 0 at (icb 0, row 0, col 0) of the (padded) input
+    int64_t in_image;    // bytes per image
+    int64_t in_row;      // bytes per input row
+    uint8_t* out;
+    int64_t out_image, out_row, out_pix;  // bytes
+    int64_t oh, ow, sh;
+    int64_t chunk_pix, chunks_per_row, tiles_per_chunk;
+    int64_t n;
+    bool banded;  // padded input: per-thread bands (`band`), else `in`
+    BandPad band;
+    const TileEpilogue* tile_epilogue = nullptr;  // tiles go there, not to `out`
+  };
+
+  static void WorkSpatialMajor(void* vctx, size_t item, size_t oc_chunk) {
+    Work(vctx, oc_chunk, item);
+  }
+  static void Work(void* vctx, size_t oc_chunk, size_t item) {
+    const RunCtx& c = *static_cast<const RunCtx*>(vctx);
+    const U8S8Dense& k = *c.k;
+    const int64_t n = item / (c.oh * c.chunks_per_row);
+    const int64_t rem = item % (c.oh * c.chunks_per_row);
+    const int64_t oy = rem / c.chunks_per_row;
+    const int64_t ox0 = (rem % c.chunks_per_row) * c.chunk_pix;
+    const int64_t ox1 = std::min(c.ow, ox0 + c.chunk_pix);
+    const int64_t t0 = oc_chunk * c.tiles_per_chunk;
+    const int64_t t1 = std::min<int64_t>(t0 + c.tiles_per_chunk, k.tiles_.size());
+    const int stride = static_cast<int>(k.tile_ow_) + 1;
+    const uint8_t* in_image = c.in + n * c.in_image;
+    int64_t row0 = 0;
+    if (c.banded) {
+      in_image = c.band.Get(n, oy, &row0);
+      if (c.band.all_images) in_image += n * c.in_image;
+    }
+    // With a tile epilogue the microkernel writes this thread's tile buffer
+    // ([nco][tile_ow][16] int32), handed over block by block.
+    DenseGeom tile_geom;
+    int32_t* tile_buf = nullptr;
+    if (c.tile_epilogue) {
+      tile_geom = c.geom;
+      tile_geom.out_cstride = k.tile_ow_ * internal::kRawPixelBytes;
+      tile_buf = reinterpret_cast<int32_t*>(Scratch(2, k.nco_ * tile_geom.out_cstride));
+    }
+    const DenseGeom& geom = c.tile_epilogue ? tile_geom : c.geom;
+    for (int64_t ti = t0; ti < t1; ++ti) {
+      const OcTile& t = k.tiles_[ti];
+      DenseTile call;
+      call.w = k.packed_.data() + t.w_offset;
+      call.icb_count = t.icb_count;
+      call.q_last = t.q_last;
+      call.bias = k.bias_.data() + t.ocb0 * 16;
+      call.mult = k.mult_.data() + t.ocb0 * 16;
+      call.nco = static_cast<int>(t.nco);
+      const uint8_t* in_row =
+          in_image + t.icb_lo * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;
+      uint8_t* out_row = c.out ? c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row
+                               : nullptr;
+      for (int64_t ox = ox0; ox < ox1; ox += k.tile_ow_) {
+        call.npix = static_cast<int>(std::min(k.tile_ow_, ox1 - ox));
+        call.in = in_row + ox * c.geom.pix_bytes;
+        if (tile_buf) {
+          call.out = reinterpret_cast<uint8_t*>(tile_buf);
+          k.fns_[call.nco * stride + call.npix](geom, call);
+          for (int j = 0; j < call.nco; ++j) {
+            c.tile_epilogue->fn(c.tile_epilogue->ctx, n, t.ocb0 + j, oy * c.ow + ox, call.npix,
+                                tile_buf + j * k.tile_ow_ * 16);
+          }
+        } else {
+          call.out = out_row + ox * c.out_pix;
+          k.fns_[call.nco * stride + call.npix](geom, call);
+        }
+      }
+    }
+  }
+
+  Isa isa_ = Isa::kScalar;
+  int64_t nco_ = 1, tile_ow_ = 1, ocb_ = 0, icb_total_ = 0;
+  bool madd16_ = false;  // int16 weights for GetDenseTileMadd16Avx2
+  int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
+  Epilogue ep_;
+  std::vector<int32_t> bias_;
+  std::vector<float> mult_;
+  std::vector<int8_t> packed_;
+  std::vector<OcTile> tiles_;
+  std::vector<DenseTileFn> fns_;
+};
+
+absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
+                               pthreadpool_t pool, const TileEpilogue* tile_epilogue) const {
+  const QuantizedConvParams& p = params_;
+  ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), in_block_, DType::kU8, input.dtype()));
+  if (tile_epilogue == nullptr) RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
+  const int64_t ib = in_block_;
+  const bool padded = p.pads[0] || p.pads[1] || p.pads[2] || p.pads[3];
+  // A 1x1 stride-1 convolution without padding sees its planes as one row.
+  // The u8i16 kernel reads a widened copy, made by the same banded padding
+  // (with no border when the layer has no padding), twice the bytes.
+  const bool widen = madd16_;
+  const int64_t e = widen ? 2 : 1;
+  const bool flat = !padded && !widen && p.kernel_h == 1 && p.kernel_w == 1 &&
+                    p.strides[0] == 1 && p.strides[1] == 1;
+  const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3];
+  RunCtx c;
+  c.k = this;
+  c.geom.icblk = ib;
+  c.geom.kh = p.kernel_h;
+  c.geom.kw = p.kernel_w;
+  c.geom.in_cstride = hp * wp * ib;  // banded: the band's plane (below)
+  c.geom.dil_h_bytes = p.dilation[0] * wp * ib * e;
+  c.geom.dil_w_bytes = p.dilation[1] * ib * e;
+  c.geom.pix_bytes = p.strides[1] * ib * e;
+  c.out_pix = internal::OutPixelBytes(ep_);
+  c.geom.out_cstride = g.oh * g.ow * c.out_pix;
+  c.geom.ep = ep_;
+  c.in = input.data<uint8_t>();
+  c.in_image = icb_total_ * hp * wp * ib;
+  c.in_row = wp * ib * e;
+  c.out = tile_epilogue ? nullptr : output->data<uint8_t>();
+  c.tile_epilogue = tile_epilogue;
+  c.out_image = ocb_ * g.oh * g.ow * c.out_pix;
+  c.out_row = g.ow * c.out_pix;
+  c.oh = flat ? 1 : g.oh;
+  c.ow = flat ? g.oh * g.ow : g.ow;
+  c.sh = p.strides[0];
+  c.n = g.n;
+  // Spatial chunks of about 128 pixels (whole tiles); output-channel chunks
+  // whose packed weights stay within about 128 KB (L2).
+  const int64_t tiles_in_row = CeilDiv(c.ow, tile_ow_);
+  int64_t chunk_tiles = std::min(tiles_in_row, std::max<int64_t>(1, 128 / tile_ow_));
+  const int64_t ntiles = static_cast<int64_t>(tiles_.size());
+  const int64_t tile_bytes =
+      std::max<int64_t>(1, static_cast<int64_t>(packed_.size()) / ntiles);
+  int64_t oc_chunks = CeilDiv(ntiles, std::clamp<int64_t>((128 << 10) / tile_bytes, 1, ntiles));
+  // With threads, at least 4 work items per thread where the layer allows
+  // it (late, small layers have only one or two chunks): split pixels
+  // first, then output channels.
+  const int64_t threads = pool ? static_cast<int64_t>(pthreadpool_get_threads_count(pool)) : 1;
+  auto items = [&] { return oc_chunks * g.n * c.oh * CeilDiv(tiles_in_row, chunk_tiles); };
+  while (threads > 1 && items() < 4 * threads && (chunk_tiles > 1 || oc_chunks < ntiles)) {
+    if (chunk_tiles > 1) {
+      chunk_tiles = CeilDiv(chunk_tiles, 2);
+    } else {
+      oc_chunks = std::min(ntiles, oc_chunks * 2);
+    }
+  }
+  // Equal chunks: spread the tiles evenly over the chunk count.
+  c.tiles_per_chunk = CeilDiv(ntiles, oc_chunks);
+  oc_chunks = CeilDiv(ntiles, c.tiles_per_chunk);
+  chunk_tiles = CeilDiv(tiles_in_row, CeilDiv(tiles_in_row, chunk_tiles));
+  c.chunk_pix = chunk_tiles * tile_ow_;
+  c.chunks_per_row = CeilDiv(c.ow, c.chunk_pix);
+  const size_t spatial_items = static_cast<size_t>(g.n * c.oh * c.chunks_per_row);
+  const bool spatial_major = static_cast<int64_t>(packed_.size()) <= kSpatialMajorWeightBytes;
+  c.banded = padded || widen;
+  if (c.banded) {
+    BandPad& b = c.band;
+    b.src = input.data<uint8_t>();
+    b.rows = {g.h, g.w, wp, p.pads[0], p.pads[1], ib, static_cast<uint8_t>(zx)};
+    if (widen) {
+      b.rows.widen = internal::GetWidenPairsAvx2();
+      if (b.rows.widen == nullptr) return absl::InternalError("missing the AVX2 widening");
+    }
+    b.hp = hp;
+    b.planes = icb_total_;
+    b.row_step = p.strides[0];
+    b.n = g.n;
+    // Threads splitting pixels take bands of rows (two per thread, so a
+    // thread that steals an item pads a small band), one thread too;
+    // otherwise each thread pads the whole input once. (One thread padding
+    // the whole widened input of MobileNetV2's 16 -> 96 1x1 at 112x112 ran
+    // it 10x slower, 3.99 ms against 0.40 ms in two bands, cap avx2; the
+    // lone layer was fast either way.)
+    b.all_images = !spatial_major;
+    b.oh = g.oh;
+    b.bands_per_image = b.all_images ? 1 : std::min(g.oh, 2 * threads);
+    b.band_rows = CeilDiv(g.oh, b.bands_per_image);
+    b.band_in_rows = std::min(hp, (b.band_rows - 1) * p.strides[0] +
+                                      (p.kernel_h - 1) * p.dilation[0] + 1);
+    b.run = NextRunId();
+    RETURN_IF_ERROR(CheckPaddedBytes((b.all_images ? g.n : 1) * b.ImageBytes()));
+    c.geom.in_cstride = b.PlaneBytes();
+    c.in_image = b.ImageBytes();
+  }
+  if (spatial_major) {
+    // Pixels outermost: each thread takes a band of rows, the band it had in
+    // the layer before, so activations stay in its cache (moving them to the
+    // other core costs more than re-reading these weights from L2).
+    Parallel2D(pool, &U8S8Dense::WorkSpatialMajor, &c, spatial_items, oc_chunks);
+  } else {
+    // Large weights: each thread keeps to its own output channels.
+    Parallel2D(pool, &U8S8Dense::Work, &c, oc_chunks, spatial_items);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<int16_t>& weight,
+                                                            const QuantizedConvParams& params,
+                                                            int64_t tile_co, int64_t tile_ow,
+                                                            Isa isa, Arithmetic arith) {
+  return U8S8Dense::Make(weight, params, tile_co, tile_ow, isa, arith);
+}
+
+std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith) {
+  return U8S8Dense::Description(tile_co, tile_ow, isa, arith);
+}
+
+}  // namespace qnnc::kernels::spatial_pack
