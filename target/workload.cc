@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/conv_epilogue.h"
 #include "ir/op_views.h"
-#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/spatial_pack/weight_pairs.h"
 #include "nlohmann/json.hpp"
 #include "util/status_macros.h"
 

@@ -109,34 +109,6 @@ KnobMap DefaultConfigInt16(const QuantizedConvParams& p, int64_t out_width) {
   return {{"tile_co", co}, {"tile_ow", out_width > 0 && out_width < 8 ? 4 : 8}};
 }
 
-namespace {
-int64_t MaxPairSum(const int16_t* w, const Shape& shape, int64_t groups) {
-  const int64_t oc_count = shape[0], cg = shape[1];
-  const int64_t kk = shape[2] * shape[3], og = std::max<int64_t>(1, oc_count / groups);
-  int64_t worst = 0;
-  for (int64_t oc = 0; oc < oc_count; ++oc) {
-    const int64_t lo = (oc / og) * cg, hi = lo + cg;  // the group's input channels
-    for (int64_t k = 0; k < kk; ++k) {
-      for (int64_t m = lo / 2; 2 * m < hi; ++m) {
-        int64_t pos = 0, neg = 0;
-        for (int64_t ic = 2 * m; ic <= 2 * m + 1; ++ic) {
-          if (ic < lo || ic >= hi) continue;
-          const int64_t v = w[(oc * cg + (ic - lo)) * kk + k];
-          (v > 0 ? pos : neg) += v > 0 ? v : -v;
-        }
-        worst = std::max({worst, pos, neg});
-      }
-    }
-  }
-  return worst;
-}
-}  // namespace
-
-int64_t MaxWeightPairSum(const Tensor& weight, int64_t groups) {
-  std::vector<int16_t> w(weight.data<int8_t>(), weight.data<int8_t>() + weight.num_elements());
-  return MaxPairSum(w.data(), weight.shape(), groups);
-}
-
 static absl::Status CheckArithmetic(const QuantizedConvParams& params,
                                     const std::vector<int16_t>& weight, const Shape& shape, Isa isa,
                                     Arithmetic arith) {
@@ -145,7 +117,7 @@ static absl::Status CheckArithmetic(const QuantizedConvParams& params,
                    "arithmetic (dense) or a depthwise kernel");
   }
   if (arith == Arithmetic::kMaddubs && isa == Isa::kAvx2 && !IsDepthwise(params)) {
-    const int64_t sum = MaxPairSum(weight.data(), shape, params.groups);
+    const int64_t sum = MaxWeightPairSum(weight.data(), shape, params.groups);
     if (sum > kMaddubsMaxPairSum) {
       return absl::FailedPreconditionError(absl::StrCat(
           "spatial_pack conv2d: a weight pair (input channels 2m, 2m+1) sums to ", sum,

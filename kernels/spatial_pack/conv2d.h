@@ -55,6 +55,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "pthreadpool.h"
+#include "kernels/spatial_pack/weight_pairs.h"
 #include "tensor/tensor.h"
 
 namespace qnnc::kernels::spatial_pack {
@@ -116,14 +117,6 @@ using KnobSpace = std::map<std::string, std::vector<int64_t>>;
 // Depthwise kernels accept (and validate) the same knobs and ignore them.
 KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith = Arithmetic::kMaddubs);
 
-// vpmaddubsw adds the products of input channels 2m and 2m + 1 (at one
-// output channel and tap; a channel outside the output channel's group
-// counts as weight 0) in int16, saturating. With u8 inputs up to 255 the sum
-// stays exact when both the positive weights of a pair and the negative ones
-// add up to at most 128 in magnitude (255 * 128 = 32640). MaxWeightPairSum
-// is the largest such magnitude over the weights (w - zw, s8 OIHW).
-inline constexpr int64_t kMaddubsMaxPairSum = 128;
-int64_t MaxWeightPairSum(const tensor::Tensor& weight_s8_OIHW, int64_t groups);
 KnobSpace ConfigSpaceInt16();
 // A good config without tuning. `out_width` (0 = unknown) refines tile_ow.
 KnobMap DefaultConfigU8S8(const QuantizedConvParams& params, Isa isa, int64_t out_width = 0,
