@@ -360,7 +360,7 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     // Other results (a dynamic convolution's range) do not depend on the layout.
     for (size_t i = 1; i < n->outputs().size(); ++i) graph.ReplaceAllUsesWith(n->output(i), altered->output(i));
   }
-  // Then max pools and residual adds between blocked convolutions, in graph
+  // Then the ops between blocked convolutions that can run blocked, in graph
   // order, so an op on another's result sees that one's transform.
   RETURN_IF_ERROR(graph.TopologicalSort());
   for (Node* n : graph.nodes()) {

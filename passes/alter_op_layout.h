@@ -2,8 +2,9 @@
 // decision's kernel reads and writes (impl_layout and impl_out_layout, from
 // the implementation: NCHW16c for the spatial-pack u8 x s8 kernels, NCHW4c
 // for their stem's input, NHWC for XNNPACK) and inserts layout_transform ops
-// around it; 8-bit max pools and residual adds between such ops follow their
-// producers' layout. It runs for fallback decisions as for tuned ones
+// around it; the ops between such convolutions that can run blocked (pools,
+// residual adds, lookups, concats, takes, quantize/dequantize, pads, resize
+// and the dynamic models' float ops) follow their producers' layout. It runs for fallback decisions as for tuned ones
 // (docs/fallback.md). SimplifyLayout (simplify_layout.h) then removes the
 // transforms that cancel.
 #ifndef QNNC_PASSES_ALTER_OP_LAYOUT_H_

@@ -3,8 +3,10 @@
 // (float32 requantization, round half to even):
 //   conv/dense/matmul (+ bias, + relu/clip) -> qnn.conv2d / qnn.dense /
 //     qnn.matmul -> nn.bias_add (i32) -> qnn.requantize with clamps
-//   add (+ relu when it is a no-op) -> qnn.add;  concat -> qnn.concat
-//   max pool, flatten, reshape, transpose with equal input and output
+//   add (+ relu when it is a no-op) -> qnn.add;  multiply -> qnn.mul;
+//   concat -> qnn.concat
+//   max pool, flatten, reshape, transpose, strided_slice, broadcast_to, a
+//     constant pad of 0.0 and a nearest resize, with equal input and output
 //     quantization -> the op on the integers
 // Anything else (e.g. average pooling) keeps its float form, which is correct.
 #ifndef QNNC_PASSES_FUSE_QDQ_H_

@@ -83,8 +83,7 @@ std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, GoldenIr, ::testing::ValuesIn(Cases()), TestName);
 
-// Every pass of the pipelines has cases, except the type inference that the
-// pass manager runs after every pass anyway.
+// Every pass of the pipelines has cases.
 TEST(GoldenIrCases, CoverEveryPipelinePass) {
   std::vector<std::string> passes = ImportPipeline();
   for (const std::string& p : DefaultPipeline()) passes.push_back(p);

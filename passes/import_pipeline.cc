@@ -13,12 +13,15 @@
 namespace qnnc::passes {
 namespace {
 
-std::unique_ptr<Pass> Create(const std::string& name) {
+// The passes ImportPipeline names (the registry holds them too, in
+// pipeline.cc; this list avoids linking the rest of the pipeline).
+absl::StatusOr<std::unique_ptr<Pass>> Create(const std::string& name) {
   if (name == "FoldConstantKeepDequantize") return std::make_unique<FoldConstantKeepDequantizePass>();
   if (name == "FuseQdq") return std::make_unique<FuseQdqPass>();
   if (name == "FoldConstant") return std::make_unique<FoldConstantPass>();
   if (name == "DeadCodeElimination") return std::make_unique<DeadCodeEliminationPass>();
-  return std::make_unique<InferTypesPass>();
+  if (name == "InferTypes") return std::make_unique<InferTypesPass>();
+  return absl::InternalError(absl::StrCat("the import pipeline has no pass ", name));
 }
 
 }  // namespace
@@ -38,8 +41,9 @@ absl::Status RunImportPipeline(ir::Graph& graph, bool fold_constants, bool fuse_
   PassContext context;
   context.max_bytes = max_bytes;
   for (const std::string& name : ImportPipeline(fold_constants, fuse_qdq)) {
-    std::unique_ptr<Pass> pass = Create(name);
-    if (absl::Status s = pass->Run(graph, context); !s.ok()) {
+    absl::StatusOr<std::unique_ptr<Pass>> pass = Create(name);
+    if (!pass.ok()) return pass.status();
+    if (absl::Status s = (*pass)->Run(graph, context); !s.ok()) {
       return absl::Status(s.code(), absl::StrCat("pass ", name, ": ", s.message()));
     }
   }

@@ -38,12 +38,9 @@ absl::Status RegisterBuiltinPasses(PassRegistry& r) {
 }
 
 std::vector<std::string> DefaultPipeline() {
-  // FoldConstant after QnnLegalize: the requantize scales it computes (input
-  // scale times kernel scale) are constants before QnnCanonicalize asks
-  // whether FuseOps will fuse them (ir::MatchConvEpilogue needs constants).
-  return {"InferTypes",      "FoldConstant", "QnnLegalize",    "FoldConstant",
-          "QnnCanonicalize", "FoldConstant", "FuseLookup",     "GatherChannels",
-          "FuseOps",         "AlterOpLayout", "SimplifyLayout", "DeadCodeElimination"};
+  return {"InferTypes",     "FoldConstant",  "QnnLegalize", "QnnCanonicalize", "FoldConstant",
+          "FuseLookup",     "GatherChannels", "FuseOps",    "AlterOpLayout",   "SimplifyLayout",
+          "DeadCodeElimination"};
 }
 
 }  // namespace qnnc::passes

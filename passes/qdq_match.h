@@ -54,7 +54,7 @@ class Rewriter {
 
 // The pattern rewriters: each returns the integer value replacing the
 // quantize's result, or nullptr when its pattern does not match.
-// conv/dense/matmul (+ bias) (+ relu/clip): qdq_fusion_linear.cc.
+// conv/dense/matmul (+ bias) (+ relu/clip): fuse_qdq_linear.cc.
 absl::StatusOr<ir::Value*> FuseLinear(ir::Graph& graph, const QParams& quantize);
 
 }  // namespace qnnc::passes::qdq

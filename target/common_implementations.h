@@ -38,9 +38,10 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority);
 // kernel are registered (//tools:implementation_kernels_test).
 // Convolutions whose data zero point is known only at run time (ONNX
 // ConvInteger after DynamicQuantizeLinear): kernels/spatial_pack/dynamic_conv.h
-// on the ISA of `needs`, reading and writing NCHW (the blocked layouts stay
-// inside the kernel), the zero point's compensation per run and the dynamic
-// epilogue fused (qnn.conv2d_dynamic, FuseOps). Any 8-bit weights: the
+// on the ISA of `needs`: an unfused one reads and writes NCHW (the blocked
+// layouts stay inside the kernel); with the dynamic epilogue fused
+// (qnn.conv2d_dynamic, FuseOps) it reads and writes the blocked layouts. The
+// zero point's compensation is computed per run. Any 8-bit weights: the
 // multiply follows the weights (spatial_pack::DynamicArithmetic).
 Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs);
 

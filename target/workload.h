@@ -58,8 +58,9 @@ struct Workload {
 };
 
 // Extracts the workload of a qnn.conv2d or qnn.dense node (types inferred).
-// Looks through an optional nn.bias_add to the consuming qnn.requantize for
-// the requantization scales.
+// Looks through the bias additions to the consuming qnn.requantize
+// (ir::MatchConvEpilogueFrom) for the requantization scales and whether a
+// fused epilogue can take it.
 absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node& node);
 
 }  // namespace qnnc::target

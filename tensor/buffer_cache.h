@@ -7,8 +7,9 @@
 // its first 1x1 convolution was re-faulted on every run in some processes
 // (285 minor faults, about 3.5 ms, ten times the convolution). Buffers of at
 // least kMinCachedBytes (a page) go to a free list of their exact size, up to
-// kMaxCachedBytes in all; the rest go back to the C library. A memory plan
-// (one arena per executor) would replace this.
+// kMaxCachedBytes in all; the rest go back to the C library. The executor's
+// memory plan (one arena) holds the activations; this cache serves what is
+// still allocated per run (reference kernels' results, kernel temporaries).
 #ifndef QNNC_TENSOR_BUFFER_CACHE_H_
 #define QNNC_TENSOR_BUFFER_CACHE_H_
 

@@ -1,4 +1,4 @@
-// The interface between the generic driver (conv2d.cc) and the per-ISA
+// The interface between the kernels (driver.cc, u8s8_dense.cc, ...) and the per-ISA
 // microkernels (scalar.cc, avx2.cc, avx512vnni.cc). Not a public API.
 //
 // Dense u8s8 register tile: `nco` groups of 16 output channels x `npix`
@@ -151,7 +151,7 @@ DenseTileFn GetDenseTileMadd16Avx512Vnni(int nco, int npix, int64_t icblk);
 // oc][4 ic] (s8; AVX2: the madd16 128 bytes per (d, j)).
 DenseTileFn GetGroupedTileAvx512Vnni(int nco, int npix, int group_words);
 DenseTileFn GetGroupedTileMadd16Avx2(int nco, int npix, int group_words);
-// vpmaddubsw: only for weights whose pairs fit (PairsFitMaddubs, conv2d.h).
+// vpmaddubsw: only for weights whose pairs fit (MaxWeightPairSum, weight_pairs.h).
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk);
 // u8 x i16 by vpmaddwd, weights packed as madd16 (above), on a widened
 // input: each 4 bytes (x0, x1, x2, x3) of the blocked u8 input become 8,
