@@ -13,9 +13,9 @@
 #include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "kernels/xnnpack/conv2d.h"
-#include "nlohmann/json.hpp"
 #include "runtime/conv_kernel_util.h"
 #include "runtime/kernel_registry.h"
+#include "util/config_json.h"
 #include "util/status_macros.h"
 
 namespace qnnc::runtime {
@@ -70,18 +70,9 @@ absl::StatusOr<CommonParams> Common(const ir::Node& n) {
 
 absl::StatusOr<sp::KnobMap> Knobs(const ir::Node& n) {
   ASSIGN_OR_RETURN(std::string text, n.attrs().GetString("config", "{}"));
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": bad config '", text, "'"));
-  }
-  sp::KnobMap knobs;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!it.value().is_number_integer()) {
-      return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": knob '", it.key(), "' must be an integer"));
-    }
-    knobs[it.key()] = it.value().get<int64_t>();
-  }
-  return knobs;
+  absl::StatusOr<util::Config> config = util::ConfigFromJson(text);
+  if (!config.ok()) return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": ", config.status().message()));
+  return *config;
 }
 
 namespace {

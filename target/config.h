@@ -11,10 +11,14 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "util/config_json.h"
 
 namespace qnnc::target {
 
-using Config = std::map<std::string, int64_t>;
+// The knobs of one config and their JSON text (util/config_json.h).
+using Config = util::Config;
+using util::ConfigFromJson;
+using util::ConfigToJson;
 
 struct Knob {
   std::string name;
@@ -31,8 +35,6 @@ struct ConfigSpace {
   absl::Status Validate(const Config& config) const;
 };
 
-std::string ConfigToJson(const Config& config);  // {"tile_co":16,...}, "{}" when empty
-absl::StatusOr<Config> ConfigFromJson(absl::string_view json);
 
 }  // namespace qnnc::target
 

@@ -8,12 +8,14 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "target/decision_attrs.h"
 
 extern char** environ;
 
@@ -60,19 +62,20 @@ std::string GraphDot(const ir::Graph& graph, const std::vector<runtime::OpTiming
     const ir::Attrs& a = n.attrs();
     std::vector<std::string> lines = {n.op()};
     if (!n.name().empty()) lines.push_back(n.name());
-    const std::string impl = a.GetString("impl", "").value_or("");
-    if (!impl.empty()) {
-      const bool decided = a.Has("workload");
-      lines.push_back(absl::StrCat(
-          impl, decided ? (a.GetInt("tuned", 0).value_or(0) != 0 ? " (tuned)" : " (fallback)") : ""));
+    const std::optional<target::StoredDecision> d = target::GetDecision(n);
+    if (d && !d->implementation.empty()) {
+      const bool decided = !d->workload.empty();
+      lines.push_back(absl::StrCat(d->implementation,
+                                   decided ? (d->tuned ? " (tuned)" : " (fallback)") : ""));
     }
     const bool transform = n.op() == "layout_transform";
     if (transform) {
       lines.push_back(absl::StrCat(a.GetString("src_layout", "?").value_or("?"), " -> ",
                                    a.GetString("dst_layout", "?").value_or("?")));
     } else {
-      const std::string layout =
-          a.GetString("impl_layout", a.GetString("data_layout", "").value_or("")).value_or("");
+      const std::string layout = d && !d->layout.empty()
+                                     ? d->layout
+                                     : a.GetString("data_layout", "").value_or("");
       if (!layout.empty()) lines.push_back(absl::StrCat("layout ", layout));
     }
     std::vector<std::string> in_dtypes;

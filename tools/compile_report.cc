@@ -5,6 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
+#include "target/decision_attrs.h"
+#include "util/config_json.h"
 
 namespace qnnc::tools {
 namespace {
@@ -32,14 +34,16 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ir::Attrs& a = nodes[i]->attrs();
     nlohmann::json op = {{"kind", nodes[i]->op()}, {"node", nodes[i]->name()}};
-    op["implementation"] = a.GetString("impl", "reference").value_or("reference");
-    op["layout"] = a.GetString("impl_layout", a.GetString("data_layout", "").value_or("")).value_or("");
-    if (a.Has("workload")) {
-      op["workload"] = a.GetString("workload").value_or("");
-      op["tuned"] = a.GetInt("tuned", 0).value_or(0) != 0;
-      op["decision"] = op["tuned"].get<bool>() ? "tuned" : "fallback";
-      op["legalization"] = a.GetString("legalization", "").value_or("");
-      op["config"] = nlohmann::json::parse(a.GetString("config", "{}").value_or("{}"), nullptr, false);
+    const std::optional<target::StoredDecision> d = target::GetDecision(*nodes[i]);
+    op["implementation"] = d ? d->implementation : "reference";
+    op["layout"] = d && !d->layout.empty() ? d->layout : a.GetString("data_layout", "").value_or("");
+    if (d && !d->workload.empty()) {
+      op["workload"] = d->workload;
+      op["tuned"] = d->tuned;
+      op["decision"] = d->tuned ? "tuned" : "fallback";
+      op["legalization"] = d->legalization;
+      auto config = util::ConfigFromJson(d->config);
+      op["config"] = config.ok() ? nlohmann::json(*config) : nlohmann::json(nullptr);
       if (a.Has("record_rejected")) {
         op["record_rejected"] = a.GetString("record_rejected", "").value_or("");
       }

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "util/config_json.h"
 
 namespace qnnc::tuning {
 namespace {
@@ -105,12 +106,9 @@ absl::StatusOr<Record> RecordFromJson(absl::string_view line) {
   }
   auto config = j.find("config");
   if (config == j.end() || !config->is_object()) return Bad("'config' must be an object");
-  for (auto it = config->begin(); it != config->end(); ++it) {
-    if (!it.value().is_number_integer()) {
-      return Bad(absl::StrCat("config knob '", it.key(), "' must be an integer"));
-    }
-    r.config[it.key()] = it.value().get<int64_t>();
-  }
+  absl::StatusOr<util::Config> knobs = util::ConfigFromJson(config->dump());
+  if (!knobs.ok()) return Bad(std::string(knobs.status().message()));
+  r.config = *std::move(knobs);
   auto index = j.find("config_index");
   if (index == j.end() || !index->is_number_integer()) return Bad("'config_index' must be an integer");
   r.config_index = index->get<int64_t>();
