@@ -120,34 +120,25 @@ bool RegisterAll() {
           Run(st, l, int16, isa, config, threads, arith);
         })->UseRealTime()->Unit(benchmark::kMillisecond);
       };
-      for (Isa isa : {Isa::kAvx512Vnni, Isa::kAvx2}) {
-        if (!IsaSupported(isa)) continue;
-        add(std::string("u8s8.") + IsaName(isa), false, isa, {});  // default config
-      }
-      // AVX2's one-pass int16 arithmetic (dense layers): default config, and
-      // its whole space at 1 thread.
-      if (IsaSupported(Isa::kAvx2) && l.groups == 1) {
-        add("u8i16.avx2", false, Isa::kAvx2, {}, Arithmetic::kMadd16);
-        if (threads == 1) {
-          const KnobSpace space = ConfigSpaceU8S8(Isa::kAvx2, Arithmetic::kMadd16);
-          for (int64_t co : space.at("tile_co")) {
-            for (int64_t ow : space.at("tile_ow")) {
-              add("u8i16.avx2", false, Isa::kAvx2, {{"tile_co", co}, {"tile_ow", ow}},
-                  Arithmetic::kMadd16);
-            }
+      // Every u8s8 variant this host runs (kU8S8Variants; madd16 on dense
+      // layers), default config; at one thread the whole tile space of the
+      // VNNI and madd16 variants on dense layers (the tuning view).
+      for (const U8S8Variant& v : kU8S8Variants) {
+        if (!IsaSupported(v.isa) || v.isa == Isa::kScalar) continue;
+        if (v.arith == Arithmetic::kMadd16 && l.groups != 1) continue;
+        add(v.name, false, v.isa, {}, v.arith);
+        if (threads != 1 || l.groups != 1 ||
+            (v.isa != Isa::kAvx512vnni && v.arith != Arithmetic::kMadd16)) {
+          continue;
+        }
+        const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
+        for (int64_t co : space.at("tile_co")) {
+          for (int64_t ow : space.at("tile_ow")) {
+            add(v.name, false, v.isa, {{"tile_co", co}, {"tile_ow", ow}}, v.arith);
           }
         }
       }
       add("int16", true, Isa::kScalar, {});
-      // The whole VNNI space for the dense layers (tuning view), 1 thread.
-      if (threads == 1 && l.groups == 1 && IsaSupported(Isa::kAvx512Vnni)) {
-        const KnobSpace space = ConfigSpaceU8S8(Isa::kAvx512Vnni);
-        for (int64_t co : space.at("tile_co")) {
-          for (int64_t ow : space.at("tile_ow")) {
-            add("u8s8.avx512vnni", false, Isa::kAvx512Vnni, {{"tile_co", co}, {"tile_ow", ow}});
-          }
-        }
-      }
     }
   }
   return true;

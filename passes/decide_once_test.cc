@@ -241,7 +241,7 @@ graph @g(%f: f32[1,2,3,3]) {
     }
     const bool vnni = std::string(t) == "x86_64+avx512vnni";
     EXPECT_EQ(impl, vnni ? "x86.spatial_pack.dynamic.vnni" : "reference");
-    if (vnni && !kernels::spatial_pack::IsaSupported(kernels::spatial_pack::Isa::kAvx512Vnni)) {
+    if (vnni && !kernels::spatial_pack::IsaSupported(kernels::spatial_pack::Isa::kAvx512vnni)) {
       GTEST_LOG_(INFO) << "this host may not run AVX-512 VNNI: the dynamic kernel is not run";
       continue;
     }

@@ -273,7 +273,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
 
 void RegisterConvKernels(KernelRegistry& r) {
   r.Register(kOp, "x86.spatial_pack.u8s8.vnni", [](const ir::Node& n) {
-    return CreateSpatialPack(n, false, sp::Isa::kAvx512Vnni);
+    return CreateSpatialPack(n, false, sp::Isa::kAvx512vnni);
   });
   r.Register(kOp, "x86.spatial_pack.u8s8.avx2", [](const ir::Node& n) {
     return CreateSpatialPack(n, false, sp::Isa::kAvx2);

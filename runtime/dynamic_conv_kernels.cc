@@ -186,7 +186,7 @@ void RegisterDynamicConvKernels(KernelRegistry& r) {
   }
   for (const char* op : {"qnn.conv2d", "qnn.conv2d_dynamic"}) {
     r.Register(op, "x86.spatial_pack.dynamic.vnni", [](const ir::Node& n) {
-      return Create(n, sp::Isa::kAvx512Vnni);
+      return Create(n, sp::Isa::kAvx512vnni);
     });
     r.Register(op, "x86.spatial_pack.dynamic.u8i16.avx2", [](const ir::Node& n) {
       return Create(n, sp::Isa::kAvx2);

@@ -198,7 +198,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
                                       Feature needs, int64_t max_abs_weight) {
   // The x86 pairings run kernels/spatial_pack: its config space and default.
   std::optional<sp::Isa> isa;
-  if (needs == Feature::kAvx512vnni) isa = sp::Isa::kAvx512Vnni;
+  if (needs == Feature::kAvx512vnni) isa = sp::Isa::kAvx512vnni;
   if (needs == Feature::kAvx2) isa = sp::Isa::kAvx2;
   Implementation impl;
   impl.name = name;
@@ -276,7 +276,7 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority) {
 }
 
 Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs) {
-  const sp::Isa isa = needs == Feature::kAvx512vnni ? sp::Isa::kAvx512Vnni : sp::Isa::kAvx2;
+  const sp::Isa isa = needs == Feature::kAvx512vnni ? sp::Isa::kAvx512vnni : sp::Isa::kAvx2;
   // The multiply for a workload, as the kernel chooses it from the weights.
   auto arith_for = [isa](const Workload& w) {
     const bool fits = w.min_weight_offset && *w.min_weight_offset >= -128 && *w.max_weight_offset <= 127;

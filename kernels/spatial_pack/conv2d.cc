@@ -14,17 +14,7 @@
 
 namespace qnnc::kernels::spatial_pack {
 
-const char* IsaName(Isa isa) {
-  switch (isa) {
-    case Isa::kScalar:
-      return "scalar";
-    case Isa::kAvx2:
-      return "avx2";
-    case Isa::kAvx512Vnni:
-      return "avx512vnni";
-  }
-  return "?";
-}
+const char* IsaName(Isa isa) { return cpu::IsaLevelName(isa); }
 
 bool IsaSupported(Isa isa) {
   // Compiled in (the build's compiler knew the ISA) and allowed on this host
@@ -37,14 +27,22 @@ bool IsaSupported(Isa isa) {
       return true;
     case Isa::kAvx2:
       return avx2_built && host >= cpu::IsaLevel::kAvx2;
-    case Isa::kAvx512Vnni:
+    case Isa::kAvx512vnni:
       return vnni_built && host >= cpu::IsaLevel::kAvx512vnni;
+    case Isa::kAvx512bw:
+      return false;  // no kernels of that level
   }
   return false;
 }
 
+bool VariantApplies(const U8S8Variant& v, bool depthwise, int64_t max_pair_sum) {
+  if (v.arith == Arithmetic::kMadd16) return v.isa != Isa::kScalar && !depthwise;
+  if (v.isa == Isa::kAvx2 && !depthwise) return max_pair_sum <= kMaddubsMaxPairSum;
+  return v.isa != Isa::kAvx512bw;
+}
+
 Isa DetectIsa() {
-  return IsaSupported(Isa::kAvx512Vnni) ? Isa::kAvx512Vnni
+  return IsaSupported(Isa::kAvx512vnni) ? Isa::kAvx512vnni
          : IsaSupported(Isa::kAvx2)     ? Isa::kAvx2
                                         : Isa::kScalar;
 }
@@ -53,7 +51,7 @@ KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith) {
   if (isa == Isa::kAvx2 && arith == Arithmetic::kMadd16) {
     return {{"tile_co", {16, 32}}, {"tile_ow", {2, 3, 4, 6}}};
   }
-  if (isa == Isa::kAvx512Vnni && arith == Arithmetic::kMadd16) {
+  if (isa == Isa::kAvx512vnni && arith == Arithmetic::kMadd16) {
     return {{"tile_co", {16, 32}}, {"tile_ow", {4, 6, 8, 12}}};
   }
   if (isa == Isa::kAvx2) return {{"tile_co", {16}}, {"tile_ow", {2, 4, 6}}};
@@ -71,7 +69,7 @@ KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_wid
     // on Zen 5: 159 GOPS, against 154 with 16 x 6, which spills).
     return {{"tile_co", 16}, {"tile_ow", 4}};
   }
-  if (isa == Isa::kAvx512Vnni && arith == Arithmetic::kMadd16) {
+  if (isa == Isa::kAvx512vnni && arith == Arithmetic::kMadd16) {
     return {{"tile_co", p.out_channels > 16 ? 32 : 16}, {"tile_ow", flat || out_width == 0 || out_width >= 12 ? 12 : 8}};
   }
   if (isa == Isa::kAvx2) {
@@ -112,6 +110,9 @@ KnobMap DefaultConfigInt16(const QuantizedConvParams& p, int64_t out_width) {
 static absl::Status CheckArithmetic(const QuantizedConvParams& params,
                                     const std::vector<int16_t>& weight, const Shape& shape, Isa isa,
                                     Arithmetic arith) {
+  if (isa == Isa::kAvx512bw) {
+    return Invalid("no spatial-pack kernels for avx512bw (its hosts run the avx2 ones)");
+  }
   if (!IsDepthwise(params) && arith != Arithmetic::kMadd16 && !FitsS8(weight)) {
     return Invalid("weights outside [-128, 127] (w - zw of 8-bit weights) need the madd16 "
                    "arithmetic (dense) or a depthwise kernel");
@@ -126,7 +127,7 @@ static absl::Status CheckArithmetic(const QuantizedConvParams& params,
     }
   }
   if (arith != Arithmetic::kMadd16) return absl::OkStatus();
-  if (isa != Isa::kAvx2 && isa != Isa::kAvx512Vnni) {
+  if (isa != Isa::kAvx2 && isa != Isa::kAvx512vnni) {
     return Invalid("madd16 arithmetic is for AVX2 and AVX-512 VNNI only, not ", IsaName(isa));
   }
   if (IsDepthwise(params)) {

@@ -55,6 +55,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "pthreadpool.h"
+#include "kernels/cpu/isa.h"
 #include "kernels/spatial_pack/weight_pairs.h"
 #include "tensor/tensor.h"
 
@@ -84,7 +85,10 @@ struct QuantizedConvParams {
   tensor::DType out_dtype = tensor::DType::kU8;
 };
 
-enum class Isa { kScalar, kAvx2, kAvx512Vnni };
+// The instruction set of a kernel variant: a level of kernels/cpu/isa.h
+// (one spelling everywhere). Spatial-pack kernels exist for kScalar, kAvx2
+// and kAvx512vnni; an avx512bw host runs the AVX2 ones.
+using Isa = cpu::IsaLevel;
 // How the AVX2 u8s8 dense kernel multiplies (the other ISAs have one way):
 //   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones: one pass,
 //             for weights whose pairs cannot saturate vpmaddubsw's int16 sum
@@ -95,6 +99,27 @@ enum class Isa { kScalar, kAvx2, kAvx512Vnni };
 //             Also on kAvx512Vnni (vpdpwssd), for weights w - zw beyond s8
 //             (8-bit weights with a zero point).
 enum class Arithmetic { kMaddubs, kMadd16 };
+
+// Every u8 x s8 kernel variant: the one list tests and benchmarks walk (as
+// XNNPACK's .inc tables do). The tiles of each are ConfigSpaceU8S8(isa,
+// arith); a depthwise layer takes no tiles.
+struct U8S8Variant {
+  Isa isa;
+  Arithmetic arith;
+  const char* name;
+};
+inline constexpr U8S8Variant kU8S8Variants[] = {
+    {Isa::kScalar, Arithmetic::kMaddubs, "u8s8.scalar"},
+    {Isa::kAvx2, Arithmetic::kMaddubs, "u8s8.avx2"},
+    {Isa::kAvx2, Arithmetic::kMadd16, "u8i16.avx2"},
+    {Isa::kAvx512vnni, Arithmetic::kMaddubs, "u8s8.avx512vnni"},
+    {Isa::kAvx512vnni, Arithmetic::kMadd16, "u8i16.avx512vnni"},
+};
+// Whether `variant` has a kernel for a layer: madd16 has no scalar and no
+// depthwise kernel; AVX2's vpmaddubsw takes dense weights only when their
+// pairs fit (max_pair_sum: MaxWeightPairSum of the weights). The factories
+// refuse exactly the rest.
+bool VariantApplies(const U8S8Variant& variant, bool depthwise, int64_t max_pair_sum);
 const char* IsaName(Isa isa);
 // The best instruction set this host may use (kernels/cpu/isa.h: the CPU,
 // lowered by the cap).

@@ -260,31 +260,15 @@ void CheckInt16(const Problem& p, const KnobMap& config, pthreadpool_t pool,
   ASSERT_TRUE(y.BitwiseEquals(p.expected)) << what << " " << (*kernel)->description();
 }
 
-std::vector<Isa> AvailableIsas() {
-  std::vector<Isa> v;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512Vnni}) {
-    if (IsaSupported(isa)) v.push_back(isa);
-  }
-  return v;
-}
-
-// Each u8s8 kernel this host may run: every ISA's, and AVX2's madd16 for
-// problems that are not depthwise (it has no depthwise kernel).
-struct Variant {
-  Isa isa;
-  Arithmetic arith;
-  std::string Name() const {
-    return std::string(IsaName(isa)) + (arith == Arithmetic::kMadd16 ? ".madd16" : "");
-  }
-};
-// AVX2's vpmaddubsw kernel takes only weights whose pairs fit.
-std::vector<Variant> AvailableVariants(const Problem& p) {
-  std::vector<Variant> v;
+// Each u8s8 kernel this host may run on the problem (kU8S8Variants).
+std::vector<U8S8Variant> AvailableVariants(const Problem& p) {
+  std::vector<U8S8Variant> v;
   const bool depthwise = p.params.groups > 1 && p.params.groups == p.params.in_channels;
-  const bool pairs_fit = MaxWeightPairSum(p.w, p.params.groups) <= kMaddubsMaxPairSum;
-  for (Isa isa : AvailableIsas()) {
-    if (isa != Isa::kAvx2 || depthwise || pairs_fit) v.push_back({isa, Arithmetic::kMaddubs});
-    if (isa != Isa::kScalar && !depthwise) v.push_back({isa, Arithmetic::kMadd16});
+  const int64_t pair_sum = MaxWeightPairSum(p.w, p.params.groups);
+  for (const U8S8Variant& variant : kU8S8Variants) {
+    if (IsaSupported(variant.isa) && VariantApplies(variant, depthwise, pair_sum)) {
+      v.push_back(variant);
+    }
   }
   return v;
 }
@@ -302,7 +286,7 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
   for (const Case& k : cases) {
     const Problem a = MakeProblem(k, false), b = MakeProblem(k, false, false, 1, 99);
     ASSERT_FALSE(a.expected.BitwiseEquals(b.expected));
-    for (const Variant& v : AvailableVariants(a)) {
+    for (const U8S8Variant& v : AvailableVariants(a)) {
       auto kernel = Conv2DKernel::CreateU8S8(a.w, a.params, {}, v.isa, v.arith);
       ASSERT_TRUE(kernel.ok()) << kernel.status();
       for (pthreadpool_t threads : {pool.get(), static_cast<pthreadpool_t>(nullptr)}) {
@@ -314,7 +298,7 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
           auto got = FromBlocked(y, k.oc);
           ASSERT_TRUE(got.ok());
           EXPECT_TRUE(got->BitwiseEquals(p->expected))
-              << k.name << " " << v.Name() << (threads ? " 2 threads" : " serial")
+              << k.name << " " << v.name << (threads ? " 2 threads" : " serial")
               << (p == &a ? " input a" : " input b");
         }
       }
@@ -330,10 +314,10 @@ TEST_P(SuiteTest, U8S8MatchesReference) {
   for (bool small_m : {false, true}) {
     const Problem p = MakeProblem(k, /*int16=*/false, small_m);
     const std::string m = small_m ? " multipliers<0.5" : " one multiplier>1";
-    for (const Variant& v : AvailableVariants(p)) {
-      CheckU8S8(p, v.isa, {}, pool.get(), v.Name() + " 2 threads" + m, v.arith);
+    for (const U8S8Variant& v : AvailableVariants(p)) {
+      CheckU8S8(p, v.isa, {}, pool.get(), std::string(v.name) + " 2 threads" + m, v.arith);
       if (v.isa == DetectIsa() || v.arith == Arithmetic::kMadd16) {
-        CheckU8S8(p, v.isa, {}, nullptr, v.Name() + " serial" + m, v.arith);
+        CheckU8S8(p, v.isa, {}, nullptr, std::string(v.name) + " serial" + m, v.arith);
       }
     }
   }
@@ -361,14 +345,14 @@ TEST(ConfigSpaceTest, EveryConfigIsCorrect) {
   for (const Case& k : cases) {
     const Problem p8 = MakeProblem(k, false), p8s = MakeProblem(k, false, true);
     const Problem p16 = MakeProblem(k, true);
-    for (const Variant& v : AvailableVariants(p8)) {
+    for (const U8S8Variant& v : AvailableVariants(p8)) {
       const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
       for (int64_t co : space.at("tile_co")) {
         for (int64_t ow : space.at("tile_ow")) {
           CheckU8S8(p8, v.isa, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(),
-                    k.name + " " + v.Name(), v.arith);
+                    k.name + " " + v.name, v.arith);
           CheckU8S8(p8s, v.isa, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(),
-                    k.name + " small multipliers " + v.Name(), v.arith);
+                    k.name + " small multipliers " + v.name, v.arith);
         }
       }
     }
@@ -381,22 +365,44 @@ TEST(ConfigSpaceTest, EveryConfigIsCorrect) {
   }
 }
 
+// The variant table and the factories agree: a variant applies to a layer
+// exactly when the factory would make (here: describe) its kernel.
+TEST(U8S8VariantsTest, ApplyExactlyWhereTheFactoriesAccept) {
+  const std::vector<Case> cases = {
+      {"dense_pairs_fit", 1, 8, 6, 6, 16, 3, 3, {1, 1}, {1, 1, 1, 1}, 1, {1, 1}, 113, DType::kU8,
+       121, INT_MIN, INT_MAX, true, -128, 127, /*fit_pairs=*/true},
+      {"dense_full_range", 1, 8, 6, 6, 16, 3, 3},
+      {"depthwise", 1, 16, 6, 6, 16, 3, 3, {1, 1}, {1, 1, 1, 1}, 16},
+  };
+  for (const Case& k : cases) {
+    const Problem p = MakeProblem(k, false);
+    const bool depthwise = k.groups > 1 && k.groups == k.c;
+    const int64_t pair_sum = MaxWeightPairSum(p.w, k.groups);
+    for (const U8S8Variant& v : kU8S8Variants) {
+      auto described = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, v.isa, v.arith);
+      EXPECT_EQ(VariantApplies(v, depthwise, pair_sum), described.ok())
+          << k.name << " " << v.name << ": " << described.status();
+    }
+  }
+  EXPECT_FALSE(Conv2DKernel::DescribeU8S8(MakeProblem({"d", 1, 8, 6, 6, 16, 3, 3}, false).w,
+                                          MakeProblem({"d", 1, 8, 6, 6, 16, 3, 3}, false).params,
+                                          {}, Isa::kAvx512bw)
+                   .ok())
+      << "no kernels at avx512bw";
+}
+
 TEST(ConfigSpaceTest, DefaultsAreInTheSpace) {
   QuantizedConvParams p;
   p.in_channels = 64;
   p.out_channels = 64;
   p.kernel_h = p.kernel_w = 3;
-  for (const Variant v : {Variant{Isa::kScalar, Arithmetic::kMaddubs},
-                          Variant{Isa::kAvx2, Arithmetic::kMaddubs},
-                          Variant{Isa::kAvx2, Arithmetic::kMadd16},
-                          Variant{Isa::kAvx512Vnni, Arithmetic::kMaddubs},
-                          Variant{Isa::kAvx512Vnni, Arithmetic::kMadd16}}) {
+  for (const U8S8Variant& v : kU8S8Variants) {
     const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
     for (int64_t width : {0, 1, 7, 28, 56, 112}) {
       for (const auto& [knob, value] : DefaultConfigU8S8(p, v.isa, width, v.arith)) {
         const auto& values = space.at(knob);
         EXPECT_NE(std::find(values.begin(), values.end(), value), values.end())
-            << v.Name() << " width " << width << " " << knob << "=" << value;
+            << v.name << " width " << width << " " << knob << "=" << value;
       }
     }
   }
@@ -476,8 +482,8 @@ TEST(MaxWeightPairSumTest, PairsAndSigns) {
 
 TEST(IsaTest, DetectIsaIsSupported) {
   EXPECT_TRUE(IsaSupported(DetectIsa()));
-  if (!IsaSupported(Isa::kAvx512Vnni)) GTEST_SKIP() << "needs avx512vnni, which this host may not use: " << kernels::cpu::DescribeHostIsa();
-  EXPECT_EQ(DetectIsa(), Isa::kAvx512Vnni);
+  if (!IsaSupported(Isa::kAvx512vnni)) GTEST_SKIP() << "needs avx512vnni, which this host may not use: " << kernels::cpu::DescribeHostIsa();
+  EXPECT_EQ(DetectIsa(), Isa::kAvx512vnni);
 }
 
 // The output's padding lanes hold clamp(output zero point).
@@ -485,8 +491,8 @@ TEST(IsaTest, DetectIsaIsSupported) {
 // output's padding lanes.
 TEST(LayoutTest, OutputPaddingLanes) {
   const Problem p = MakeProblem({"pad", 1, 5, 4, 4, 17, 1, 1}, false);
-  for (const Variant& v : AvailableVariants(p)) {
-    SCOPED_TRACE(v.Name());
+  for (const U8S8Variant& v : AvailableVariants(p)) {
+    SCOPED_TRACE(v.name);
     auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, {}, v.isa, v.arith);
     ASSERT_TRUE(kernel.ok()) << kernel.status();
     auto x = ToBlocked(p.x, (*kernel)->input_layout() == "NCHW4c" ? 4 : 16);

@@ -46,9 +46,9 @@ std::vector<std::pair<Isa, Arithmetic>> Variants() {
     v.push_back({Isa::kAvx2, Arithmetic::kMaddubs});
     v.push_back({Isa::kAvx2, Arithmetic::kMadd16});
   }
-  if (IsaSupported(Isa::kAvx512Vnni)) {
-    v.push_back({Isa::kAvx512Vnni, Arithmetic::kMaddubs});
-    v.push_back({Isa::kAvx512Vnni, Arithmetic::kMadd16});
+  if (IsaSupported(Isa::kAvx512vnni)) {
+    v.push_back({Isa::kAvx512vnni, Arithmetic::kMaddubs});
+    v.push_back({Isa::kAvx512vnni, Arithmetic::kMadd16});
   }
   return v;
 }

@@ -64,7 +64,7 @@ class U8S8Dense final : public Conv2DKernel {
     const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
     const bool grouped_tiles = p.groups > 1 && cg == og && (cg == 4 || cg == 8) && k->in_block_ == 16 &&
                                p.in_channels % 16 == 0 && p.out_channels % 16 == 0 &&
-                               ((isa == Isa::kAvx512Vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
+                               ((isa == Isa::kAvx512vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
     k->group_words_ = grouped_tiles ? cg / 4 : 0;
     k->Pack(weight.data());
     // Register-tile functions for every (nco, npix) the run can need.
@@ -73,7 +73,7 @@ class U8S8Dense final : public Conv2DKernel {
     for (int nco = 1; nco <= k->nco_; ++nco) {
       for (int np = 1; np <= max_pix; ++np) {
         DenseTileFn fn = &internal::DenseTileScalar;
-        if (isa == Isa::kAvx512Vnni) {
+        if (isa == Isa::kAvx512vnni) {
           fn = k->madd16_ ? internal::GetDenseTileMadd16Avx512Vnni(nco, np, k->in_block_)
                           : internal::GetDenseTileAvx512Vnni(nco, np, k->in_block_, p.strides[1]);
         }

@@ -58,7 +58,7 @@ class U8S8Depthwise final : public Conv2DKernel {
       }
     }
     k->fn_ = &internal::DwRowScalar;
-    if (isa == Isa::kAvx512Vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
+    if (isa == Isa::kAvx512vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
     if (isa == Isa::kAvx2) k->fn_ = internal::GetDwRowAvx2();
     if (k->fn_ == nullptr) return absl::InternalError("missing depthwise microkernel");
     k->pad_small_maps_ = isa != Isa::kScalar;
