@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/op_registry.h"
-#include "runtime/node_evaluator.h"
+#include "eval/node_evaluator.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -51,7 +51,7 @@ absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes) {
     }
     std::vector<tensor::Tensor> args;
     for (const ir::Value* v : ins) args.push_back(v->data());
-    ASSIGN_OR_RETURN(std::vector<tensor::Tensor> results, runtime::EvaluateNode(*node, args));
+    ASSIGN_OR_RETURN(std::vector<tensor::Tensor> results, eval::EvaluateNode(*node, args));
     for (size_t i = 0; i < results.size(); ++i) {
       ir::Value* out = node->output(i);
       ir::Value* c = graph.AddConstant(out->name() + "_folded", std::move(results[i]));

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "runtime/node_evaluator.h"
+#include "eval/node_evaluator.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -104,7 +104,7 @@ absl::StatusOr<Tensor> Tabulate(const Chain& c) {
   for (const ir::Node* n : c.nodes) {
     std::vector<Tensor> args;
     for (const ir::Value* in : n->inputs()) args.push_back(value_of(in));
-    ASSIGN_OR_RETURN(auto r, runtime::EvaluateNode(*n, args));
+    ASSIGN_OR_RETURN(auto r, eval::EvaluateNode(*n, args));
     values[n->output()] = r[0];
   }
   const Tensor& last = values.at(c.nodes.back()->output());

@@ -7,7 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "ir/text_parser.h"
-#include "runtime/node_evaluator.h"
+#include "eval/node_evaluator.h"
 
 namespace qnnc::passes {
 namespace {
@@ -21,7 +21,7 @@ std::vector<Tensor> Evaluate(const ir::Graph& g, const std::vector<Tensor>& inpu
   for (const ir::Node* n : g.nodes()) {
     std::vector<Tensor> args;
     for (const ir::Value* v : n->inputs()) args.push_back(v->is_constant() ? v->data() : values.at(v));
-    auto out = runtime::EvaluateNode(*n, args);
+    auto out = eval::EvaluateNode(*n, args);
     EXPECT_TRUE(out.ok()) << out.status();
     for (size_t i = 0; out.ok() && i < out->size(); ++i) values[n->output(i)] = (*out)[i];
   }

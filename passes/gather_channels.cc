@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/node_evaluator.h"
+#include "eval/node_evaluator.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -49,7 +49,7 @@ std::optional<std::vector<int32_t>> ChannelMap(const ir::Value* x, const std::ve
   for (const ir::Node* n : nodes) {
     std::vector<Tensor> args{value};
     for (size_t i = 1; i < n->inputs().size(); ++i) args.push_back(n->input(i)->data());
-    auto r = runtime::EvaluateNode(*n, args);
+    auto r = eval::EvaluateNode(*n, args);
     if (!r.ok() || r->size() != 1) return std::nullopt;
     value = (*r)[0];
   }

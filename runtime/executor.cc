@@ -9,7 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "kernels/cpu/isa.h"
 #include "runtime/memory_plan.h"
-#include "runtime/node_evaluator.h"
+#include "eval/node_evaluator.h"
 #include "util/status_macros.h"
 
 namespace qnnc::runtime {
@@ -268,7 +268,7 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
       run = step.kernel->Run(args, results, step.serial ? nullptr : pool_.pool());
       if (!run.ok()) run = absl::Status(run.code(), absl::StrCat(step.node->Describe(), ": ", run.message()));
     } else {
-      auto evaluated = EvaluateNode(*step.node, args, pool_.pool());
+      auto evaluated = eval::EvaluateNode(*step.node, args, pool_.pool());
       run = evaluated.status();
       if (run.ok()) results = *std::move(evaluated);
     }

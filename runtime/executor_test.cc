@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "ir/builder.h"
 #include "kernels/cpu/isa.h"
-#include "runtime/node_evaluator.h"
+#include "eval/node_evaluator.h"
 
 namespace qnnc::runtime {
 namespace {
@@ -527,7 +527,7 @@ TEST(Executor, RandomGraphsRunTheSameInTheArena) {
       for (const ir::Node* n : graph->nodes()) {
         std::vector<Tensor> args;
         for (const Value* v : n->inputs()) args.push_back(env.at(v));
-        auto out = EvaluateNode(*n, args, nullptr);
+        auto out = eval::EvaluateNode(*n, args, nullptr);
         ASSERT_TRUE(out.ok()) << out.status();
         env[n->output()] = (*out)[0].Clone();
       }

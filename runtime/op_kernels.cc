@@ -32,7 +32,7 @@
 #include "kernels/spatial_pack/blocked_layout.h"
 #include "ir/layout.h"
 #include "runtime/kernel_registry.h"
-#include "runtime/node_evaluator.h"
+#include "eval/node_evaluator.h"
 #include "util/status_macros.h"
 
 namespace qnnc::runtime {
@@ -719,7 +719,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
   if (n.inputs().size() != 1 || !n.input(0)->type()) return std::unique_ptr<PreparedKernel>();
   const DType dt = n.input(0)->type()->dtype;
   auto view = ir::Pool2DView::Of(n);
-  auto params = Pool2DParamsOf(n);
+  auto params = eval::Pool2DParamsOf(n);
   if ((dt != DType::kU8 && dt != DType::kI8 && dt != DType::kF32) || !view.ok() || !params.ok() ||
       (view->layout != "NCHW" && view->layout != "NHWC" && ir::ChannelBlock(view->layout) == 0) ||
       !view->has_pool_size) {
@@ -747,7 +747,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeAvgPool(const ir::Node& n) {
     return std::unique_ptr<PreparedKernel>();
   }
   auto view = ir::Pool2DView::Of(n);
-  auto params = Pool2DParamsOf(n);
+  auto params = eval::Pool2DParamsOf(n);
   if (!view.ok() || !params.ok() || (view->layout != "NCHW" && ir::ChannelBlock(view->layout) == 0) ||
       params->dilation[0] != 1 || params->dilation[1] != 1 || !view->has_pool_size) {
     return std::unique_ptr<PreparedKernel>();

@@ -1,7 +1,7 @@
 // Evaluates one IR op on concrete tensors with the reference kernels. Used
 // by FoldConstant at compile time and by the executor at run time.
-#ifndef QNNC_RUNTIME_NODE_EVALUATOR_H_
-#define QNNC_RUNTIME_NODE_EVALUATOR_H_
+#ifndef QNNC_EVAL_NODE_EVALUATOR_H_
+#define QNNC_EVAL_NODE_EVALUATOR_H_
 
 #include <vector>
 
@@ -11,7 +11,7 @@
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
 
-namespace qnnc::runtime {
+namespace qnnc::eval {
 
 // Errors name the op and node.
 absl::StatusOr<std::vector<tensor::Tensor>> EvaluateNode(const ir::Node& node,
@@ -22,6 +22,6 @@ absl::StatusOr<std::vector<tensor::Tensor>> EvaluateNode(const ir::Node& node,
 // ceil_mode, count_include_pad) from its attributes; the layout is not checked.
 absl::StatusOr<kernels::reference::Pool2DParams> Pool2DParamsOf(const ir::Node& node);
 
-}  // namespace qnnc::runtime
+}  // namespace qnnc::eval
 
-#endif  // QNNC_RUNTIME_NODE_EVALUATOR_H_
+#endif  // QNNC_EVAL_NODE_EVALUATOR_H_

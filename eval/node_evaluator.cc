@@ -1,4 +1,4 @@
-#include "runtime/node_evaluator.h"
+#include "eval/node_evaluator.h"
 
 #include <cmath>
 #include <functional>
@@ -28,7 +28,7 @@
 #include "kernels/requantize/requantize.h"
 #include "util/status_macros.h"
 
-namespace qnnc::runtime {
+namespace qnnc::eval {
 namespace {
 
 namespace ref = ::qnnc::kernels::reference;
@@ -451,4 +451,4 @@ absl::StatusOr<std::vector<tensor::Tensor>> EvaluateNode(const ir::Node& node,
   return result;
 }
 
-}  // namespace qnnc::runtime
+}  // namespace qnnc::eval
