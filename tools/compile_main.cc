@@ -3,12 +3,7 @@
 //
 // Exit codes: 0 success, 1 output mismatch (--expect / --test-data),
 // 2 bad input (model, flags, files) or any other error.
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -16,29 +11,21 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
-#include "frontend/load_model.h"
-#include "ir/text_printer.h"
 #include "kernels/cpu/isa.h"
-#include "passes/pass_manager.h"
-#include "passes/pipeline.h"
 #include "runtime/executor.h"
 #include "runtime/plan.h"
+#include "runtime/timed_runs.h"
 #include "runtime/output_compare.h"
 #include "io/tensor_files.h"
 #include "target/target.h"
-#include "tools/compile_dot.h"
-#include "tools/compile_dot.h"
+#include "tools/compile_model.h"
+#include "tools/compile_outputs.h"
 #include "tools/compile_report.h"
 #include "tools/flag_names.h"
 #include "tools/isa_cap.h"
+#include "tools/model_inputs.h"
 #include "tools/tool_paths.h"
-#include "tuning/records_dispatch_context.h"
-#include "tuning/records_file.h"
 #include "util/status_macros.h"
 
 ABSL_FLAG(std::string, model, "", "model to compile: .onnx or text IR (default: bundled MobileNetV2)");
@@ -75,103 +62,6 @@ ABSL_FLAG(double, rtol, 1e-4, "relative tolerance for float outputs not produced
 
 namespace qnnc::tools {
 namespace {
-
-constexpr char kDefaultModel[] = "testdata/models/mobilenet_v2_qdq.onnx";
-constexpr char kDefaultInput[] = "testdata/models/mobilenet_v2_qdq.input.f32";
-constexpr char kDefaultExpect[] = "testdata/models/mobilenet_v2_qdq.ort_output.f32";
-
-struct Failure {
-  int exit_code;
-  absl::Status status;
-};
-
-// A deterministic pseudo-random tensor (the same on every machine).
-tensor::Tensor SyntheticInput(const ir::TensorType& type) {
-  tensor::Tensor t = tensor::Tensor::Zeros(type.dtype, type.shape);
-  uint32_t state = 12345;
-  for (int64_t i = 0; i < t.num_elements(); ++i) {
-    state = state * 1664525u + 1013904223u;
-    uint32_t r = state >> 8;
-    switch (type.dtype) {
-      case tensor::DType::kF32: t.data<float>()[i] = static_cast<float>(r % 2001) / 1000.0f - 1.0f; break;
-      case tensor::DType::kU8: t.data<uint8_t>()[i] = static_cast<uint8_t>(r); break;
-      case tensor::DType::kI8: t.data<int8_t>()[i] = static_cast<int8_t>(r); break;
-      case tensor::DType::kI32: t.data<int32_t>()[i] = static_cast<int32_t>(r % 256) - 128; break;
-      case tensor::DType::kI64: t.data<int64_t>()[i] = static_cast<int64_t>(r % 256) - 128; break;
-      default: static_cast<uint8_t*>(t.raw_data())[i * tensor::DTypeSize(type.dtype)] = r & 1; break;
-    }
-  }
-  return t;
-}
-
-// --input=PATH or --input=NAME=PATH, repeatable: taken out of argv before
-// absl parses the rest (absl keeps only the last value of a repeated flag).
-std::vector<std::string> ExtractRepeated(int& argc, char** argv, const std::string& flag) {
-  std::vector<std::string> values;
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (absl::StartsWith(arg, flag + "=")) {
-      values.push_back(arg.substr(flag.size() + 1));
-    } else if (arg == flag && i + 1 < argc) {
-      values.push_back(argv[++i]);
-    } else {
-      argv[out++] = argv[i];
-    }
-  }
-  argc = out;
-  return values;
-}
-
-absl::StatusOr<std::vector<tensor::Tensor>> ReadInputs(const ir::Graph& g,
-                                                       const std::vector<std::string>& specs) {
-  std::vector<std::string> paths(g.inputs().size());
-  size_t positional = 0;
-  for (const std::string& spec : specs) {
-    std::pair<std::string, std::string> kv = absl::StrSplit(spec, absl::MaxSplits('=', 1));
-    size_t index = g.inputs().size();
-    if (!kv.second.empty()) {
-      for (size_t i = 0; i < g.inputs().size(); ++i) {
-        if (g.inputs()[i]->name() == kv.first) index = i;
-      }
-      if (index == g.inputs().size()) {
-        std::string names;
-        for (const ir::Value* in : g.inputs()) absl::StrAppend(&names, names.empty() ? "" : ", ", in->name());
-        return absl::InvalidArgumentError(
-            absl::StrCat("--input: the model has no input '", kv.first, "' (inputs: ", names, ")"));
-      }
-    } else {
-      index = positional++;
-      if (index >= g.inputs().size()) {
-        return absl::InvalidArgumentError(absl::StrCat("--input: the model takes ", g.inputs().size(),
-                                                       " inputs, got more"));
-      }
-    }
-    paths[index] = ResolveUserPath(kv.second.empty() ? kv.first : kv.second);
-  }
-  std::vector<tensor::Tensor> inputs;
-  for (size_t i = 0; i < g.inputs().size(); ++i) {
-    const ir::Value* in = g.inputs()[i];
-    if (paths[i].empty()) {
-      inputs.push_back(SyntheticInput(*in->type()));
-    } else {
-      ASSIGN_OR_RETURN(tensor::Tensor t, io::ReadTensorFile(paths[i], *in->type()));
-      inputs.push_back(std::move(t));
-    }
-  }
-  return inputs;
-}
-
-// Files of an ONNX test_data_set folder: input_0.pb, input_1.pb, ...
-std::vector<std::string> NumberedFiles(const std::string& dir, const std::string& prefix) {
-  std::vector<std::string> files;
-  for (int i = 0;; ++i) {
-    std::string p = absl::StrCat(dir, "/", prefix, "_", i, ".pb");
-    if (!std::filesystem::exists(p)) break;
-    files.push_back(p);
-  }
-  return files;
-}
 
 // The target a plan file names in its first line (runtime/plan.h).
 absl::StatusOr<target::Target> PlanTarget(const std::string& path) {
@@ -244,79 +134,25 @@ int Main(int argc, char** argv) {
   std::string model_path = default_model        ? BundledPath(kDefaultModel)
                            : !plan_path.empty() ? plan_path
                                                 : ResolveUserPath(absl::GetFlag(FLAGS_model));
-  std::string test_data = absl::GetFlag(FLAGS_test_data);
-  std::string expect = absl::GetFlag(FLAGS_expect);
-  if (!test_data.empty()) test_data = ResolveUserPath(test_data);
-  if (!expect.empty()) expect = ResolveUserPath(expect);
-  std::vector<std::string> expect_files;
-  if (!test_data.empty()) {
-    if (!input_specs.empty() || !expect.empty()) {
-      return fail(2, absl::InvalidArgumentError("--test-data replaces --input and --expect"));
-    }
-    if (!std::filesystem::is_directory(test_data)) {
-      return fail(2, absl::NotFoundError(absl::StrCat("--test-data: no folder '", test_data, "'")));
-    }
-    input_specs = NumberedFiles(test_data, "input");
-    expect_files = NumberedFiles(test_data, "output");
-    if (expect_files.empty()) {
-      return fail(2, absl::InvalidArgumentError(absl::StrCat("--test-data: '", test_data,
-                                                             "' has no output_0.pb")));
-    }
-  } else if (!expect.empty()) {
-    if (input_specs.empty()) {
-      // Without --input a model runs on synthetic inputs: comparing their
-      // outputs with a reference file would report a meaningless mismatch.
-      if (!default_model) {
-        return fail(2, absl::InvalidArgumentError(
-                           "--expect needs --input: without it the model runs on synthetic "
-                           "inputs, whose outputs cannot match a reference file"));
-      }
-      input_specs.push_back(BundledPath(kDefaultInput));
-    }
-    expect_files.push_back(expect);
-  } else if (default_model && input_specs.empty()) {
-    // The bundled model comes with its input and ONNX Runtime's output.
-    input_specs.push_back(BundledPath(kDefaultInput));
-    expect_files.push_back(BundledPath(kDefaultExpect));
-  }
+  absl::StatusOr<RunFiles> run_files = ResolveRunFiles(
+      std::move(input_specs), absl::GetFlag(FLAGS_test_data), absl::GetFlag(FLAGS_expect),
+      default_model);
+  if (!run_files.ok()) return fail(2, run_files.status());
+  const std::vector<std::string>& expect_files = run_files->expect_files;
 
-  // A plan is text IR whatever its file is called.
-  // The import clean-up runs below with the rest of the pipeline, where
-  // --print-ir-after and --time-passes see it.
-  auto graph_or = plan_path.empty() ? frontend::LoadModel(model_path, max_bytes, /*clean_up=*/false)
-                                    : frontend::LoadTextModel(model_path, max_bytes);
-  if (!graph_or.ok()) return fail(2, graph_or.status());
-  std::unique_ptr<ir::Graph> graph = *std::move(graph_or);
-
-  passes::PassManagerOptions pm_options;
-  pm_options.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);
-  pm_options.time_passes = absl::GetFlag(FLAGS_time_passes);
-  passes::PassManager pm(pm_options);
-  // Tuning records: each op's decision comes from the best that applies.
-  std::vector<tuning::Record> records;
-  for (const std::string& spec : records_specs) {
-    auto loaded = tuning::LoadRecords(ResolveUserPath(spec), absl::GetFlag(FLAGS_strict_records));
-    if (!loaded.ok()) return fail(2, absl::InvalidArgumentError(absl::StrCat("--records: ", loaded.status().message())));
-    for (const std::string& w : loaded->warnings) std::cerr << "qnnc compile: warning: --records: " << w << "\n";
-    records.insert(records.end(), loaded->records.begin(), loaded->records.end());
-  }
-  tuning::RecordsDispatchContext records_dispatch(records, kernels::cpu::CpuModelName());
-  for (const std::string& d : records_dispatch.dropped()) {
-    std::cerr << "qnnc compile: warning: --records: " << d << "\n";
-  }
-  passes::PassContext context;
-  context.target = target;
-  if (!records_specs.empty()) context.dispatch = &records_dispatch;
-  context.require_tuned = absl::GetFlag(FLAGS_require_tuned);
-  context.max_bytes = max_bytes;
-  if (plan_path.empty()) {
-    std::vector<std::string> pipeline;
-    if (frontend::IsOnnxModel(model_path)) pipeline = passes::ImportPipeline();
-    for (const std::string& pass : passes::DefaultPipeline()) pipeline.push_back(pass);
-    if (absl::Status s = pm.Run(pipeline, *graph, context, std::cerr); !s.ok()) {
-      return fail(2, s);
-    }
-  }
+  CompileOptions options;
+  options.target = target;
+  for (const std::string& spec : records_specs) options.records_files.push_back(ResolveUserPath(spec));
+  options.strict_records = absl::GetFlag(FLAGS_strict_records);
+  options.require_tuned = absl::GetFlag(FLAGS_require_tuned);
+  options.max_bytes = max_bytes;
+  options.pass_manager.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);
+  options.pass_manager.time_passes = absl::GetFlag(FLAGS_time_passes);
+  absl::StatusOr<CompiledModel> compiled = plan_path.empty()
+                                               ? CompileModel(model_path, options, std::cerr)
+                                               : LoadPlan(plan_path, max_bytes);
+  if (!compiled.ok()) return fail(2, compiled.status());
+  std::unique_ptr<ir::Graph> graph = std::move(compiled->graph);
   if (expect_files.size() > graph->outputs().size()) {
     return fail(2, absl::InvalidArgumentError(absl::StrCat(expect_files.size(), " expected outputs for a model with ",
                                                            graph->outputs().size())));
@@ -361,14 +197,14 @@ int Main(int argc, char** argv) {
     if (!t.ok()) return fail(2, t.status());
     expected.push_back(*std::move(t));
   }
-  auto inputs = ReadInputs(executor.graph(), input_specs);
+  auto inputs = ReadInputs(executor.graph(), run_files->input_specs);
   if (!inputs.ok()) return fail(2, inputs.status());
 
   CompileSummary summary;
   summary.model = model_path;
   summary.target = target.ToString();
   summary.host = kernels::cpu::DescribeHostIsa();
-  summary.untuned_workloads.assign(context.untuned_workloads.begin(), context.untuned_workloads.end());
+  summary.untuned_workloads = compiled->untuned_workloads;
   summary.threads = threads;
   summary.memory = executor.memory();
 
@@ -376,41 +212,16 @@ int Main(int argc, char** argv) {
   // be written, the ones before it are removed (exit 2 means nothing
   // written). The plan is written once its kernels have bound, so a plan
   // file always loads.
-  const std::string output_path =
-      absl::GetFlag(FLAGS_output).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_output));
-  const std::string report_path =
-      absl::GetFlag(FLAGS_report).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_report));
-  const std::string dot_path =
-      absl::GetFlag(FLAGS_dot).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_dot));
-  const std::string svg_path =
-      absl::GetFlag(FLAGS_svg).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_svg));
-  auto write_results = [&](const tensor::Tensor* output) -> absl::Status {
-    std::vector<std::string> written;
-    auto put = [&](const std::string& path, absl::Status s) {
-      if (!s.ok()) {
-        for (const std::string& w : written) std::remove(w.c_str());
-        return s;
-      }
-      written.push_back(path);
-      return absl::OkStatus();
-    };
-    if (!out_path.empty()) {
-      RETURN_IF_ERROR(put(out_path, io::WriteFileAtomically(
-                                        out_path, runtime::PlanText(executor.graph(), target.ToString()))));
-    }
-    if (output != nullptr && !output_path.empty()) {
-      RETURN_IF_ERROR(put(output_path, io::WriteTensorFile(output_path, *output)));
-    }
-    if (!report_path.empty()) {
-      RETURN_IF_ERROR(put(report_path, io::WriteFileAtomically(
-                                           report_path, ReportJson(executor.graph(), summary))));
-    }
-    if (!dot_path.empty() || !svg_path.empty()) {
-      const std::string dot = GraphDot(executor.graph(), summary.timings);
-      if (!dot_path.empty()) RETURN_IF_ERROR(put(dot_path, io::WriteFileAtomically(dot_path, dot)));
-      if (!svg_path.empty()) RETURN_IF_ERROR(put(svg_path, RenderSvg(dot, svg_path)));
-    }
-    return absl::OkStatus();
+  auto path_flag = [](const std::string& flag) { return flag.empty() ? "" : ResolveUserPath(flag); };
+  OutputPaths paths;
+  paths.plan = out_path;
+  paths.output = path_flag(absl::GetFlag(FLAGS_output));
+  paths.report = path_flag(absl::GetFlag(FLAGS_report));
+  paths.dot = path_flag(absl::GetFlag(FLAGS_dot));
+  paths.svg = path_flag(absl::GetFlag(FLAGS_svg));
+  const std::string target_name = target.ToString();
+  auto write_results = [&](const tensor::Tensor* output) {
+    return WriteCompileOutputs(paths, executor.graph(), target_name, summary, output);
   };
 
   if (no_run) {
@@ -421,29 +232,13 @@ int Main(int argc, char** argv) {
     std::cout << HumanSummary(executor.graph(), summary);
     return 0;
   }
-  std::vector<tensor::Tensor> outputs;
-  std::vector<std::pair<double, std::vector<runtime::OpTiming>>> timed;
-  for (int r = 0; r < runs; ++r) {
-    auto start = std::chrono::steady_clock::now();
-    auto result = executor.Run(*inputs);
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (!result.ok()) return fail(2, result.status());
-    outputs = *std::move(result);
-    timed.push_back({ms, executor.last_timings()});
-    summary.run_ms.push_back(ms);
-  }
+  absl::StatusOr<runtime::TimedRuns> timed = runtime::RunTimed(executor, *inputs, runs);
+  if (!timed.ok()) return fail(2, timed.status());
+  const std::vector<tensor::Tensor>& outputs = timed->outputs;
   summary.runs = runs;
-  std::sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  summary.median_ms = timed[timed.size() / 2].first;
-  // Each op's time is its own median over the runs (one run's times are
-  // noisy op by op on a shared machine).
-  summary.timings = timed[timed.size() / 2].second;
-  for (size_t i = 0; i < summary.timings.size(); ++i) {
-    std::vector<double> op_ms;
-    for (const auto& run : timed) op_ms.push_back(run.second[i].ms);
-    std::nth_element(op_ms.begin(), op_ms.begin() + op_ms.size() / 2, op_ms.end());
-    summary.timings[i].ms = op_ms[op_ms.size() / 2];
-  }
+  summary.run_ms = timed->run_ms;
+  summary.median_ms = timed->median_ms;
+  summary.timings = timed->timings;
 
   bool all_match = true;
   for (size_t i = 0; i < expected.size(); ++i) {

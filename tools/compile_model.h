@@ -1,0 +1,45 @@
+// The compile half of the main job: load a model (ONNX or text IR) and run
+// the import clean-up and the default pipeline for a target, deciding every
+// tunable op from the tuning records given (or the fallback); or load a plan
+// compiled already (no passes).
+#ifndef QNNC_TOOLS_COMPILE_MODEL_H_
+#define QNNC_TOOLS_COMPILE_MODEL_H_
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/graph.h"
+#include "passes/pass_manager.h"
+#include "target/target.h"
+
+namespace qnnc::tools {
+
+struct CompileOptions {
+  target::Target target;
+  // Tuning records files (resolved paths); malformed lines are warnings
+  // unless strict_records.
+  std::vector<std::string> records_files;
+  bool strict_records = false;
+  bool require_tuned = false;   // a fallback decision is an error
+  int64_t max_bytes = 0;        // memory limit of the model's constants
+  passes::PassManagerOptions pass_manager;  // --print-ir-after, --time-passes
+};
+
+struct CompiledModel {
+  std::unique_ptr<ir::Graph> graph;
+  std::vector<std::string> untuned_workloads;  // fallback decisions, once each
+};
+
+// `log` gets warnings about records and what the pass manager prints.
+absl::StatusOr<CompiledModel> CompileModel(const std::string& model_path,
+                                           const CompileOptions& options, std::ostream& log);
+
+// A plan written by --out (runtime/plan.h): its graph as it was compiled.
+absl::StatusOr<CompiledModel> LoadPlan(const std::string& plan_path, int64_t max_bytes);
+
+}  // namespace qnnc::tools
+
+#endif  // QNNC_TOOLS_COMPILE_MODEL_H_
