@@ -17,33 +17,6 @@ namespace {
 using ir::Node;
 using ir::Value;
 
-class UseCounts {
- public:
-  explicit UseCounts(const ir::Graph& g) {
-    for (const Node* n : g.nodes()) {
-      for (const Value* v : n->inputs()) {
-        ++uses_[v];
-        user_[v] = n;
-      }
-    }
-    for (const Value* v : g.outputs()) ++uses_[v];
-  }
-  bool Single(const Value* v) const {
-    auto it = uses_.find(v);
-    return it != uses_.end() && it->second == 1;
-  }
-  // The node reading `v` when it is its only use (not a graph output), else nullptr.
-  const Node* SoleUser(const Value* v) const {
-    if (!Single(v)) return nullptr;
-    auto it = user_.find(v);
-    return it != user_.end() ? it->second : nullptr;
-  }
-
- private:
-  absl::flat_hash_map<const Value*, int> uses_;
-  absl::flat_hash_map<const Value*, const Node*> user_;
-};
-
 bool FusesRequantize(const Node& conv, const target::Registry& registry) {
   auto d = target::GetDecision(conv);
   if (!d) return false;
@@ -67,7 +40,7 @@ bool SpatialPad(const Node& pad, std::vector<int64_t>* pads, double* value) {
 
 // Tries to fuse the pattern ending at `requantize`; returns the fused value
 // or nullptr.
-absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize, const UseCounts& uses,
+absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize,
                                const target::Registry& registry) {
   std::optional<ir::ConvEpilogue> epilogue = ir::MatchConvEpilogue(graph, requantize);
   if (!epilogue || !epilogue->fusable() ||
@@ -97,7 +70,7 @@ absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize, const U
   const Node* pad = data->producer();
   std::vector<int64_t> pads;
   double value = 0;
-  if (pad != nullptr && pad->op() == "nn.pad" && uses.Single(data) &&
+  if (pad != nullptr && pad->op() == "nn.pad" && ir::SoleUser(graph, data) != nullptr &&
       view.unpadded() && SpatialPad(*pad, &pads, &value)) {
     data = pad->input(0);
     padding = pads;
@@ -163,7 +136,6 @@ bool DependsOn(const Value* v, const Node* target) {
 // constant bias and clip, becomes one qnn.conv2d_dynamic. Returns the value
 // it replaces and the fused value, or {nullptr, nullptr}.
 absl::StatusOr<std::pair<const Value*, Value*>> TryFuseDynamic(ir::Graph& graph, const Node& conv,
-                                                               const UseCounts& uses,
                                                                const target::Registry& registry) {
   const std::pair<const Value*, Value*> none{nullptr, nullptr};
   if (conv.op() != "qnn.conv2d" || !FusesDynamicEpilogue(conv, registry) || !conv.output()->type()) {
@@ -176,9 +148,9 @@ absl::StatusOr<std::pair<const Value*, Value*>> TryFuseDynamic(ir::Graph& graph,
     return n->output()->type() && n->output()->type()->dtype == tensor::DType::kF32 &&
            n->output()->type()->shape == shape;
   };
-  const Node* cast = uses.SoleUser(conv.output());
+  const Node* cast = ir::SoleUser(graph, conv.output());
   if (cast == nullptr || cast->op() != "cast" || !same_shape(cast)) return none;
-  const Node* mul = uses.SoleUser(cast->output());
+  const Node* mul = ir::SoleUser(graph, cast->output());
   if (mul == nullptr || mul->op() != "multiply" || !same_shape(mul)) return none;
   Value* scale = mul->input(0) == cast->output() ? mul->input(1) : mul->input(0);
   if (scale == cast->output() || !ChannelOperand(scale, channels) || DependsOn(scale, &conv)) {
@@ -186,7 +158,7 @@ absl::StatusOr<std::pair<const Value*, Value*>> TryFuseDynamic(ir::Graph& graph,
   }
   const Node* last = mul;
   Value* bias = nullptr;
-  if (const Node* add = uses.SoleUser(mul->output());
+  if (const Node* add = ir::SoleUser(graph, mul->output());
       add != nullptr && add->op() == "add" && same_shape(add)) {
     Value* b = add->input(0) == mul->output() ? add->input(1) : add->input(0);
     if (b != mul->output() && b->is_constant() && ChannelOperand(b, channels)) {
@@ -196,7 +168,7 @@ absl::StatusOr<std::pair<const Value*, Value*>> TryFuseDynamic(ir::Graph& graph,
   }
   ir::Attrs attrs;
   for (const auto& [k, val] : conv.attrs().map()) attrs.Set(k, val);
-  if (const Node* clip = uses.SoleUser(last->output());
+  if (const Node* clip = ir::SoleUser(graph, last->output());
       clip != nullptr && (clip->op() == "clip" || clip->op() == "relu") && same_shape(clip)) {
     // relu's v < 0 ? 0 : v is the clip to [0, +inf]: v < 0 ? 0 : (v > inf ? inf : v).
     const bool relu = clip->op() == "relu";
@@ -237,15 +209,14 @@ void GiveRangeToDynamicQuantize(ir::Graph& graph, Node& fused) {
 absl::Status FuseOpsPass::Run(ir::Graph& graph, PassContext& context) {
   const target::Registry& registry =
       context.registry ? *context.registry : target::GlobalRegistry();
-  UseCounts uses(graph);
   for (Node* node : graph.nodes()) {
     if (node->op() != "qnn.requantize") continue;
-    ASSIGN_OR_RETURN(Value* fused, TryFuse(graph, *node, uses, registry));
+    ASSIGN_OR_RETURN(Value* fused, TryFuse(graph, *node, registry));
     if (fused != nullptr) graph.ReplaceAllUsesWith(node->output(), fused);
   }
   for (Node* node : graph.nodes()) {
     if (node->op() != "qnn.conv2d") continue;
-    ASSIGN_OR_RETURN(auto replaced, TryFuseDynamic(graph, *node, uses, registry));
+    ASSIGN_OR_RETURN(auto replaced, TryFuseDynamic(graph, *node, registry));
     if (replaced.second != nullptr) {
       graph.ReplaceAllUsesWith(const_cast<Value*>(replaced.first), replaced.second);
       GiveRangeToDynamicQuantize(graph, *replaced.second->producer());
