@@ -1,14 +1,11 @@
 // The portable int16 convolution (zero points subtracted at packing): the
 // exact path of every target, NCHW in and out.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
-#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "kernels/cpu/isa.h"
 #include "kernels/spatial_pack/driver.h"
 #include "kernels/spatial_pack/internal/int16.h"
 #include "kernels/spatial_pack/internal/microkernels.h"
@@ -16,13 +13,6 @@
 
 namespace qnnc::kernels::spatial_pack {
 namespace {
-
-using internal::DenseGeom;
-using internal::DenseTile;
-using internal::DenseTileFn;
-using internal::DwGeom;
-using internal::DwRow;
-using internal::DwRowFn;
 
 class Int16Kernel final : public Conv2DKernel {
  public:

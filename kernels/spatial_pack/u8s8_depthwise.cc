@@ -10,16 +10,12 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu/isa.h"
 #include "kernels/spatial_pack/driver.h"
-#include "kernels/spatial_pack/internal/int16.h"
 #include "kernels/spatial_pack/internal/microkernels.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::spatial_pack {
 namespace {
 
-using internal::DenseGeom;
-using internal::DenseTile;
-using internal::DenseTileFn;
 using internal::DwGeom;
 using internal::DwRow;
 using internal::DwRowFn;
