@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "ir/builder.h"
 #include "ir/conv_epilogue.h"
 #include "ir/op_views.h"
@@ -49,7 +50,11 @@ absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize,
     return nullptr;
   }
   const Node* conv = epilogue->conv;
-  ASSIGN_OR_RETURN(ir::Conv2DView view, ir::Conv2DView::Of(*conv));
+  absl::StatusOr<ir::Conv2DView> conv_view = ir::Conv2DView::Of(*conv);
+  if (!conv_view.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(conv->Describe(), ": ", conv_view.status().message()));
+  }
+  const ir::Conv2DView& view = *conv_view;
   if (view.data_layout != "NCHW") return nullptr;
   std::vector<int64_t> padding = view.padding_vector();
   int64_t out_channels = conv->output()->type()->shape[1];

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "ir/infer_types.h"
 #include "passes/dead_code_elimination.h"
 #include "passes/fold_constant.h"
 #include "passes/fold_constant_keep_dequantize.h"
@@ -43,7 +44,10 @@ absl::Status RunImportPipeline(ir::Graph& graph, bool fold_constants, bool fuse_
   for (const std::string& name : ImportPipeline(fold_constants, fuse_qdq)) {
     absl::StatusOr<std::unique_ptr<Pass>> pass = Create(name);
     if (!pass.ok()) return pass.status();
-    if (absl::Status s = (*pass)->Run(graph, context); !s.ok()) {
+    // Types re-inferred after each pass, as the PassManager does.
+    absl::Status s = (*pass)->Run(graph, context);
+    if (s.ok()) s = ir::InferTypes(graph);
+    if (!s.ok()) {
       return absl::Status(s.code(), absl::StrCat("pass ", name, ": ", s.message()));
     }
   }

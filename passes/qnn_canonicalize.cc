@@ -53,11 +53,21 @@ Value* AlongAxis(Builder& b, Value* v, int64_t channels, int64_t axis, int64_t r
   return b.Op("reshape", {v}, One("newshape", shape));
 }
 
+// The requantize's axis, in [0, rank) when a parameter is per-channel. With
+// per-tensor parameters the axis is unused and not checked (as the type
+// relation does not check it): e.g. a requantize of a scalar.
+absl::StatusOr<int64_t> ParamAxis(const ir::RequantizeView& view, const ir::Node& n, int64_t rank) {
+  int64_t channels = 1;
+  for (int i = 1; i <= 4; ++i) channels = std::max(channels, Channels(n.input(i)));
+  if (channels > 1) return view.AxisFor(rank);
+  return view.axis < 0 ? view.axis + rank : view.axis;
+}
+
 // The float mode: exactly kernels/reference Requantize.
 absl::StatusOr<Value*> LowerFloat(Builder& b, const ir::Node& n) {
   const ir::TensorType& type = *n.input(0)->type();
   ASSIGN_OR_RETURN(ir::RequantizeView view, ir::RequantizeView::Of(n));
-  ASSIGN_OR_RETURN(int64_t axis, view.AxisFor(type.rank()));
+  ASSIGN_OR_RETURN(int64_t axis, ParamAxis(view, n, type.rank()));
   const DType out = view.out_dtype;
   Value* out_zp = n.input(4);
   if (!out_zp->is_constant() || out_zp->data().num_elements() != 1) {
@@ -91,7 +101,7 @@ absl::StatusOr<Value*> LowerFixedPoint(Builder& b, const ir::Node& n,
     return static_cast<Value*>(nullptr);  // run-time scales stay qnn.requantize
   }
   ASSIGN_OR_RETURN(ir::RequantizeView view, ir::RequantizeView::Of(n));
-  ASSIGN_OR_RETURN(int64_t axis, view.AxisFor(type.rank()));
+  ASSIGN_OR_RETURN(int64_t axis, ParamAxis(view, n, type.rank()));
   int64_t channels = std::max(n.input(1)->data().num_elements(), n.input(3)->data().num_elements());
   ASSIGN_OR_RETURN(auto multipliers, kernels::requantize::ComputeMultipliers(
                                          n.input(1)->data(), n.input(3)->data(), channels));
@@ -125,8 +135,11 @@ absl::Status QnnCanonicalizePass::Run(ir::Graph& graph, PassContext& context) {
   Builder b(&graph);
   for (ir::Node* node : graph.nodes()) {
     if (node->op() != "qnn.requantize" || FusedByProducer(graph, *node, registry)) continue;
-    ASSIGN_OR_RETURN(ir::RequantizeView view, ir::RequantizeView::Of(*node));
-    ASSIGN_OR_RETURN(kernels::requantize::Rounding mode, kernels::requantize::ParseRounding(view.rounding));
+    absl::StatusOr<ir::RequantizeView> view = ir::RequantizeView::Of(*node);
+    if (!view.ok()) {
+      return absl::Status(view.status().code(), absl::StrCat(node->Describe(), ": ", view.status().message()));
+    }
+    ASSIGN_OR_RETURN(kernels::requantize::Rounding mode, kernels::requantize::ParseRounding(view->rounding));
     auto lowered = mode == kernels::requantize::Rounding::kFloatToNearestEven
                        ? LowerFloat(b, *node)
                        : LowerFixedPoint(b, *node, mode);

@@ -56,7 +56,9 @@ struct CommonParams {
 
 absl::StatusOr<CommonParams> Common(const ir::Node& n) {
   CommonParams p;
-  ASSIGN_OR_RETURN(p.conv, ir::Conv2DView::Of(n));
+  absl::StatusOr<ir::Conv2DView> view = ir::Conv2DView::Of(n);
+  if (!view.ok()) return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": ", view.status().message()));
+  p.conv = *view;
   ASSIGN_OR_RETURN(std::string dt, n.attrs().GetString("out_dtype", "u8"));
   ASSIGN_OR_RETURN(p.out_dtype, tensor::ParseDType(dt));
   ASSIGN_OR_RETURN(int64_t lo, n.attrs().GetInt("clamp_min", tensor::DTypeMin(p.out_dtype)));

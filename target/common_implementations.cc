@@ -143,8 +143,8 @@ absl::Status XnnpackCommon(const Workload& w, const Target& t) {
   // and rounds in float, half to even; its output has the data's dtype.
   RETURN_IF_ERROR(NeedsRequantScaleBelow(w, 256.0));
   if (!w.requant_fusable) {
-    return absl::FailedPreconditionError(
-        "needs a float-mode (TONEAREST_EVEN) requantize with a zero input zero point after the op");
+    return absl::FailedPreconditionError(absl::StrCat(
+        "needs the requantize after the op fused, which it cannot be: ", w.requant_not_fusable));
   }
   return absl::OkStatus();
 }

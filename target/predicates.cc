@@ -103,9 +103,9 @@ absl::Status NeedsRealArch(const Target& t) {
 
 absl::Status NeedsFusedRequantize(const Workload& w) {
   if (w.op != "qnn.conv2d" || w.requant_fusable) return absl::OkStatus();
-  return absl::FailedPreconditionError(
-      "its kernel runs only fused with a float-mode (TONEAREST_EVEN) requantize with a zero input "
-      "zero point after the op");
+  return absl::FailedPreconditionError(absl::StrCat(
+      "its kernel runs only fused with the requantize after the op, which cannot be fused: ",
+      w.requant_not_fusable));
 }
 
 }  // namespace qnnc::target

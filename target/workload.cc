@@ -120,6 +120,7 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
     const ir::Node* user = epilogue->requantize;
     w.requant_out_dtype = user->output()->type()->dtype;
     w.requant_fusable = epilogue->fusable();
+    w.requant_not_fusable = epilogue->not_fusable;
     std::vector<double> in = Values(user->input(1)), out = Values(user->input(3));
     for (size_t i = 0; i < std::max(in.size(), out.size()); ++i) {
       double o = out[out.size() == 1 ? 0 : i];

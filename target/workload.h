@@ -45,10 +45,11 @@ struct Workload {
   // Range of the requantization multipliers (input_scale * kernel_scale /
   // output_scale) of the requantize that consumes the op, when constant.
   std::optional<double> min_requant_scale, max_requant_scale;
-  // That requantize's output dtype and whether it rounds in float mode
-  // (TONEAREST_EVEN) with a zero input zero point, i.e. can be fused.
+  // That requantize's output dtype and whether a kernel's epilogue can take
+  // it (ir::ConvEpilogue::fusable); if not, why (not part of the key).
   std::optional<tensor::DType> requant_out_dtype;
   bool requant_fusable = false;
+  std::string requant_not_fusable = "no qnn.requantize consumes the op alone";
 
   bool depthwise() const;
   // Canonical key: JSON with sorted fields, the same for equal workloads.

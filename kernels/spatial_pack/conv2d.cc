@@ -36,9 +36,10 @@ bool IsaSupported(Isa isa) {
 }
 
 bool VariantApplies(const U8S8Variant& v, bool depthwise, int64_t max_pair_sum) {
+  if (v.isa == Isa::kAvx512bw) return false;  // no kernels of that level
   if (v.arith == Arithmetic::kMadd16) return v.isa != Isa::kScalar && !depthwise;
   if (v.isa == Isa::kAvx2 && !depthwise) return max_pair_sum <= kMaddubsMaxPairSum;
-  return v.isa != Isa::kAvx512bw;
+  return true;
 }
 
 Isa DetectIsa() {

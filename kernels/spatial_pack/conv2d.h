@@ -38,7 +38,7 @@
 //    input of a dense u8s8 kernel with in_channels <= 4 (the image stem).
 //  - "NCHW": the int16 path, input and output.
 // u8s8 dense and depthwise kernels produce NCHW16c; they consume NCHW16c
-// (NCHW4c when in_channels <= 4). ToBlocked/FromBlocked convert.
+// (NCHW4c when in_channels <= 4). ToBlocked/FromBlocked (blocked_layout.h) convert.
 //
 // Threads: Run splits the work over `pool` (pthreadpool; nullptr = serial).
 // Run is const and thread-safe (scratch buffers are per calling thread).
@@ -96,7 +96,7 @@ using Isa = cpu::IsaLevel;
 //   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
 //             packed as int16; one pass, exact for any weights ("u8i16").
 //             Dense kernels only (the AVX2 depthwise kernel already is int16).
-//             Also on kAvx512Vnni (vpdpwssd), for weights w - zw beyond s8
+//             Also on kAvx512vnni (vpdpwssd), for weights w - zw beyond s8
 //             (8-bit weights with a zero point).
 enum class Arithmetic { kMaddubs, kMadd16 };
 
@@ -134,10 +134,10 @@ using KnobMap = std::map<std::string, int64_t>;
 using KnobSpace = std::map<std::string, std::vector<int64_t>>;
 
 // The config spaces; every point of the product is valid for every workload.
-//   u8s8, kAvx512Vnni and kScalar: tile_co {16, 32} x tile_ow {4, 7, 8, 14}
+//   u8s8, kAvx512vnni and kScalar: tile_co {16, 32} x tile_ow {4, 7, 8, 14}
 //   u8s8, kAvx2:                   tile_co {16}     x tile_ow {2, 4, 6}
 //   u8s8, kAvx2, kMadd16:          tile_co {16, 32} x tile_ow {2, 3, 4, 6}
-//   u8s8, kAvx512Vnni, kMadd16:    tile_co {16, 32} x tile_ow {4, 6, 8, 12}
+//   u8s8, kAvx512vnni, kMadd16:    tile_co {16, 32} x tile_ow {4, 6, 8, 12}
 //   int16 (portable):              tile_co {4, 8, 16} x tile_ow {4, 8}
 // Depthwise kernels accept (and validate) the same knobs and ignore them.
 KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith = Arithmetic::kMaddubs);

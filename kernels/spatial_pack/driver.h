@@ -34,7 +34,8 @@ absl::Status Invalid(const Args&... args) {
 }
 
 // A per-thread, 64-byte aligned scratch buffer (slot 0: padded input, slot 1:
-// expanded depthwise input, slot 2: a tile for a tile epilogue). Reused
+// expanded depthwise input, slot 2: a tile for a tile epilogue, slot 3: a
+// small depthwise map copied padded). Reused
 // across runs: no allocation per call.
 uint8_t* Scratch(int slot, size_t bytes);
 

@@ -26,6 +26,9 @@ class U8S8Dense final : public Conv2DKernel {
                                                             const QuantizedConvParams& p,
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith) {
+    if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni) {
+      return absl::InternalError(absl::StrCat("no u8s8 dense kernel for ", IsaName(isa)));
+    }
     std::unique_ptr<U8S8Dense> k(new U8S8Dense());
     k->params_ = p;
     k->isa_ = isa;

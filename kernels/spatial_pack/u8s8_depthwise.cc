@@ -25,6 +25,9 @@ class U8S8Depthwise final : public Conv2DKernel {
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
                                                             const QuantizedConvParams& p,
                                                             Isa isa) {
+    if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni) {
+      return absl::InternalError(absl::StrCat("no u8s8 depthwise kernel for ", IsaName(isa)));
+    }
     std::unique_ptr<U8S8Depthwise> k(new U8S8Depthwise());
     k->params_ = p;
     k->in_block_ = U8S8InputBlock(p);
