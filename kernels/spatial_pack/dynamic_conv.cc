@@ -105,8 +105,8 @@ uint64_t NextRun() {
 
 struct TileContext {
   void* out;
-  // The range of the float outputs (DynamicQuantizeLinear's), or none.
-  FloatRangeFn range_fn = nullptr;
+  // Whether to compute the range of the float outputs (DynamicQuantizeLinear's).
+  bool want_range = false;
   uint64_t run = 0;
   std::mutex* mu = nullptr;
   std::vector<RangeAcc*>* accs = nullptr;
@@ -119,17 +119,21 @@ struct TileContext {
 };
 
 // Locals and __restrict so that the lane loop vectorizes (the clamp stays
-// the reference's compare-and-select, in registers).
+// the reference's compare-and-select, in registers). Each lane also keeps
+// the range of its values (DynamicQuantizeLinear's: from 0, a value replaces
+// only when strictly beyond, so NaN never does), in registers too, instead
+// of a second pass over the tile.
 template <bool kBias, bool kClip>
 QNNC_CLONE_BODY void Floats(const int32_t* __restrict src, const int32_t* comp_in,
                             const float* scale_in, const float* bias_in, float lo, float hi,
-                            int64_t n, float (*__restrict out)[16]) {
+                            int64_t n, float (*__restrict out)[16], FloatRange* range) {
   int32_t comp[16];
-  float scale[16], bias[16];
+  float scale[16], bias[16], min[16], max[16];
   for (int l = 0; l < 16; ++l) {
     comp[l] = comp_in[l];
     scale[l] = scale_in[l];
     bias[l] = kBias ? bias_in[l] : 0.0f;
+    min[l] = max[l] = 0.0f;
   }
   for (int64_t x = 0; x < n; ++x) {
     for (int l = 0; l < 16; ++l) {
@@ -141,20 +145,21 @@ QNNC_CLONE_BODY void Floats(const int32_t* __restrict src, const int32_t* comp_i
         v = v < lo ? lo : upper;
       }
       out[x][l] = v;
+      min[l] = v < min[l] ? v : min[l];
+      max[l] = v > max[l] ? v : max[l];
     }
+  }
+  for (int l = 0; l < 16; ++l) {
+    FloatRange r;
+    r.lo = min[l];
+    r.hi = max[l];
+    range->Merge(r);
   }
 }
 
-QNNC_CLONE_BODY void FloatTile(const TileContext& t, const int32_t* src, const int32_t* comp,
-                               const float* scale, const float* bias, int64_t n,
-                               float (*out)[16]) {
-  if (bias && t.clip) Floats<true, true>(src, comp, scale, bias, t.lo, t.hi, n, out);
-  if (bias && !t.clip) Floats<true, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
-  if (!bias && t.clip) Floats<false, true>(src, comp, scale, bias, t.lo, t.hi, n, out);
-  if (!bias && !t.clip) Floats<false, false>(src, comp, scale, bias, t.lo, t.hi, n, out);
-}
-
-void AddRange(const TileContext& t, const float* values, int64_t count) {
+// The range of a tile, merged into the calling thread's accumulator for
+// this run (registered with the run the first time the thread sees it).
+void AddRange(const TileContext& t, const FloatRange& tile_range) {
   RangeAcc& acc = ThreadRangeAcc();
   if (acc.run != t.run) {
     acc.run = t.run;
@@ -162,7 +167,20 @@ void AddRange(const TileContext& t, const float* values, int64_t count) {
     std::lock_guard<std::mutex> lock(*t.mu);
     t.accs->push_back(&acc);
   }
-  acc.range.Merge(t.range_fn(values, count));
+  acc.range.Merge(tile_range);
+}
+
+QNNC_CLONE_BODY void FloatTile(const TileContext& t, const int32_t* src, const int32_t* comp,
+                               const float* scale, const float* bias, int64_t n,
+                               float (*out)[16]) {
+  FloatRange r;
+  if (bias && t.clip) Floats<true, true>(src, comp, scale, bias, t.lo, t.hi, n, out, &r);
+  if (bias && !t.clip) Floats<true, false>(src, comp, scale, bias, t.lo, t.hi, n, out, &r);
+  if (!bias && t.clip) Floats<false, true>(src, comp, scale, bias, t.lo, t.hi, n, out, &r);
+  if (!bias && !t.clip) Floats<false, false>(src, comp, scale, bias, t.lo, t.hi, n, out, &r);
+  // Padding lanes (channels past the last) hold clip(0 * 0 + 0): inside
+  // [min(0, min), max(0, max)] of the real values, they never change it.
+  if (t.want_range) AddRange(t, r);
 }
 
 QNNC_CLONE_BODY void TileBody(const void* ctx, int64_t i, int64_t b, int64_t pixel0, int64_t n,
@@ -180,7 +198,6 @@ QNNC_CLONE_BODY void TileBody(const void* ctx, int64_t i, int64_t b, int64_t pix
       for (int64_t x = 0; lanes < 16 && x < n; ++x) {
         for (int64_t l = lanes; l < 16; ++l) out[x][l] = 0.0f;
       }
-      if (t.range_fn) AddRange(t, out[0], n * 16);  // padding lanes are 0
     } else {
       int32_t* out = static_cast<int32_t*>(t.out) + at;
       for (int64_t x = 0; x < n; ++x) {
@@ -202,9 +219,6 @@ QNNC_CLONE_BODY void TileBody(const void* ctx, int64_t i, int64_t b, int64_t pix
   if (static_cast<int64_t>(tile.size()) < n * 16) tile.resize(n * 16);
   float(*buf)[16] = reinterpret_cast<float(*)[16]>(tile.data());
   FloatTile(t, src, comp, scale, bias, n, buf);
-  // Padding lanes hold clip(0 * 0 + 0), inside [min(0, min), max(0, max)] of
-  // the real values: they never change the range.
-  if (t.range_fn) AddRange(t, buf[0], n * 16);
   float* out = static_cast<float*>(t.out) + plane0;
   for (int64_t l = 0; l < lanes; ++l) {
     for (int64_t x = 0; x < n; ++x) out[l * t.plane + x] = buf[x][l];
@@ -344,7 +358,7 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   std::mutex mu;
   std::vector<RangeAcc*> accs;
   if (range != nullptr && epilogue != nullptr) {
-    t.range_fn = PickFloatRange();
+    t.want_range = true;
     t.run = NextRun();
     t.mu = &mu;
     t.accs = &accs;
@@ -353,7 +367,7 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   tile.fn = PickTileFn();
   tile.ctx = &t;
   RETURN_IF_ERROR(conv_->RunWithTileEpilogue(in_blocked, input_zero_point, tile, pool));
-  if (t.range_fn) {
+  if (t.want_range) {
     FloatRange r;
     for (const RangeAcc* a : accs) r.Merge(a->range);
     range[0] = r.lo;

@@ -1,5 +1,6 @@
 #include "kernels/spatial_pack/dynamic_conv.h"
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -182,6 +183,25 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
           }
           EXPECT_EQ(range[0], want[0]) << what;
           EXPECT_EQ(range[1], want[1]) << what;
+          // Unclipped, the range is the values' own, negative and positive,
+          // its extremes anywhere in a tile.
+          {
+            DynamicEpilogue open = ep;
+            open.clip = false;
+            Tensor y_open;
+            float got[2] = {1.0f, -1.0f};
+            ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &open, &y_open, pool, false, got).ok()) << what;
+            const Tensor values = ReferenceFloat(acc, scale, bias, -INFINITY, INFINITY);
+            ExpectSameBits(y_open, values, what + " f32 unclipped");
+            float lo = 0.0f, hi = 0.0f;
+            for (float v : values.span<float>()) {
+              lo = v < lo ? v : lo;
+              hi = v > hi ? v : hi;
+            }
+            ASSERT_LT(lo, 0.0f) << what;
+            EXPECT_EQ(got[0], lo) << what << " unclipped";
+            EXPECT_EQ(got[1], hi) << what << " unclipped";
+          }
           // Written in place the second time.
           const void* before = y.raw_data();
           ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool).ok()) << what;

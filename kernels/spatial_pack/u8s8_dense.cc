@@ -219,13 +219,15 @@ class U8S8Dense final : public Conv2DKernel {
       in_image = c.band.Get(n, oy, &row0);
       if (c.band.all_images) in_image += n * c.in_image;
     }
-    // With a tile epilogue the microkernel writes this thread's tile buffer
-    // ([nco][tile_ow][16] int32), handed over block by block.
+    // With a tile epilogue the microkernel writes this thread's chunk buffer
+    // ([nco][chunk_pix][16] int32), handed over block by block once the
+    // chunk's row is done: one call per block and chunk (about 128 pixels),
+    // not per microtile, so the epilogue's set-up is paid rarely.
     DenseGeom tile_geom;
     int32_t* tile_buf = nullptr;
     if (c.tile_epilogue) {
       tile_geom = c.geom;
-      tile_geom.out_cstride = k.tile_ow_ * internal::kRawPixelBytes;
+      tile_geom.out_cstride = c.chunk_pix * internal::kRawPixelBytes;
       tile_buf = reinterpret_cast<int32_t*>(Scratch(2, k.nco_ * tile_geom.out_cstride));
     }
     const DenseGeom& geom = c.tile_epilogue ? tile_geom : c.geom;
@@ -245,16 +247,14 @@ class U8S8Dense final : public Conv2DKernel {
       for (int64_t ox = ox0; ox < ox1; ox += k.tile_ow_) {
         call.npix = static_cast<int>(std::min(k.tile_ow_, ox1 - ox));
         call.in = in_row + ox * c.geom.pix_bytes;
-        if (tile_buf) {
-          call.out = reinterpret_cast<uint8_t*>(tile_buf);
-          k.fns_[call.nco * stride + call.npix](geom, call);
-          for (int j = 0; j < call.nco; ++j) {
-            c.tile_epilogue->fn(c.tile_epilogue->ctx, n, t.ocb0 + j, oy * c.ow + ox, call.npix,
-                                tile_buf + j * k.tile_ow_ * 16);
-          }
-        } else {
-          call.out = out_row + ox * c.out_pix;
-          k.fns_[call.nco * stride + call.npix](geom, call);
+        call.out = tile_buf ? reinterpret_cast<uint8_t*>(tile_buf + (ox - ox0) * 16)
+                            : out_row + ox * c.out_pix;
+        k.fns_[call.nco * stride + call.npix](geom, call);
+      }
+      if (tile_buf) {
+        for (int j = 0; j < call.nco; ++j) {
+          c.tile_epilogue->fn(c.tile_epilogue->ctx, n, t.ocb0 + j, oy * c.ow + ox0, ox1 - ox0,
+                              tile_buf + j * c.chunk_pix * 16);
         }
       }
     }
