@@ -111,7 +111,10 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
     timings_.push_back({n->op(), n->name(), a.GetString("impl", "reference").value_or("reference"),
                         a.GetString("impl_layout", a.GetString("data_layout", "").value_or(""))
                             .value_or(""),
-                        step.kernel ? step.kernel->description() : "reference", 0});
+                        step.in_place ? "in place (its inputs wrote their slices)"
+                        : step.kernel ? step.kernel->description()
+                                      : "reference",
+                        0});
   }
   return absl::OkStatus();
 }
@@ -190,6 +193,7 @@ absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
       buffers.push_back({ArenaBytes(bytes[s]), first[s], last[s]});
     }
   }
+  MergeInPlaceConcats(bytes, first, outside, &buffers);
   memory_plan_ = PlanMemory(buffers);
   buffers_ = std::move(buffers);
   memory_.arena_bytes = memory_plan_.arena_bytes;
@@ -216,6 +220,81 @@ absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
     if (!keep[s] && last[s] >= 0) steps_[last[s]].release.push_back(s);
   }
   return absl::OkStatus();
+}
+
+// A concat whose inputs are contiguous slices of its result (only 1s before
+// the axis: N = 1 in NCHW or NCHW{k}c) runs no copy: each input's buffer
+// becomes its slice of the result's buffer, so its producer writes there and
+// the concat finds its result made. Taken only where it is plainly safe: the
+// result alone in its buffer; each input in its own buffer, all of whose
+// values are written by the concat's step at the latest (an in-place add
+// after it would otherwise write over a slice of the result); slices at
+// aligned offsets. The merged buffer lives from the first input's producer
+// to the last reader of any of them.
+void Executor::MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std::vector<int>& first,
+                                   const std::vector<bool>& outside,
+                                   std::vector<BufferLifetime>* buffers) {
+  slot_offset_.assign(num_slots_, 0);
+  slice_.assign(num_slots_, false);
+  std::vector<std::vector<int>> slots_of(buffers->size());
+  for (int s = 0; s < num_slots_; ++s) {
+    if (buffer_of_slot_[s] >= 0) slots_of[buffer_of_slot_[s]].push_back(s);
+  }
+  std::vector<bool> merged(buffers->size(), false);
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    Step& step = steps_[i];
+    const ir::Node& n = *step.node;
+    if (n.op() != "concat" || step.outputs.size() != 1 || outside[step.outputs[0]]) continue;
+    const int out = buffer_of_slot_[step.outputs[0]];
+    if (out < 0 || merged[out] || slots_of[out].size() != 1) continue;
+    const ir::TensorType& type = *n.output()->type();
+    const int64_t rank = type.rank();
+    int64_t axis = n.attrs().GetInt("axis", 0).value_or(-rank - 1);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) continue;
+    bool ok = true;
+    for (int64_t d = 0; d < axis; ++d) ok = ok && type.shape[d] == 1;
+    std::vector<int64_t> offsets;
+    int64_t at = 0;
+    for (size_t k = 0; ok && k < step.inputs.size(); ++k) {
+      const int s = step.inputs[k];
+      const int b = buffer_of_slot_[s];
+      ok = !outside[s] && b >= 0 && b != out && !merged[b] && at % kArenaAlignment == 0 &&
+           n.input(k)->type()->dtype == type.dtype;
+      for (size_t j = 0; ok && j < k; ++j) ok = buffer_of_slot_[step.inputs[j]] != b;
+      for (int t : ok ? slots_of[b] : std::vector<int>()) ok = ok && first[t] <= static_cast<int>(i);
+      offsets.push_back(at);
+      at += bytes[s];
+    }
+    if (!ok || at != bytes[step.outputs[0]]) continue;
+    BufferLifetime& whole = (*buffers)[out];
+    for (size_t k = 0; k < step.inputs.size(); ++k) {
+      const int b = buffer_of_slot_[step.inputs[k]];
+      whole.first = std::min(whole.first, (*buffers)[b].first);
+      whole.last = std::max(whole.last, (*buffers)[b].last);
+      // (A concat of concats: the inner one's slices move along with it.)
+      for (int t : slots_of[b]) {
+        buffer_of_slot_[t] = out;
+        slot_offset_[t] += offsets[k];
+        slice_[t] = true;
+        slots_of[out].push_back(t);
+      }
+      slots_of[b].clear();
+      merged[b] = true;
+    }
+    step.in_place = true;
+    ++memory_.in_place_concats;
+  }
+  // Renumber the buffers that remain.
+  std::vector<int> renumber(buffers->size(), -1);
+  std::vector<BufferLifetime> kept;
+  for (size_t b = 0; b < buffers->size(); ++b) {
+    if (merged[b]) continue;
+    renumber[b] = static_cast<int>(kept.size());
+    kept.push_back((*buffers)[b]);
+  }
+  for (int& b : buffer_of_slot_) b = b >= 0 ? renumber[b] : -1;
+  *buffers = std::move(kept);
 }
 
 absl::Status Executor::CheckMemory() const { return CheckMemoryPlan(buffers_, memory_plan_); }
@@ -258,12 +337,18 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
       const int b = buffer_of_slot_[step.outputs[i]];
       if (b < 0) continue;
       const ir::TensorType& type = *step.node->outputs()[i]->type();
+      // A concat's slice leaves the bytes after it alone: they are the next
+      // slice, perhaps already written.
+      const int s = step.outputs[i];
       ASSIGN_OR_RETURN(planned[i],
-                       tensor::Tensor::View(arena_, memory_plan_.offsets[b], type.dtype, type.shape));
+                       tensor::Tensor::View(arena_, memory_plan_.offsets[b] + slot_offset_[s],
+                                            type.dtype, type.shape, /*zero_padding=*/!slice_[s]));
     }
     auto start = std::chrono::steady_clock::now();
     absl::Status run;
-    if (step.kernel) {
+    if (step.in_place) {
+      results = planned;  // its inputs wrote their slices of it
+    } else if (step.kernel) {
       results = planned;
       run = step.kernel->Run(args, results, step.serial ? nullptr : pool_.pool());
       if (!run.ok()) run = absl::Status(run.code(), absl::StrCat(step.node->Describe(), ": ", run.message()));

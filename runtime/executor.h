@@ -46,6 +46,7 @@ struct MemoryStats {
   int64_t sum_bytes = 0;       // every activation's bytes: the size without reuse
   int64_t constant_bytes = 0;  // the graph's constants (kernels' packed copies aside)
   int64_t io_bytes = 0;        // inputs and outputs
+  int64_t in_place_concats = 0;  // concats whose inputs write their slices of the result
 };
 
 class Executor {
@@ -81,11 +82,15 @@ class Executor {
     std::shared_ptr<const PreparedKernel> kernel;
     // Too little work to share: runs on the calling thread (SerialWork).
     bool serial = false;
+    // A concat whose inputs were planned as slices of its result: no copy.
+    bool in_place = false;
   };
 
   Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options);
   absl::Status Plan(const ExecutorOptions& options);
   absl::Status PlanMemoryOf(int64_t max_bytes);
+  void MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std::vector<int>& first,
+                           const std::vector<bool>& outside, std::vector<BufferLifetime>* buffers);
   // Moves a kernel's result into its planned view (a copy unless it is
   // already there, as a reshape's is); an unplanned slot takes it.
   absl::Status Place(const tensor::Tensor& result, tensor::Tensor* planned,
@@ -106,6 +111,8 @@ class Executor {
   std::vector<OpTiming> timings_;  // one per step, built at plan load; Run sets `ms`
   std::string unrunnable_;
   std::vector<int> buffer_of_slot_;  // slot -> arena buffer, or -1 (outside the arena)
+  std::vector<int64_t> slot_offset_;  // slot -> bytes into its buffer (a concat's slice)
+  std::vector<bool> slice_;           // slot -> a slice of an in-place concat's result
   std::vector<BufferLifetime> buffers_;
   MemoryPlan memory_plan_;
   MemoryStats memory_;

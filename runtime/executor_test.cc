@@ -478,6 +478,126 @@ TEST(Executor, RunsAddsInPlaceOverADyingOperand) {
   }
 }
 
+// Inputs of the concat tests: [n, 64] values from -20 by 0.75.
+Tensor ConcatInput(int64_t n) {
+  std::vector<float> xs(n * 64);
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(i) * 0.75f - 20.0f;
+  return Tensor::FromVector<float>({n, 64}, xs);
+}
+
+Attrs Axis(int64_t axis) {
+  Attrs a;
+  a.Set("axis", axis);
+  return a;
+}
+
+// Runs the graph in the arena and through the reference, one node at a
+// time; returns the executor's count of in-place concats.
+int64_t RunAgainstReference(std::unique_ptr<ir::Graph> graph, const Tensor& input) {
+  std::map<const Value*, Tensor> env;
+  env[graph->inputs()[0]] = input;
+  for (const ir::Node* n : graph->nodes()) {
+    std::vector<Tensor> args;
+    for (const Value* v : n->inputs()) args.push_back(env.at(v));
+    auto out = eval::EvaluateNode(*n, args, nullptr);
+    EXPECT_TRUE(out.ok()) << out.status();
+    if (!out.ok()) return -1;
+    env[n->output()] = (*out)[0].Clone();
+  }
+  std::vector<Tensor> want;
+  for (const Value* v : graph->outputs()) want.push_back(env.at(v));
+  auto exec = Executor::Create(graph->Clone(), {1});
+  EXPECT_TRUE(exec.ok()) << exec.status();
+  if (!exec.ok()) return -1;
+  EXPECT_TRUE((*exec)->CheckMemory().ok()) << (*exec)->CheckMemory();
+  for (int r = 0; r < 2; ++r) {
+    auto out = (*exec)->Run({input});
+    EXPECT_TRUE(out.ok()) << out.status();
+    if (!out.ok()) return -1;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_TRUE((*out)[i].BitwiseEquals(want[i])) << "run " << r << " output " << i;
+    }
+  }
+  return (*exec)->memory().in_place_concats;
+}
+
+TEST(Executor, ConcatInPlaceWhenItsInputsAreSlicesOfItsResult) {
+  {  // relu and round write their halves of the concat: no copy, and the
+     // arena holds the concat's buffer only while they live.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    Value* c = b.Op("concat", {b.Op("relu", {x}), b.Op("round", {x})}, Axis(1));
+    b.Output(b.Op("relu", {c}));
+    auto exec = *Executor::Create(*b.Finish(), {1});
+    EXPECT_EQ(exec->memory().in_place_concats, 1);
+    EXPECT_EQ(exec->memory().sum_bytes, 512 + 64);  // one f32[1,128] buffer
+    auto out = exec->Run({ConcatInput(1)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    const Tensor x0 = ConcatInput(1);
+    for (int i = 0; i < 64; ++i) {
+      const float v = x0.data<float>()[i];
+      ASSERT_EQ((*out)[0].data<float>()[i], std::max(v, 0.0f)) << i;
+      ASSERT_EQ((*out)[0].data<float>()[64 + i], std::max(std::nearbyint(v), 0.0f)) << i;
+    }
+  }
+  {  // A concat of concats, along axis 0 of [1, 64] and negative axes.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    Value* inner = b.Op("concat", {b.Op("round", {x}), b.Op("relu", {x})}, Axis(-1));
+    Value* outer = b.Op("concat", {b.Op("sigmoid", {x}), inner}, Axis(1));
+    b.Output(b.Op("round", {outer}));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 2);
+  }
+  {  // One input read after the concat too (by a relu): still in place.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    Value* a = b.Op("relu", {x});
+    Value* c = b.Op("concat", {a, b.Op("round", {x})}, Axis(1));
+    b.Output(b.Op("round", {c}));
+    b.Output(b.Op("relu", {a}));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 1);
+  }
+}
+
+TEST(Executor, ConcatCopiesWhereSlicesCannotBeShared) {
+  {  // A graph input is the caller's, outside the arena.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    b.Output(b.Op("round", {b.Op("concat", {x, b.Op("relu", {x})}, Axis(1))}));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 0);
+  }
+  {  // N = 2: each input's rows interleave in the result.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {2, 64}});
+    b.Output(b.Op("round", {b.Op("concat", {b.Op("relu", {x}), b.Op("round", {x})}, Axis(1))}));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(2)), 0);
+  }
+  {  // The same value twice.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    Value* a = b.Op("relu", {x});
+    b.Output(b.Op("round", {b.Op("concat", {a, a}, Axis(1))}));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 0);
+  }
+  {  // An add after the concat would run in place over an input (its last
+     // reader), that is over a slice of the live result.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    Value* a = b.Op("relu", {x});
+    Value* c = b.Op("concat", {a, b.Op("round", {x})}, Axis(1));
+    Value* d = b.Op("add", {a, x});
+    b.Output(b.Op("round", {c}));
+    b.Output(b.Op("round", {d}));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 0);
+  }
+  {  // The result is a graph output (the caller's).
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    b.Output(b.Op("concat", {b.Op("relu", {x}), b.Op("round", {x})}, Axis(1)));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 0);
+  }
+}
+
 TEST(Executor, RandomGraphsRunTheSameInTheArena) {
   std::mt19937 rng(23);
   for (int g = 0; g < 60; ++g) {

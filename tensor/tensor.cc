@@ -81,7 +81,8 @@ absl::StatusOr<Tensor> Tensor::CreateForOverwrite(DType dtype, Shape shape) {
   return t;
 }
 
-absl::StatusOr<Tensor> Tensor::View(const Tensor& base, int64_t offset, DType dtype, Shape shape) {
+absl::StatusOr<Tensor> Tensor::View(const Tensor& base, int64_t offset, DType dtype, Shape shape,
+                                    bool zero_padding) {
   auto n = NumElements(shape, dtype);
   if (!n.ok()) return n.status();
   const int64_t bytes = *n * static_cast<int64_t>(DTypeSize(dtype));
@@ -98,7 +99,7 @@ absl::StatusOr<Tensor> Tensor::View(const Tensor& base, int64_t offset, DType dt
   t.shape_ = std::move(shape);
   t.num_elements_ = *n;
   t.data_ = std::shared_ptr<uint8_t>(base.data_, base.data_.get() + offset);
-  std::memset(t.data_.get() + bytes, 0, kPaddingBytes);
+  if (zero_padding) std::memset(t.data_.get() + bytes, 0, kPaddingBytes);
   return t;
 }
 

@@ -49,9 +49,12 @@ class Tensor {
   static absl::StatusOr<Tensor> CreateForOverwrite(DType dtype, Shape shape);
   // A tensor over `base`'s storage from byte `offset` (sharing it and keeping
   // it alive): planned memory (runtime/memory_plan.h). `base` must hold the
-  // view's bytes and kPaddingBytes after them, which are zeroed; `offset` a
-  // multiple of kAlignment.
-  static absl::StatusOr<Tensor> View(const Tensor& base, int64_t offset, DType dtype, Shape shape);
+  // view's bytes and kPaddingBytes after them, which are zeroed unless
+  // `zero_padding` is false (a slice of a larger tensor, followed by the
+  // next slice's data: still readable, not zero); `offset` a multiple of
+  // kAlignment.
+  static absl::StatusOr<Tensor> View(const Tensor& base, int64_t offset, DType dtype, Shape shape,
+                                     bool zero_padding = true);
   // Like Create, for shapes already validated (aborts on a bad one).
   static Tensor Zeros(DType dtype, Shape shape);
   // Tensor holding a copy of `values`.

@@ -62,7 +62,8 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
                  {"peak_bytes", s.memory.peak_bytes},
                  {"sum_without_reuse_bytes", s.memory.sum_bytes},
                  {"constant_bytes", s.memory.constant_bytes},
-                 {"input_output_bytes", s.memory.io_bytes}};
+                 {"input_output_bytes", s.memory.io_bytes},
+                 {"in_place_concats", s.memory.in_place_concats}};
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : s.checks) {
     checks.push_back({{"output", c.output},
@@ -85,9 +86,14 @@ std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
   auto mib = [](int64_t b) { return static_cast<double>(b) / (1 << 20); };
   absl::StrAppend(&out, absl::StrFormat(
                             "memory:  activations in a planned arena of %.2f MiB (peak %.2f MiB, "
-                            "%.2f MiB without reuse); constants %.2f MiB\n",
+                            "%.2f MiB without reuse%s); constants %.2f MiB\n",
                             mib(s.memory.arena_bytes), mib(s.memory.peak_bytes),
-                            mib(s.memory.sum_bytes), mib(s.memory.constant_bytes)));
+                            mib(s.memory.sum_bytes),
+                            s.memory.in_place_concats
+                                ? absl::StrCat(", ", s.memory.in_place_concats,
+                                               " concat(s) written in place")
+                                : "",
+                            mib(s.memory.constant_bytes)));
   if (s.runs > 0) {
     absl::StrAppend(&out, absl::StrFormat("latency: %.3f ms (median of %d run%s, %d thread%s)\n",
                                           s.median_ms, s.runs, s.runs == 1 ? "" : "s", s.threads,
