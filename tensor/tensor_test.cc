@@ -45,6 +45,22 @@ TEST(Tensor, CreateChecksShape) {
   EXPECT_EQ(t->data<int32_t>()[5], 0);
 }
 
+TEST(Tensor, ViewSharesItsBaseAndZeroesThePaddingUnlessASlice) {
+  Tensor base = Tensor::Zeros(DType::kU8, {256});
+  for (int i = 0; i < 256; ++i) base.data<uint8_t>()[i] = static_cast<uint8_t>(i + 1);
+  auto slice = Tensor::View(base, 64, DType::kU8, {64}, /*zero_padding=*/false);
+  ASSERT_TRUE(slice.ok()) << slice.status();
+  EXPECT_EQ(slice->data<uint8_t>(), base.data<uint8_t>() + 64);
+  EXPECT_EQ(base.data<uint8_t>()[128], 129);  // the next slice's bytes are left alone
+  auto view = Tensor::View(base, 64, DType::kU8, {64});
+  ASSERT_TRUE(view.ok()) << view.status();
+  for (int i = 128; i < 192; ++i) EXPECT_EQ(base.data<uint8_t>()[i], 0) << i;
+  EXPECT_EQ(base.data<uint8_t>()[192], 193);
+  // Misaligned or past the base's bytes (its padding counts): refused.
+  EXPECT_FALSE(Tensor::View(base, 1, DType::kU8, {8}).ok());
+  EXPECT_FALSE(Tensor::View(base, 256, DType::kU8, {128}).ok());
+}
+
 TEST(Tensor, ReshapeAndClone) {
   Tensor t = Tensor::FromVector<int8_t>({2, 2}, {1, -2, 3, -4});
   auto r = t.Reshaped({4});
