@@ -22,8 +22,9 @@ bool Altered(const std::string& layout) {
 }
 
 // The layouts a fused conv's decision reads and writes (impl_layout,
-// impl_out_layout), when they are not NCHW: the graph then hands them over
-// and takes them back, so neighbouring transforms can cancel.
+// impl_out_layout), when it reads another than NCHW: the graph then hands
+// them over and takes them back, so neighbouring transforms can cancel. A
+// dynamic conv may read blocked and write NCHW (few output channels).
 struct DecidedLayouts {
   std::string data, out;
 };
@@ -32,7 +33,7 @@ std::optional<DecidedLayouts> AlteredLayouts(const Node& n) {
   auto d = target::GetDecision(n);
   if (!d || !Altered(d->layout)) return std::nullopt;
   DecidedLayouts l{d->layout, d->out_layout.empty() ? d->layout : d->out_layout};
-  if (!Altered(l.out)) return std::nullopt;
+  if (!Altered(l.out) && !(n.op() == "qnn.conv2d_dynamic" && l.out == "NCHW")) return std::nullopt;
   return l;
 }
 
@@ -354,9 +355,13 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     inputs[0] = to_altered->output();
     ASSIGN_OR_RETURN(Node* altered,
                      AddTyped(graph, n->op(), inputs, attrs, n->name(), n->outputs().size()));
-    ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {altered->output()},
-                                          ir::LayoutTransformAttrs(layouts->out, "NCHW", out_channels)));
-    graph.ReplaceAllUsesWith(n->output(), back->output());
+    Value* result = altered->output();
+    if (layouts->out != "NCHW") {
+      ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {altered->output()},
+                                            ir::LayoutTransformAttrs(layouts->out, "NCHW", out_channels)));
+      result = back->output();
+    }
+    graph.ReplaceAllUsesWith(n->output(), result);
     // Other results (a dynamic convolution's range) do not depend on the layout.
     for (size_t i = 1; i < n->outputs().size(); ++i) graph.ReplaceAllUsesWith(n->output(i), altered->output(i));
   }

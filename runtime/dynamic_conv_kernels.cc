@@ -29,8 +29,8 @@ enum Input { kData, kWeight, kInZp, kKernelZp, kScale, kBias };
 class DynamicConvKernel : public PreparedKernel {
  public:
   DynamicConvKernel(std::unique_ptr<sp::DynamicConv2D> conv, bool fused, sp::DynamicEpilogue ep,
-                    bool blocked)
-      : conv_(std::move(conv)), fused_(fused), ep_(ep), blocked_(blocked) {}
+                    sp::DynamicConv2D::Layouts layouts)
+      : conv_(std::move(conv)), fused_(fused), ep_(ep), layouts_(layouts) {}
 
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
@@ -44,7 +44,7 @@ class DynamicConvKernel : public PreparedKernel {
       return absl::InvalidArgumentError(
           absl::StrCat("dynamic conv2d: the input zero point ", zx, " is outside [0, 255]"));
     }
-    if (!fused_) return conv_->Run(in[kData], static_cast<int32_t>(zx), nullptr, &out[0], pool, blocked_);
+    if (!fused_) return conv_->Run(in[kData], static_cast<int32_t>(zx), nullptr, &out[0], pool, layouts_);
     sp::DynamicEpilogue ep = ep_;
     const Tensor& scale = in[kScale];
     ep.scale = scale.data<float>();
@@ -58,7 +58,7 @@ class DynamicConvKernel : public PreparedKernel {
     if (!out[1].defined() || out[1].dtype() != tensor::DType::kF32 || out[1].num_elements() != 2) {
       ASSIGN_OR_RETURN(out[1], Tensor::CreateForOverwrite(tensor::DType::kF32, {2}));
     }
-    return conv_->Run(in[kData], static_cast<int32_t>(zx), &ep, &out[0], pool, blocked_,
+    return conv_->Run(in[kData], static_cast<int32_t>(zx), &ep, &out[0], pool, layouts_,
                       out[1].data<float>());
   }
   std::string description() const override { return "spatial_pack " + conv_->description(); }
@@ -67,7 +67,7 @@ class DynamicConvKernel : public PreparedKernel {
   std::unique_ptr<sp::DynamicConv2D> conv_;
   bool fused_;
   sp::DynamicEpilogue ep_;  // clip bounds; scale and bias are set per run
-  bool blocked_;            // the graph gives and takes the kernel's blocked layouts
+  sp::DynamicConv2D::Layouts layouts_;  // NCHW, or the kernel's blocked layouts (out: or NCHW)
 };
 
 absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Isa isa) {
@@ -127,12 +127,18 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
   }
   auto conv = sp::DynamicConv2D::Create(w, zw, p, knobs, isa, arith);
   if (!conv.ok()) return error(conv.status());
-  if ((blocked && (data_layout != (*conv)->input_layout() || out_layout != (*conv)->output_layout())) ||
+  if ((blocked && (data_layout != (*conv)->input_layout() ||
+                   (out_layout != (*conv)->output_layout() && out_layout != "NCHW"))) ||
       (!blocked && out_layout != "NCHW")) {
     return error(absl::FailedPreconditionError(absl::StrCat(
         "the graph gives ", data_layout, " and takes ", out_layout, " but the kernel reads ",
-        (*conv)->input_layout(), " and writes ", (*conv)->output_layout(), " (or NCHW and NCHW)")));
+        (*conv)->input_layout(), " and writes ", (*conv)->output_layout(),
+        " or NCHW (or NCHW and NCHW)")));
   }
+  using Layouts = sp::DynamicConv2D::Layouts;
+  const Layouts layouts = !blocked ? Layouts::kNchw
+                          : out_layout == "NCHW" ? Layouts::kBlockedInNchwOut
+                                                 : Layouts::kBlocked;
   sp::DynamicEpilogue ep;
   if (fused) {
     const bool has_clip = n.attrs().map().count("clip_min") || n.attrs().map().count("clip_max");
@@ -145,7 +151,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
     ep.clip_min = static_cast<float>(lo);
     ep.clip_max = static_cast<float>(hi);
   }
-  return std::unique_ptr<PreparedKernel>(new DynamicConvKernel(*std::move(conv), fused, ep, blocked));
+  return std::unique_ptr<PreparedKernel>(new DynamicConvKernel(*std::move(conv), fused, ep, layouts));
 }
 
 // A dense layer with a run-time data zero point (MatMulInteger): the

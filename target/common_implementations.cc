@@ -275,6 +275,9 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority) {
   return impl;
 }
 
+// Up to this many output channels a dynamic conv writes NCHW (io_layouts).
+constexpr int64_t kDynamicNchwOutChannels = 4;
+
 Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs) {
   const sp::Isa isa = needs == Feature::kAvx512vnni ? sp::Isa::kAvx512vnni : sp::Isa::kAvx2;
   // The multiply for a workload, as the kernel chooses it from the weights.
@@ -289,9 +292,13 @@ Implementation DynamicSpatialPack(const std::string& name, int priority, Feature
   // Fused (qnn.conv2d_dynamic), it reads and writes the blocked layouts
   // (AlterOpLayout); alone (i32), NCHW, converting inside.
   impl.layout = "NCHW16c";
+  // Up to 4 output channels (a segmentation head's classes), the f32 result
+  // is written NCHW: a 16-lane block would be at least 3/4 padding, written
+  // and then dropped by a transform.
   impl.io_layouts = [](const Workload& w) {
     sp::IoLayouts l = sp::LayoutsU8S8(KernelParams(w));
-    return Implementation::IoLayouts{l.input, l.output};
+    const bool few = !w.weight.shape.empty() && w.weight.shape[0] <= kDynamicNchwOutChannels;
+    return Implementation::IoLayouts{l.input, few ? "NCHW" : l.output};
   };
   impl.fuses_dynamic_epilogue = true;
   impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(isa, sp::DynamicArithmetic(isa, false, true)));

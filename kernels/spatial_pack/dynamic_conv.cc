@@ -295,7 +295,9 @@ absl::StatusOr<std::string> DynamicConv2D::Describe(const Tensor& weight,
 
 absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
                                 const DynamicEpilogue* epilogue, Tensor* output,
-                                pthreadpool_t pool, bool blocked, float* range) const {
+                                pthreadpool_t pool, Layouts layouts, float* range) const {
+  const bool blocked = layouts != Layouts::kNchw;
+  const bool blocked_out = layouts == Layouts::kBlocked;
   const QuantizedConvParams& p = conv_->params();
   if (output == nullptr) return Invalid("output is null");
   if (!blocked && (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
@@ -325,7 +327,7 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   // (The convolution checks the blocked input's dtype and shape.)
   ASSIGN_OR_RETURN(const tensor::Shape acc_shape, conv_->OutputShape(in_blocked.shape()));
   const tensor::Shape shape =
-      blocked ? acc_shape : tensor::Shape{acc_shape[0], c, acc_shape[2], acc_shape[3]};
+      blocked_out ? acc_shape : tensor::Shape{acc_shape[0], c, acc_shape[2], acc_shape[3]};
   const DType dtype = epilogue ? DType::kF32 : DType::kI32;
   if (!output->defined() || output->dtype() != dtype || output->shape() != shape) {
     ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
@@ -342,7 +344,7 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   t.c = c;
   t.ocb = ocb;
   t.plane = acc_shape[2] * acc_shape[3];
-  t.blocked = blocked;
+  t.blocked = blocked_out;
   t.to_float = epilogue != nullptr;
   if (epilogue) {
     PerChannel(epilogue->scale, epilogue->scale_count, c, ocb * 16, &scale);

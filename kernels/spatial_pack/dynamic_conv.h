@@ -62,14 +62,17 @@ class DynamicConv2D {
 
   // input: u8 NCHW; input_zero_point in [0, 255]. output: i32 NCHW without
   // an epilogue, f32 NCHW with one; written in place when already defined
-  // with that dtype and shape. With `blocked`, the input is in
-  // input_layout() and the output in output_layout() ("NCHW16c"), its
-  // padding lanes 0 (so they never widen a DynamicQuantizeLinear's range).
+  // with that dtype and shape. kBlocked: the input is in input_layout() and
+  // the output in output_layout() ("NCHW16c"), its padding lanes 0 (so they
+  // never widen a DynamicQuantizeLinear's range); kBlockedInNchwOut: the
+  // input blocked, the output NCHW (a few channels, where a 16-lane block
+  // would be mostly padding, e.g. a segmentation head's classes).
   // `range` (with an epilogue): the outputs' (min(0, min), max(0, max)), NaN
   // ignored (DynamicQuantizeLinear's range), computed tile by tile.
+  enum class Layouts { kNchw, kBlocked, kBlockedInNchwOut };
   absl::Status Run(const tensor::Tensor& input, int32_t input_zero_point,
                    const DynamicEpilogue* epilogue, tensor::Tensor* output, pthreadpool_t pool,
-                   bool blocked = false, float* range = nullptr) const;
+                   Layouts layouts = Layouts::kNchw, float* range = nullptr) const;
   // The blocked layouts (Run with `blocked`): "NCHW16c" or, for an input of
   // at most 4 channels, "NCHW4c"; and "NCHW16c".
   const std::string& input_layout() const { return conv_->input_layout(); }

@@ -173,7 +173,7 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
           ep.clip_max = 6.0f;
           Tensor y;
           float range[2] = {-1.0f, -1.0f};
-          ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool, false, range).ok()) << what;
+          ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool, DynamicConv2D::Layouts::kNchw, range).ok()) << what;
           ExpectSameBits(y, expected, what + " f32");
           // DynamicQuantizeLinear's range of the result, computed tile by tile.
           float want[2] = {0.0f, 0.0f};
@@ -190,7 +190,7 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
             open.clip = false;
             Tensor y_open;
             float got[2] = {1.0f, -1.0f};
-            ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &open, &y_open, pool, false, got).ok()) << what;
+            ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &open, &y_open, pool, DynamicConv2D::Layouts::kNchw, got).ok()) << what;
             const Tensor values = ReferenceFloat(acc, scale, bias, -INFINITY, INFINITY);
             ExpectSameBits(y_open, values, what + " f32 unclipped");
             float lo = 0.0f, hi = 0.0f;
@@ -211,7 +211,7 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
           Tensor yb;
           float range_b[2] = {-1.0f, -1.0f};
           ASSERT_TRUE(
-              (*kernel)->Run(ToBlocked(p.x, in_block).value(), p.zx, &ep, &yb, pool, true, range_b).ok())
+              (*kernel)->Run(ToBlocked(p.x, in_block).value(), p.zx, &ep, &yb, pool, DynamicConv2D::Layouts::kBlocked, range_b).ok())
               << what;
           EXPECT_EQ(range_b[0], want[0]) << what << " blocked";
           EXPECT_EQ(range_b[1], want[1]) << what << " blocked";
@@ -224,6 +224,15 @@ TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
               ASSERT_EQ(fb[i], 0.0f) << what << " padding lane";
             }
           }
+          // Blocked in, NCHW out: the NCHW values and range.
+          Tensor yn;
+          float range_n[2] = {-1.0f, -1.0f};
+          ASSERT_TRUE((*kernel)->Run(ToBlocked(p.x, in_block).value(), p.zx, &ep, &yn, pool,
+                                     DynamicConv2D::Layouts::kBlockedInNchwOut, range_n).ok())
+              << what;
+          ExpectSameBits(yn, expected, what + " blocked in, NCHW out");
+          EXPECT_EQ(range_n[0], want[0]) << what << " blocked in, NCHW out";
+          EXPECT_EQ(range_n[1], want[1]) << what << " blocked in, NCHW out";
         }
         ++checked;
         if (u8w && arith == Arithmetic::kMadd16) ++u8_madd16;
