@@ -177,7 +177,6 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(
     const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config) {
   RETURN_IF_ERROR(ValidateParams(params, weight, DType::kI16));
-  if (params.out_dtype == DType::kI32) return Invalid("the int16 kernel has no raw (i32) output");
   if (params.input_zero_point != 0) {
     return Invalid("int16 input_zero_point must be 0 (already subtracted), got ",
                    params.input_zero_point);

@@ -265,6 +265,40 @@ RunTables& ThreadTables() {
   return tables;
 }
 
+// The int16 path's epilogue, one NCHW plane per task, in place: the
+// plane's i32 accumulators become its floats (each element read before it
+// is written), and the plane's range.
+struct PlaneEpilogue {
+  void* data;  // i32 in, f32 out
+  int64_t plane, channels;
+  const float* scale;  // [channels]
+  const float* bias;   // [channels] or nullptr
+  bool clip;
+  float lo, hi;
+  FloatRange* ranges;  // [planes]
+
+  static void Run(void* ctx, size_t i) {
+    const PlaneEpilogue& e = *static_cast<const PlaneEpilogue*>(ctx);
+    const int64_t c = static_cast<int64_t>(i) % e.channels;
+    const int32_t* acc = static_cast<const int32_t*>(e.data) + static_cast<int64_t>(i) * e.plane;
+    float* out = static_cast<float*>(e.data) + static_cast<int64_t>(i) * e.plane;
+    const float scale = e.scale[c], bias = e.bias ? e.bias[c] : 0.0f;
+    FloatRange r;
+    for (int64_t j = 0; j < e.plane; ++j) {
+      float v = static_cast<float>(acc[j]) * scale;
+      if (e.bias) v = v + bias;
+      if (e.clip) {
+        const float upper = v > e.hi ? e.hi : v;
+        v = v < e.lo ? e.lo : upper;
+      }
+      out[j] = v;
+      r.lo = v < r.lo ? v : r.lo;
+      r.hi = v > r.hi ? v : r.hi;
+    }
+    e.ranges[i] = r;
+  }
+};
+
 }  // namespace
 
 Arithmetic DynamicArithmetic(Isa isa, bool depthwise, bool weights_fit_s8) {
@@ -283,6 +317,16 @@ absl::StatusOr<std::unique_ptr<DynamicConv2D>> DynamicConv2D::Create(
   return k;
 }
 
+absl::StatusOr<std::unique_ptr<DynamicConv2D>> DynamicConv2D::CreateInt16(
+    const Tensor& weight, const std::vector<int32_t>& weight_zero_point,
+    const QuantizedConvParams& geometry, const KnobMap& config) {
+  ASSIGN_OR_RETURN(Prepared p, Prepare(weight, weight_zero_point, geometry));
+  std::unique_ptr<DynamicConv2D> k(new DynamicConv2D());
+  ASSIGN_OR_RETURN(k->conv_, Conv2DKernel::CreateInt16(p.weight, p.params, config));
+  k->int16_ = true;
+  return k;
+}
+
 absl::StatusOr<std::string> DynamicConv2D::Describe(const Tensor& weight,
                                                     const std::vector<int32_t>& weight_zero_point,
                                                     const QuantizedConvParams& geometry,
@@ -296,6 +340,10 @@ absl::StatusOr<std::string> DynamicConv2D::Describe(const Tensor& weight,
 absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
                                 const DynamicEpilogue* epilogue, Tensor* output,
                                 pthreadpool_t pool, Layouts layouts, float* range) const {
+  if (int16_) {
+    if (layouts != Layouts::kNchw) return Invalid("the int16 kernel reads and writes NCHW only");
+    return RunInt16(input, input_zero_point, epilogue, output, pool, range);
+  }
   const bool blocked = layouts != Layouts::kNchw;
   const bool blocked_out = layouts == Layouts::kBlocked;
   const QuantizedConvParams& p = conv_->params();
@@ -372,6 +420,60 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   if (t.want_range) {
     FloatRange r;
     for (const RangeAcc* a : accs) r.Merge(a->range);
+    range[0] = r.lo;
+    range[1] = r.hi;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DynamicConv2D::RunInt16(const Tensor& input, int32_t input_zero_point,
+                                     const DynamicEpilogue* epilogue, Tensor* output,
+                                     pthreadpool_t pool, float* range) const {
+  const QuantizedConvParams& p = conv_->params();
+  if (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
+      input.dim(1) != p.in_channels) {
+    return Invalid("input must be u8 NCHW with ", p.in_channels, " channels, got ",
+                   input.defined() ? tensor::DTypeName(input.dtype()) : "undefined", " ",
+                   input.defined() ? tensor::ShapeToString(input.shape()) : "");
+  }
+  const int64_t c = p.out_channels;
+  ASSIGN_OR_RETURN(const tensor::Shape shape, conv_->OutputShape(input.shape()));
+  std::vector<float>& scale = ThreadTables().scale;
+  std::vector<float>& bias = ThreadTables().bias;
+  if (epilogue != nullptr) {
+    const int64_t sc = epilogue->scale_count, bc = epilogue->bias_count;
+    if (epilogue->scale == nullptr || (sc != 1 && sc != c)) {
+      return Invalid("scale has ", sc, " values; want 1 or ", c);
+    }
+    if (epilogue->bias != nullptr && bc != 1 && bc != c) {
+      return Invalid("bias has ", bc, " values; want 1 or ", c);
+    }
+    PerChannel(epilogue->scale, sc, c, c, &scale);
+    if (epilogue->bias) PerChannel(epilogue->bias, bc, c, c, &bias);
+  }
+  const DType dtype = epilogue ? DType::kF32 : DType::kI32;
+  if (!output->defined() || output->dtype() != dtype || output->shape() != shape) {
+    ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
+  }
+  // The accumulators go where the floats will (same size); the view leaves
+  // the bytes after the output alone (they may be a neighbour's).
+  Tensor acc = *output;
+  if (epilogue) {
+    ASSIGN_OR_RETURN(acc, Tensor::View(*output, 0, DType::kI32, shape, /*zero_padding=*/false));
+  }
+  RETURN_IF_ERROR(conv_->RunWithZeroPoint(input, input_zero_point, &acc, pool));
+  if (acc.raw_data() != output->raw_data()) return absl::InternalError("dynamic conv2d: accumulators moved");
+  if (!epilogue) return absl::OkStatus();
+  const int64_t planes = shape[0] * c;
+  thread_local std::vector<FloatRange> ranges;  // no allocation per run once grown
+  ranges.assign(planes, FloatRange());
+  PlaneEpilogue e{output->raw_data(), shape[2] * shape[3], c, scale.data(),
+                  epilogue->bias ? bias.data() : nullptr, epilogue->clip, epilogue->clip_min,
+                  epilogue->clip_max, ranges.data()};
+  pthreadpool_parallelize_1d(pool, &PlaneEpilogue::Run, &e, static_cast<size_t>(planes), 0);
+  if (range != nullptr) {
+    FloatRange r;
+    for (const FloatRange& x : ranges) r.Merge(x);
     range[0] = r.lo;
     range[1] = r.hi;
   }

@@ -53,6 +53,13 @@ class DynamicConv2D {
   static absl::StatusOr<std::unique_ptr<DynamicConv2D>> Create(
       const tensor::Tensor& weight, const std::vector<int32_t>& weight_zero_point,
       const QuantizedConvParams& geometry, const KnobMap& config, Isa isa, Arithmetic arith);
+  // The portable path (any CPU): the int16 spatial-pack kernel, NCHW in and
+  // out, x - zx subtracted while it packs its padded int16 copy (so no
+  // compensation), the float epilogue a pass over the i32 accumulators,
+  // written where the f32 output goes. Runs kNchw only.
+  static absl::StatusOr<std::unique_ptr<DynamicConv2D>> CreateInt16(
+      const tensor::Tensor& weight, const std::vector<int32_t>& weight_zero_point,
+      const QuantizedConvParams& geometry, const KnobMap& config);
   // What Create checks except whether this host may run `isa`; the
   // description the kernel would have (compiling for another host).
   static absl::StatusOr<std::string> Describe(const tensor::Tensor& weight,
@@ -84,8 +91,13 @@ class DynamicConv2D {
 
  private:
   DynamicConv2D() = default;
+  absl::Status RunInt16(const tensor::Tensor& input, int32_t input_zero_point,
+                        const DynamicEpilogue* epilogue, tensor::Tensor* output, pthreadpool_t pool,
+                        float* range) const;
+
   std::unique_ptr<Conv2DKernel> conv_;  // raw (i32) accumulators
-  std::vector<int32_t> weight_sums_;    // sum of w' per output channel
+  std::vector<int32_t> weight_sums_;    // sum of w' per output channel (u8s8: the compensation)
+  bool int16_ = false;                  // CreateInt16's portable kernel
 };
 
 }  // namespace qnnc::kernels::spatial_pack

@@ -129,6 +129,68 @@ void ExpectSameBits(const Tensor& a, const Tensor& b, const std::string& what) {
   }
 }
 
+// The portable int16 path (CreateInt16): every case, i8 and u8 weights (beyond
+// s8, per-channel zero points), raw i32 and the float epilogue with its
+// range, unclipped with a bias and clipped, one and two threads; written in
+// place. It subtracts zx while packing, so no compensation is involved.
+TEST(DynamicConv2DTest, TheInt16KernelMatchesTheReference) {
+  testing::TwoThreads two;
+  for (const Case& k : Cases()) {
+    for (int wkind = 0; wkind < 3; ++wkind) {
+      const bool u8w = wkind > 0, per_channel = wkind == 2;
+      const Problem p = Make(k, u8w, per_channel, 17 + wkind);
+      const std::string what = k.name + (u8w ? (per_channel ? " u8 per-channel zw" : " u8 zw") : " i8");
+      const Tensor acc = ReferenceAcc(p);
+      auto kernel = DynamicConv2D::CreateInt16(p.w, p.zw, p.geometry, {});
+      ASSERT_TRUE(kernel.ok()) << what << ": " << kernel.status();
+      EXPECT_NE((*kernel)->description().find("int16.portable"), std::string::npos)
+          << (*kernel)->description();
+      std::vector<float> sv(k.oc), bv(k.oc);
+      std::mt19937 rng(5);
+      for (auto& e : sv) e = 1e-4f * static_cast<float>(1 + rng() % 100);
+      for (auto& e : bv) e = 0.01f * (static_cast<float>(rng() % 200) - 100.0f);
+      const Tensor scale = Tensor::FromVector<float>({1, k.oc, 1, 1}, sv);
+      const Tensor bias = Tensor::FromVector<float>({1, k.oc, 1, 1}, bv);
+      for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), two.get()}) {
+        Tensor raw;
+        ASSERT_TRUE((*kernel)->Run(p.x, p.zx, nullptr, &raw, pool).ok()) << what;
+        ExpectSameBits(raw, acc, what + " i32");
+        for (bool clip : {false, true}) {
+          DynamicEpilogue ep;
+          ep.scale = sv.data();
+          ep.scale_count = k.oc;
+          ep.bias = bv.data();
+          ep.bias_count = k.oc;
+          ep.clip = clip;
+          ep.clip_min = 0.0f;
+          ep.clip_max = 6.0f;
+          const Tensor expected =
+              ReferenceFloat(acc, scale, bias, clip ? 0.0f : -INFINITY, clip ? 6.0f : INFINITY);
+          float lo = 0.0f, hi = 0.0f;
+          for (float v : expected.span<float>()) {
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+          }
+          Tensor y;
+          float range[2] = {1.0f, -1.0f};
+          ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool, DynamicConv2D::Layouts::kNchw, range).ok())
+              << what;
+          ExpectSameBits(y, expected, what + (clip ? " f32 clipped" : " f32"));
+          EXPECT_EQ(range[0], lo) << what;
+          EXPECT_EQ(range[1], hi) << what;
+          const void* before = y.raw_data();
+          ASSERT_TRUE((*kernel)->Run(p.x, p.zx, &ep, &y, pool).ok()) << what;
+          EXPECT_EQ(before, y.raw_data()) << what << ": written in place";
+          ExpectSameBits(y, expected, what + " f32 in place");
+        }
+      }
+      Tensor y;
+      EXPECT_FALSE((*kernel)->Run(p.x, p.zx, nullptr, &y, nullptr, DynamicConv2D::Layouts::kBlocked).ok())
+          << what << ": the int16 kernel is NCHW only";
+    }
+  }
+}
+
 TEST(DynamicConv2DTest, MatchesTheReferenceOnEveryVariantThatTakesTheWeights) {
   testing::TwoThreads two;
   int checked = 0, u8_madd16 = 0;

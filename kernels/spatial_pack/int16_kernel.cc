@@ -14,6 +14,28 @@
 namespace qnnc::kernels::spatial_pack {
 namespace {
 
+// A padded int16 copy of u8 planes minus a zero point: x - zx inside, 0 in
+// the padding (which stands for zx).
+struct PadCopyMinusZeroPoint {
+  const uint8_t* src;
+  int16_t* dst;
+  int64_t h, w, hp, wp, top, left;
+  int32_t zx;
+  static void Row(void* ctx, size_t y, size_t plane) {
+    const PadCopyMinusZeroPoint& c = *static_cast<const PadCopyMinusZeroPoint*>(ctx);
+    int16_t* d = c.dst + (static_cast<int64_t>(plane) * c.hp + static_cast<int64_t>(y)) * c.wp;
+    const int64_t iy = static_cast<int64_t>(y) - c.top;
+    if (iy < 0 || iy >= c.h) {
+      std::fill(d, d + c.wp, int16_t{0});
+      return;
+    }
+    const uint8_t* s = c.src + (static_cast<int64_t>(plane) * c.h + iy) * c.w;
+    std::fill(d, d + c.left, int16_t{0});
+    for (int64_t x = 0; x < c.w; ++x) d[c.left + x] = static_cast<int16_t>(s[x] - c.zx);
+    std::fill(d + c.left + c.w, d + c.wp, int16_t{0});
+  }
+};
+
 class Int16Kernel final : public Conv2DKernel {
  public:
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
@@ -41,12 +63,19 @@ class Int16Kernel final : public Conv2DKernel {
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
+  // i16 input: the zero point already subtracted (by the int16
+  // legalization), zx 0. A raw (i32) kernel also takes u8 input with a zero
+  // point known only at run time (dynamic quantization): x - zx is
+  // subtracted here, while packing the padded int16 copy.
   absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
                        const TileEpilogue* tile_epilogue) const override {
-    if (zx != 0) return Invalid("the int16 kernel pads with 0 (zero point already subtracted), got ", zx);
-    if (tile_epilogue) return Invalid("the int16 kernel has no raw (i32) output");
+    if (tile_epilogue) return Invalid("the int16 kernel hands over no tiles (it writes NCHW)");
     const QuantizedConvParams& p = params_;
-    ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 0, DType::kI16, input.dtype()));
+    const bool u8 = input.defined() && input.dtype() == DType::kU8 && p.out_dtype == DType::kI32;
+    if (!u8 && zx != 0) {
+      return Invalid("the int16 kernel pads i16 input with 0 (zero point already subtracted), got ", zx);
+    }
+    ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 0, u8 ? DType::kU8 : DType::kI16, input.dtype()));
     RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, p.out_channels, g.oh, g.ow}));
     internal::Int16Run r;
     r.n = g.n;
@@ -67,11 +96,17 @@ class Int16Kernel final : public Conv2DKernel {
     const int64_t slack = (setup_.tile_ow * r.sw + r.kw * r.dw + 64) * 2;
     RETURN_IF_ERROR(CheckPaddedBytes(g.n * r.c * r.hp * r.wp * 2 + slack));
     uint8_t* buf = Scratch(0, (g.n * r.c * r.hp * r.wp) * 2 + slack);
-    PadCopy pc{input.data<uint8_t>(), buf, r.hp, {g.h, g.w, r.wp, p.pads[0], p.pads[1], 2, 0}};
-    Parallel2D(pool, &PadCopy::Row, &pc, r.hp, g.n * r.c);
+    if (u8) {
+      PadCopyMinusZeroPoint pc{input.data<uint8_t>(), reinterpret_cast<int16_t*>(buf), g.h, g.w,
+                               r.hp, r.wp, p.pads[0], p.pads[1], zx};
+      Parallel2D(pool, &PadCopyMinusZeroPoint::Row, &pc, r.hp, g.n * r.c);
+    } else {
+      PadCopy pc{input.data<uint8_t>(), buf, r.hp, {g.h, g.w, r.wp, p.pads[0], p.pads[1], 2, 0}};
+      Parallel2D(pool, &PadCopy::Row, &pc, r.hp, g.n * r.c);
+    }
     std::memset(buf + g.n * r.c * r.hp * r.wp * 2, 0, slack);
     r.in = reinterpret_cast<const int16_t*>(buf);
-    r.out = output->data<uint8_t>();
+    r.out = static_cast<uint8_t*>(output->raw_data());
     internal::RunInt16(setup_, r, depthwise_, pool);
     return absl::OkStatus();
   }

@@ -42,6 +42,13 @@ void DenseRow(const Int16Setup& s, const Int16Run& r, size_t ti, size_t item) {
         }
       }
     }
+    if (s.ep.raw32) {  // the accumulators, i32 (a dynamic convolution's)
+      int32_t* o32 = reinterpret_cast<int32_t*>(r.out) + ((n * r.oc + t.oc0) * r.oh + oy) * r.ow + ox;
+      for (int64_t c = 0; c < oc_valid; ++c) {
+        for (int64_t p = 0; p < npix; ++p) o32[c * out_cstride + p] = acc[p][c];
+      }
+      continue;
+    }
     for (int64_t c = 0; c < oc_valid; ++c) {
       const float m = s.mult[t.oc0 + c];
       uint8_t* o = out_row + c * out_cstride + ox;
@@ -66,7 +73,9 @@ void DepthwiseTask(void* vctx, size_t n_oc, size_t oy) {
   const int64_t plane = r.hp * r.wp;
   const int16_t* in = r.in + (n * r.c + ch) * plane + oy * r.sh * r.wp;
   const int16_t* w = s.packed.data() + oc * r.kh * r.kw;
-  uint8_t* out = r.out + ((n * r.oc + oc) * r.oh + oy) * r.ow;
+  const int64_t at = ((n * r.oc + oc) * r.oh + oy) * r.ow;
+  uint8_t* out = r.out + at;
+  int32_t* out32 = reinterpret_cast<int32_t*>(r.out) + at;  // raw32
   const float m = s.mult[oc];
   for (int64_t ox = 0; ox < r.ow; ++ox) {
     int32_t acc = s.bias[oc];
@@ -76,7 +85,11 @@ void DepthwiseTask(void* vctx, size_t n_oc, size_t oy) {
         acc += static_cast<int32_t>(src[ky * r.dh * r.wp + kx * r.dw]) * w[ky * r.kw + kx];
       }
     }
-    out[ox] = static_cast<uint8_t>(RequantizeScalar(acc, m, s.ep));
+    if (s.ep.raw32) {
+      out32[ox] = acc;
+    } else {
+      out[ox] = static_cast<uint8_t>(RequantizeScalar(acc, m, s.ep));
+    }
   }
 }
 

@@ -31,7 +31,7 @@ void PackInt16(const int16_t* w, int64_t in_channels, int64_t out_channels, int6
 
 struct Int16Run {
   const int16_t* in = nullptr;  // padded input [N][C][hp][wp], readable past its end
-  uint8_t* out = nullptr;       // [N][OC][OH][OW] (u8 or i8 bytes)
+  uint8_t* out = nullptr;       // [N][OC][OH][OW] (u8 or i8 bytes; i32 with Epilogue::raw32)
   int64_t n, c, hp, wp, oh, ow, oc, groups, kh, kw, sh, sw, dh, dw;
 };
 
