@@ -224,10 +224,12 @@ graph @g(%f: f32[1,2,3,3]) {
   ASSERT_TRUE(expected.ok());
 
   // VNNI's u8s8 (compensation folded at compile time) and XNNPACK (zero
-  // points fixed at operator creation) do not apply, nor the int16 kernel,
-  // which runs only fused with a requantize (there is none). On x86-64 with
-  // VNNI the dynamic spatial pack decides (the zero point's compensation per
-  // run); on a plain x86-64 the reference. Both give the reference's bits.
+  // points fixed at operator creation) do not apply, nor the int16 kernel of
+  // static quantization, which runs only fused with a requantize (there is
+  // none). On x86-64 with VNNI the dynamic spatial pack decides (the zero
+  // point's compensation per run); on a plain x86-64 the portable int16
+  // dynamic kernel (the zero point subtracted while packing). Both give the
+  // reference's bits.
   for (const char* t : {"x86_64+avx512vnni", "x86_64"}) {
     SCOPED_TRACE(t);
     auto graph = ir::ParseGraph(kDynamic);
@@ -240,7 +242,7 @@ graph @g(%f: f32[1,2,3,3]) {
       if (auto d = target::GetDecision(*n)) impl = d->implementation;
     }
     const bool vnni = std::string(t) == "x86_64+avx512vnni";
-    EXPECT_EQ(impl, vnni ? "x86.spatial_pack.dynamic.vnni" : "reference");
+    EXPECT_EQ(impl, vnni ? "x86.spatial_pack.dynamic.vnni" : "generic.spatial_pack.dynamic.int16");
     if (vnni && !kernels::spatial_pack::IsaSupported(kernels::spatial_pack::Isa::kAvx512vnni)) {
       GTEST_LOG_(INFO) << "this host may not run AVX-512 VNNI: the dynamic kernel is not run";
       continue;

@@ -1,11 +1,13 @@
 // Kernels of dynamically quantized convolutions (kernels/spatial_pack/
 // dynamic_conv.h): a qnn.conv2d whose data zero point is a run-time input
 // (i32 NCHW accumulators) and the fused qnn.conv2d_dynamic (f32 NCHW), for
-// the implementations x86.spatial_pack.dynamic.*. Weights are packed when
+// the implementations x86.spatial_pack.dynamic.* and the portable
+// generic.spatial_pack.dynamic.int16. Weights are packed when
 // the plan is loaded; the zero point, the scale (x_scale * w_scale) and so
 // the compensation are read per run.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,7 +72,9 @@ class DynamicConvKernel : public PreparedKernel {
   sp::DynamicConv2D::Layouts layouts_;  // NCHW, or the kernel's blocked layouts (out: or NCHW)
 };
 
-absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Isa isa) {
+// `isa`: the u8s8 kernels of that instruction set; none: the portable int16
+// kernel (NCHW in and out).
+absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, std::optional<sp::Isa> isa) {
   auto error = [&](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat(n.Describe(), ": ", s.message()));
   };
@@ -119,13 +123,18 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, sp::Is
       fits_s8 = v >= -128 && v <= 127;
     }
   }
-  const sp::Arithmetic arith = sp::DynamicArithmetic(isa, depthwise, fits_s8);
-  if (!sp::IsaSupported(isa)) {
-    auto description = sp::DynamicConv2D::Describe(w, zw, p, knobs, isa, arith);
-    if (!description.ok()) return error(description.status());
-    return MakeDescribedKernel("spatial_pack " + *description, sp::IsaName(isa));
+  absl::StatusOr<std::unique_ptr<sp::DynamicConv2D>> conv;
+  if (isa) {
+    const sp::Arithmetic arith = sp::DynamicArithmetic(*isa, depthwise, fits_s8);
+    if (!sp::IsaSupported(*isa)) {
+      auto description = sp::DynamicConv2D::Describe(w, zw, p, knobs, *isa, arith);
+      if (!description.ok()) return error(description.status());
+      return MakeDescribedKernel("spatial_pack " + *description, sp::IsaName(*isa));
+    }
+    conv = sp::DynamicConv2D::Create(w, zw, p, knobs, *isa, arith);
+  } else {
+    conv = sp::DynamicConv2D::CreateInt16(w, zw, p, knobs);
   }
-  auto conv = sp::DynamicConv2D::Create(w, zw, p, knobs, isa, arith);
   if (!conv.ok()) return error(conv.status());
   if ((blocked && (data_layout != (*conv)->input_layout() ||
                    (out_layout != (*conv)->output_layout() && out_layout != "NCHW"))) ||
@@ -187,7 +196,8 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateDense(const ir::Node& n) {
 }  // namespace
 
 void RegisterDynamicConvKernels(KernelRegistry& r) {
-  for (const char* impl : {"x86.spatial_pack.dynamic.vnni", "x86.spatial_pack.dynamic.u8i16.avx2"}) {
+  for (const char* impl : {"x86.spatial_pack.dynamic.vnni", "x86.spatial_pack.dynamic.u8i16.avx2",
+                           "generic.spatial_pack.dynamic.int16"}) {
     r.Register("qnn.dense", impl, &CreateDense);
   }
   for (const char* op : {"qnn.conv2d", "qnn.conv2d_dynamic"}) {
@@ -197,6 +207,8 @@ void RegisterDynamicConvKernels(KernelRegistry& r) {
     r.Register(op, "x86.spatial_pack.dynamic.u8i16.avx2", [](const ir::Node& n) {
       return Create(n, sp::Isa::kAvx2);
     });
+    r.Register(op, "generic.spatial_pack.dynamic.int16",
+               [](const ir::Node& n) { return Create(n, std::nullopt); });
   }
 }
 

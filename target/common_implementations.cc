@@ -275,6 +275,36 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority) {
   return impl;
 }
 
+namespace {
+
+// What the dynamic convolution kernels take, whatever the CPU.
+absl::Status NeedsRunTimeDataZeroPoint(const Workload& w) {
+  RETURN_IF_ERROR(NeedsEightBitOperands(w));
+  if (w.data.dtype != tensor::DType::kU8) {
+    return absl::FailedPreconditionError("needs u8 data (DynamicQuantizeLinear's)");
+  }
+  if (w.data_zero_point || w.constant_zero_points) {
+    return absl::FailedPreconditionError(
+        "is for a data zero point known only at run time (the u8s8 implementations take "
+        "constant ones)");
+  }
+  RETURN_IF_ERROR(NeedsConstantWeights(w));
+  if (w.kernel_zero_points.empty()) {
+    return absl::FailedPreconditionError("needs a constant kernel zero point");
+  }
+  if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+  if (w.output.dtype != tensor::DType::kI32) return absl::FailedPreconditionError("needs an i32 output");
+  int64_t k = 1;
+  for (size_t i = 1; i < w.weight.shape.size(); ++i) k *= w.weight.shape[i];
+  if (k > (int64_t{1} << 31) / (255 * 255)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        k, " products per output could overflow the int32 accumulator"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 // Up to this many output channels a dynamic conv writes NCHW (io_layouts).
 constexpr int64_t kDynamicNchwOutChannels = 4;
 
@@ -307,32 +337,26 @@ Implementation DynamicSpatialPack(const std::string& name, int priority, Feature
   };
   impl.applicable = [needs](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(NeedsFeature(t, needs));
-    RETURN_IF_ERROR(NeedsEightBitOperands(w));
-    if (w.data.dtype != tensor::DType::kU8) {
-      return absl::FailedPreconditionError("needs u8 data (DynamicQuantizeLinear's)");
-    }
-    if (w.data_zero_point || w.constant_zero_points) {
-      return absl::FailedPreconditionError(
-          "is for a data zero point known only at run time (the u8s8 implementations take "
-          "constant ones)");
-    }
-    RETURN_IF_ERROR(NeedsConstantWeights(w));
-    if (w.kernel_zero_points.empty()) {
-      return absl::FailedPreconditionError("needs a constant kernel zero point");
-    }
-    if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
-    if (w.output.dtype != tensor::DType::kI32) return absl::FailedPreconditionError("needs an i32 output");
-    int64_t k = 1;
-    for (size_t i = 1; i < w.weight.shape.size(); ++i) k *= w.weight.shape[i];
-    if (k > (int64_t{1} << 31) / (255 * 255)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          k, " products per output could overflow the int32 accumulator"));
-    }
-    return absl::OkStatus();
+    return NeedsRunTimeDataZeroPoint(w);
   };
   impl.default_config = [isa, arith_for](const Workload& w, const Target&) {
     return TakesNoTiles(w) ? Config{}
                            : sp::DefaultConfigU8S8(KernelParams(w), isa, OutWidth(w), arith_for(w));
+  };
+  return impl;
+}
+
+Implementation DynamicInt16SpatialPack(const std::string& name, int priority) {
+  Implementation impl;
+  impl.name = name;
+  impl.priority = priority;
+  impl.legalization = "keep";
+  impl.fuses_dynamic_epilogue = true;
+  impl.config_space = FromKnobSpace(sp::ConfigSpaceInt16());
+  impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);
+  impl.applicable = [](const Workload& w, const Target&) { return NeedsRunTimeDataZeroPoint(w); };
+  impl.default_config = [](const Workload& w, const Target&) {
+    return TakesNoTiles(w) ? Config{} : sp::DefaultConfigInt16(KernelParams(w), OutWidth(w));
   };
   return impl;
 }

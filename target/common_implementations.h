@@ -33,9 +33,6 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority);
 // Dense convolutions only (the AVX2 depthwise kernel already is int16).
 Implementation U8I16SpatialPackAvx2(const std::string& name, int priority);
 
-// Registers an implementation for qnn.conv2d and qnn.dense (it has a
-// kernel for both), or for qnn.conv2d only. Only implementations with a
-// kernel are registered (//tools:implementation_kernels_test).
 // Convolutions whose data zero point is known only at run time (ONNX
 // ConvInteger after DynamicQuantizeLinear): kernels/spatial_pack/dynamic_conv.h
 // on the ISA of `needs`: an unfused one reads and writes NCHW (the blocked
@@ -44,7 +41,14 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority);
 // zero point's compensation is computed per run. Any 8-bit weights: the
 // multiply follows the weights (spatial_pack::DynamicArithmetic).
 Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs);
+// The same workloads on the portable int16 kernel (any CPU, NCHW in and out):
+// the zero point is subtracted while the kernel packs its int16 copy of the
+// data, the float epilogue fused as above.
+Implementation DynamicInt16SpatialPack(const std::string& name, int priority);
 
+// Registers an implementation for qnn.conv2d and qnn.dense (it has a
+// kernel for both), or for qnn.conv2d only. Only implementations with a
+// kernel are registered (//tools:implementation_kernels_test).
 absl::Status RegisterForTunableOps(class Registry& registry, const std::string& key,
                                    const Implementation& impl);
 absl::Status RegisterForConv(class Registry& registry, const std::string& key,

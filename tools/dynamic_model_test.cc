@@ -93,15 +93,10 @@ TEST_P(DynamicModelTest, MatchesOnnxRuntime) {
                 << c.max_abs_diff << "\n";
       EXPECT_GE(r, 0.999);
     }
-    // Every float op, dynamic quantization and (with AVX2) convolution runs
-    // on its fast kernel; what is left on the reference kernels is listed.
-    const bool fast_convs = kernels::cpu::HostIsaLevel() >= kernels::cpu::IsaLevel::kAvx2;
-    std::set<std::string> still_reference = {"flatten"};
-    if (!fast_convs) {
-      // Without AVX2 no dynamic implementation applies: the reference decides.
-      still_reference.insert("qnn.conv2d");
-      still_reference.insert("qnn.dense");
-    }
+    // Every float op, dynamic quantization and convolution runs on its fast
+    // kernel (below AVX2, host or cap: the portable int16 one); what is left
+    // on the reference kernels is listed.
+    const std::set<std::string> still_reference = {"flatten"};
     int fused = 0, unfused = 0;
     for (const runtime::OpTiming& t : (*exec)->last_timings()) {
       unfused += t.op == "qnn.conv2d";
@@ -109,13 +104,9 @@ TEST_P(DynamicModelTest, MatchesOnnxRuntime) {
       ++fused;
       EXPECT_NE(t.kernel.find("spatial_pack dynamic"), std::string::npos) << t.node_name << ": " << t.kernel;
     }
-    if (fast_convs) {
-      // Every ConvInteger -> Cast -> Mul -> Add [-> Clip] is one fused op.
-      EXPECT_GT(fused, 0);
-      EXPECT_EQ(unfused, 0) << "convolutions not fused with their dynamic epilogue";
-    } else if (threads == 1) {
-      std::cout << "  no AVX2 on this host (or above the cap): convolutions on the reference kernel\n";
-    }
+    // Every ConvInteger -> Cast -> Mul -> Add [-> Clip] is one fused op.
+    EXPECT_GT(fused, 0);
+    EXPECT_EQ(unfused, 0) << "convolutions not fused with their dynamic epilogue";
     std::map<std::string, int> on_reference;
     for (const runtime::OpTiming& t : (*exec)->last_timings()) {
       if (t.kernel != "reference") continue;
@@ -131,14 +122,11 @@ TEST_P(DynamicModelTest, MatchesOnnxRuntime) {
     first = got;
   }
   // Exact everywhere: the same bits as every op on its reference kernel
-  // (target generic: no fast convolution, nothing fused).
-  auto generic = frontend::onnx::ImportOnnxFile(base + ".onnx");
-  ASSERT_TRUE(generic.ok()) << generic.status();
-  passes::PassContext generic_context;
-  generic_context.target = *target::ParseTarget("generic");
-  ASSERT_TRUE(
-      passes::PassManager().Run(passes::DefaultPipeline(), **generic, generic_context, log).ok());
-  auto reference = runtime::Executor::Create(*std::move(generic));
+  // (the imported graph, no pass after the import's clean-up: no decision,
+  // nothing fused; its ConvInteger and MatMulInteger on the evaluator).
+  auto imported = frontend::onnx::ImportOnnxFile(base + ".onnx");
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  auto reference = runtime::Executor::Create(*std::move(imported));
   ASSERT_TRUE(reference.ok()) << reference.status();
   auto ref_out = (*reference)->Run({*input});
   ASSERT_TRUE(ref_out.ok()) << ref_out.status();
