@@ -69,6 +69,32 @@ TEST(QuantizeTest, MatchesReference) {
   EXPECT_EQ(cases, 36);
 }
 
+// The kernel multiplies by the reciprocal and divides again only near a
+// rounding boundary: values at and around x = (k + 0.5) * scale, a few ulps
+// either way, for many scales (DynamicQuantizeLinear's are (hi - lo) / 255),
+// give the reference's (dividing) bits.
+TEST(QuantizeTest, NearTiesGiveTheDivisionsBits) {
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> log_scale(-12.0f, 4.0f);
+  int scales = 0;
+  for (int s = 0; s < 300; ++s) {
+    const float scale = s % 3 == 0 ? (static_cast<float>(rng() % 1000) + 1.0f) / 255.0f
+                                   : std::exp2(log_scale(rng));
+    std::vector<float> values;
+    for (int k = -260; k <= 260; ++k) {
+      float x = (static_cast<float>(k) + 0.5f) * scale;
+      for (int step = 0; step < 4; ++step) x = std::nextafter(x, -INFINITY);
+      for (int step = 0; step < 9; ++step, x = std::nextafter(x, INFINITY)) values.push_back(x);
+    }
+    const Tensor x = Tensor::FromVector<float>({static_cast<int64_t>(values.size())}, values);
+    ExpectMatchesReference(x, scale, 128, DType::kU8, nullptr, "scale " + std::to_string(scale));
+    ExpectMatchesReference(x, scale, -3, DType::kI8, nullptr, "i8 scale " + std::to_string(scale));
+    ++scales;
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(scales, 300);
+}
+
 TEST(QuantizeTest, RefusesWhatItDoesNotCover) {
   EXPECT_TRUE(QuantizeSupported(DType::kU8, 0.1f, 0));
   EXPECT_FALSE(QuantizeSupported(DType::kI32, 0.1f, 0));
