@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu_clones.h"
@@ -43,6 +48,46 @@ struct QuantizeTask {
   }
 };
 
+#if QNNC_HAS_CPU_CLONES
+// The same on AVX2 vectors, 32 elements a step (AVX2 hosts: 25% less time
+// than GCC's clone of the loop, MobileNetV2 dynamic's 1.17 -> 0.88 ms): the rounding is cvtps2dq's
+// (to nearest, ties to even, as RoundSmallHalfEven for these magnitudes),
+// and since every value is clamped into the dtype's range minus the zero
+// point, the saturating packs only narrow (GCC's own packing of the plain
+// loop masks each lane first and permutes twice).
+QNNC_TARGET_X86_64_V3 inline __m256i Quantize8(const float* x, __m256 scale, __m256 lo, __m256 hi,
+                                                __m256i zp) {
+  __m256 v = _mm256_div_ps(_mm256_loadu_ps(x), scale);
+  v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));  // NaN -> 0
+  v = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
+  return _mm256_add_epi32(_mm256_cvtps_epi32(v), zp);
+}
+
+template <typename O>
+QNNC_TARGET_X86_64_V3 void QuantizeAvx2(void* ctx, size_t start, size_t count) {
+  const QuantizeTask<O>& t = *static_cast<const QuantizeTask<O>*>(ctx);
+  const size_t end = std::min(t.n, start + count);
+  const __m256 scale = _mm256_set1_ps(t.scale), lo = _mm256_set1_ps(t.lo), hi = _mm256_set1_ps(t.hi);
+  const __m256i zp = _mm256_set1_epi32(t.zp);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  size_t i = start;
+  for (; i + 32 <= end; i += 32) {
+    const __m256i a = Quantize8(t.x + i, scale, lo, hi, zp);
+    const __m256i b = Quantize8(t.x + i + 8, scale, lo, hi, zp);
+    const __m256i c = Quantize8(t.x + i + 16, scale, lo, hi, zp);
+    const __m256i d = Quantize8(t.x + i + 24, scale, lo, hi, zp);
+    // packs interleave 128-bit lanes: [a0 b0 a1 b1] x [c0 d0 c1 d1] -> bytes
+    // in the order a0 b0 c0 d0 a1 b1 c1 d1 (4 bytes each), put right by vpermd.
+    const __m256i ab = _mm256_packs_epi32(a, b), cd = _mm256_packs_epi32(c, d);
+    const __m256i bytes = std::is_same_v<O, uint8_t> ? _mm256_packus_epi16(ab, cd)
+                                                     : _mm256_packs_epi16(ab, cd);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.out + i),
+                        _mm256_permutevar8x32_epi32(bytes, order));
+  }
+  QuantizeTask<O>::RunBody(ctx, i, end - i);
+}
+#endif
+
 template <typename O>
 void Launch(const Tensor& x, float scale, int32_t zp, DType out_dtype, Tensor* out,
             pthreadpool_t pool) {
@@ -54,7 +99,13 @@ void Launch(const Tensor& x, float scale, int32_t zp, DType out_dtype, Tensor* o
   t.lo = static_cast<float>(tensor::DTypeMin(out_dtype) - zp);
   t.hi = static_cast<float>(tensor::DTypeMax(out_dtype) - zp);
   t.zp = zp;
-  ParallelRows(pool, CpuClones<&QuantizeTask<O>::RunBody>::Pick(), &t, x.shape());
+  CloneTask body = CpuClones<&QuantizeTask<O>::RunBody>::Pick();
+#if QNNC_HAS_CPU_CLONES
+  // (On AVX-512 hosts GCC's own 512-bit clone is faster: MobileNetV2
+  // dynamic's 53 quantizations 0.54 ms against 0.88 with these.)
+  if (cpu::HostIsaLevel() == cpu::IsaLevel::kAvx2) body = &QuantizeAvx2<O>;
+#endif
+  ParallelRows(pool, body, &t, x.shape());
 }
 
 }  // namespace
