@@ -340,14 +340,11 @@ absl::StatusOr<std::string> DynamicConv2D::Describe(const Tensor& weight,
 absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
                                 const DynamicEpilogue* epilogue, Tensor* output,
                                 pthreadpool_t pool, Layouts layouts, float* range) const {
-  if (int16_) {
-    if (layouts != Layouts::kNchw) return Invalid("the int16 kernel reads and writes NCHW only");
-    return RunInt16(input, input_zero_point, epilogue, output, pool, range);
-  }
+  const QuantizedConvParams& p = conv_->params();
   const bool blocked = layouts != Layouts::kNchw;
   const bool blocked_out = layouts == Layouts::kBlocked;
-  const QuantizedConvParams& p = conv_->params();
   if (output == nullptr) return Invalid("output is null");
+  if (int16_ && blocked) return Invalid("the int16 kernel reads and writes NCHW only");
   if (!blocked && (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
                    input.dim(1) != p.in_channels)) {
     return Invalid("input must be u8 NCHW with ", p.in_channels, " channels, got ",
@@ -367,6 +364,7 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
       return Invalid("bias has ", bc, " values; want 1 or ", c);
     }
   }
+  if (int16_) return RunInt16(input, input_zero_point, epilogue, output, pool, range);
   Tensor in_blocked = input;
   if (!blocked) {
     const int64_t block = conv_->input_layout() == "NCHW4c" ? 4 : 16;
@@ -426,30 +424,17 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   return absl::OkStatus();
 }
 
+// Run's checks done: input u8 NCHW, zero point and epilogue sizes.
 absl::Status DynamicConv2D::RunInt16(const Tensor& input, int32_t input_zero_point,
                                      const DynamicEpilogue* epilogue, Tensor* output,
                                      pthreadpool_t pool, float* range) const {
-  const QuantizedConvParams& p = conv_->params();
-  if (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
-      input.dim(1) != p.in_channels) {
-    return Invalid("input must be u8 NCHW with ", p.in_channels, " channels, got ",
-                   input.defined() ? tensor::DTypeName(input.dtype()) : "undefined", " ",
-                   input.defined() ? tensor::ShapeToString(input.shape()) : "");
-  }
-  const int64_t c = p.out_channels;
+  const int64_t c = conv_->params().out_channels;
   ASSIGN_OR_RETURN(const tensor::Shape shape, conv_->OutputShape(input.shape()));
   std::vector<float>& scale = ThreadTables().scale;
   std::vector<float>& bias = ThreadTables().bias;
   if (epilogue != nullptr) {
-    const int64_t sc = epilogue->scale_count, bc = epilogue->bias_count;
-    if (epilogue->scale == nullptr || (sc != 1 && sc != c)) {
-      return Invalid("scale has ", sc, " values; want 1 or ", c);
-    }
-    if (epilogue->bias != nullptr && bc != 1 && bc != c) {
-      return Invalid("bias has ", bc, " values; want 1 or ", c);
-    }
-    PerChannel(epilogue->scale, sc, c, c, &scale);
-    if (epilogue->bias) PerChannel(epilogue->bias, bc, c, c, &bias);
+    PerChannel(epilogue->scale, epilogue->scale_count, c, c, &scale);
+    if (epilogue->bias) PerChannel(epilogue->bias, epilogue->bias_count, c, c, &bias);
   }
   const DType dtype = epilogue ? DType::kF32 : DType::kI32;
   if (!output->defined() || output->dtype() != dtype || output->shape() != shape) {
