@@ -226,10 +226,10 @@ absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
 // the axis: N = 1 in NCHW or NCHW{k}c) runs no copy: each input's buffer
 // becomes its slice of the result's buffer, so its producer writes there and
 // the concat finds its result made. Taken only where it is plainly safe: the
-// result alone in its buffer; each input in its own buffer, all of whose
-// values are written by the concat's step at the latest (an in-place add
-// after it would otherwise write over a slice of the result); slices at
-// aligned offsets. The merged buffer lives from the first input's producer
+// result alone in its buffer; each input in its own buffer (not a slice of
+// an earlier concat, not twice), all of whose values are written by the
+// concat's step at the latest (an in-place add after it would otherwise
+// write over a slice of the result); slices at aligned offsets. The merged buffer lives from the first input's producer
 // to the last reader of any of them.
 void Executor::MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std::vector<int>& first,
                                    const std::vector<bool>& outside,
@@ -259,10 +259,14 @@ void Executor::MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std:
     for (size_t k = 0; ok && k < step.inputs.size(); ++k) {
       const int s = step.inputs[k];
       const int b = buffer_of_slot_[s];
-      ok = !outside[s] && b >= 0 && b != out && !merged[b] && at % kArenaAlignment == 0 &&
-           n.input(k)->type()->dtype == type.dtype;
+      // (A slice of an earlier in-place concat stays there: moving it, and
+      // that concat's whole buffer with it, would overlap other slices.)
+      ok = !outside[s] && !slice_[s] && b >= 0 && b != out && !merged[b] &&
+           at % kArenaAlignment == 0 && n.input(k)->type()->dtype == type.dtype;
       for (size_t j = 0; ok && j < k; ++j) ok = buffer_of_slot_[step.inputs[j]] != b;
-      for (int t : ok ? slots_of[b] : std::vector<int>()) ok = ok && first[t] <= static_cast<int>(i);
+      if (ok) {
+        for (int t : slots_of[b]) ok = ok && first[t] <= static_cast<int>(i);
+      }
       offsets.push_back(at);
       at += bytes[s];
     }

@@ -43,7 +43,8 @@ struct OpTiming {
 struct MemoryStats {
   int64_t arena_bytes = 0;     // the activations' arena, allocated once
   int64_t peak_bytes = 0;      // the most activation bytes live at one op
-  int64_t sum_bytes = 0;       // every activation's bytes: the size without reuse
+  int64_t sum_bytes = 0;       // every buffer's bytes: the size without reuse (an in-place
+                               // concat's inputs count once, inside its result)
   int64_t constant_bytes = 0;  // the graph's constants (kernels' packed copies aside)
   int64_t io_bytes = 0;        // inputs and outputs
   int64_t in_place_concats = 0;  // concats whose inputs write their slices of the result

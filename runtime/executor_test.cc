@@ -540,7 +540,7 @@ TEST(Executor, ConcatInPlaceWhenItsInputsAreSlicesOfItsResult) {
       ASSERT_EQ((*out)[0].data<float>()[64 + i], std::max(std::nearbyint(v), 0.0f)) << i;
     }
   }
-  {  // A concat of concats, along axis 0 of [1, 64] and negative axes.
+  {  // A concat of concats, the inner one along a negative axis.
     Builder b;
     Value* x = b.Input("x", {DType::kF32, {1, 64}});
     Value* inner = b.Op("concat", {b.Op("round", {x}), b.Op("relu", {x})}, Axis(-1));
@@ -589,6 +589,28 @@ TEST(Executor, ConcatCopiesWhereSlicesCannotBeShared) {
     b.Output(b.Op("round", {c}));
     b.Output(b.Op("round", {d}));
     EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 0);
+  }
+  {  // A value feeding two concats: a slice of the first, it stays there
+     // (the second copies), and neither result overwrites the other's data.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    Value* a = b.Op("relu", {x});
+    Value* c1 = b.Op("concat", {a, b.Op("round", {x})}, Axis(1));
+    Value* c2 = b.Op("concat", {a, b.Op("sigmoid", {x})}, Axis(1));
+    b.Output(b.Op("round", {c1}));
+    b.Output(b.Op("round", {c2}));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 1);
+  }
+  {  // The same through a convolution-like chain (UNet++'s dense skips):
+     // c2 reads c1's slice a and a value computed from c1.
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, 64}});
+    Value* a = b.Op("relu", {x});
+    Value* c1 = b.Op("concat", {a, b.Op("round", {x})}, Axis(1));
+    Value* d = b.Op("sigmoid", {c1});
+    Value* c2 = b.Op("concat", {a, d, b.Op("round", {a})}, Axis(1));
+    b.Output(b.Op("round", {c2}));
+    EXPECT_EQ(RunAgainstReference(*b.Finish(), ConcatInput(1)), 1);
   }
   {  // The result is a graph output (the caller's).
     Builder b;

@@ -43,7 +43,9 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority);
 Implementation DynamicSpatialPack(const std::string& name, int priority, Feature needs);
 // The same workloads on the portable int16 kernel (any CPU, NCHW in and out):
 // the zero point is subtracted while the kernel packs its int16 copy of the
-// data, the float epilogue fused as above.
+// data, the float epilogue fused as above. A dense layer runs the same
+// dynamic dense kernel as under the x86 decisions (kernels/dense/qnn_matmul.h,
+// portable), so for dense layers the two decisions are one kernel.
 Implementation DynamicInt16SpatialPack(const std::string& name, int priority);
 
 // Registers an implementation for qnn.conv2d and qnn.dense (it has a

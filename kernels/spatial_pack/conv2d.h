@@ -177,7 +177,9 @@ class Conv2DKernel {
                                                   const KnobMap& config, Isa isa,
                                                   Arithmetic arith = Arithmetic::kMaddubs);
   // weight_i16_OIHW: i16 [out_channels, in_channels / groups, kernel_h,
-  // kernel_w] holding w - zw; params.input_zero_point must be 0.
+  // kernel_w] holding w - zw; params.input_zero_point must be 0. With an i32
+  // output (raw accumulators) it also reads u8 data with a run-time zero
+  // point (RunWithZeroPoint), subtracted while packing: no compensation.
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateInt16(
       const tensor::Tensor& weight_i16_OIHW, const QuantizedConvParams& params,
       const KnobMap& config);

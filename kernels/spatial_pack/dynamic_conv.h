@@ -3,8 +3,10 @@
 // kernels, exact:
 //   acc[oc] = sum (x - zx) * (w - zw[oc])        (the reference's int32)
 //           = sum x * w' - zx * sum(w'[oc])      (w' = w - zw; padding x = zx)
-// A raw (i32) spatial-pack kernel computes the first sum, its padding
+// A raw (i32) u8s8 spatial-pack kernel computes the first sum, its padding
 // standing for zx; the second term is subtracted per run (O(out_channels)).
+// The portable int16 kernel (CreateInt16) computes the first line directly:
+// it subtracts zx while packing its int16 copy of the data (padding 0).
 // The result is the accumulators as i32 NCHW, or with the dynamic epilogue
 // fused, f32 NCHW:
 //   y = clip(float(acc) * scale[oc] + bias[oc])
@@ -75,13 +77,14 @@ class DynamicConv2D {
   // input blocked, the output NCHW (a few channels, where a 16-lane block
   // would be mostly padding, e.g. a segmentation head's classes).
   // `range` (with an epilogue): the outputs' (min(0, min), max(0, max)), NaN
-  // ignored (DynamicQuantizeLinear's range), computed tile by tile.
+  // ignored (DynamicQuantizeLinear's range), computed tile by tile (int16:
+  // plane by plane).
   enum class Layouts { kNchw, kBlocked, kBlockedInNchwOut };
   absl::Status Run(const tensor::Tensor& input, int32_t input_zero_point,
                    const DynamicEpilogue* epilogue, tensor::Tensor* output, pthreadpool_t pool,
                    Layouts layouts = Layouts::kNchw, float* range = nullptr) const;
-  // The blocked layouts (Run with `blocked`): "NCHW16c" or, for an input of
-  // at most 4 channels, "NCHW4c"; and "NCHW16c".
+  // The blocked layouts (Run with kBlocked): "NCHW16c" or, for an input of
+  // at most 4 channels, "NCHW4c"; and "NCHW16c". (int16: "NCHW", unused.)
   const std::string& input_layout() const { return conv_->input_layout(); }
   const std::string& output_layout() const { return conv_->output_layout(); }
 

@@ -32,6 +32,7 @@ std::vector<Case> Cases() {
   return {
       {"dense_3x3_padded", 1, 20, 11, 13, 24, 3, 3, {1, 1}, {1, 1, 1, 1}},
       {"pw_16_to_40", 1, 16, 9, 10, 40, 1, 1},
+      {"head_16_to_2", 1, 16, 9, 10, 2, 1, 1},  // a segmentation head: kBlockedInNchwOut's case
       {"stem_3ch_s2", 1, 3, 17, 15, 32, 3, 3, {2, 2}, {1, 1, 1, 1}},
       {"asymmetric_pads_s2", 2, 33, 10, 9, 17, 3, 3, {2, 2}, {0, 1, 2, 1}},
       {"groups2", 1, 16, 9, 9, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 2},
