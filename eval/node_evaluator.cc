@@ -37,6 +37,17 @@ using tensor::Tensor;
 using Tensors = std::vector<Tensor>;
 using Kernel = std::function<absl::StatusOr<Tensors>(const ir::Node&, const Tensors&, pthreadpool_t)>;
 
+// A per-channel op (pooling) on NCHW data, or on NCHW{k}c through NCHW,
+// the lanes kept.
+template <typename F>
+absl::StatusOr<Tensor> PerChannelThroughNchw(const Tensor& x, F op) {
+  if (x.rank() != 5) return op(x);
+  const int64_t channels = x.dim(1) * x.dim(4);
+  ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(x, channels));
+  ASSIGN_OR_RETURN(Tensor result, op(nchw));
+  return kernels::spatial_pack::ToBlocked(result, x.dim(4));
+}
+
 absl::StatusOr<Tensors> Single(absl::StatusOr<Tensor> t) {
   if (!t.ok()) return t.status();
   return Tensors{*std::move(t)};
@@ -249,22 +260,12 @@ const std::map<std::string, Kernel>& Kernels() {
       {"nn.max_pool2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(auto p, PoolParams(n, /*allow_blocked=*/true));
-         if (in[0].rank() != 5) return Single(ref::MaxPool2D(in[0], p));
-         // NCHW{k}c: pooling is per channel, so through NCHW (lanes kept).
-         const int64_t channels = in[0].dim(1) * in[0].dim(4);
-         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], channels));
-         ASSIGN_OR_RETURN(Tensor pooled, ref::MaxPool2D(nchw, p));
-         return Single(kernels::spatial_pack::ToBlocked(pooled, in[0].dim(4)));
+         return Single(PerChannelThroughNchw(in[0], [&p](const Tensor& x) { return ref::MaxPool2D(x, p); }));
        }},
       {"nn.avg_pool2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(auto p, PoolParams(n, /*allow_blocked=*/true));
-         if (in[0].rank() != 5) return Single(ref::AvgPool2D(in[0], p));
-         // NCHW{k}c: per channel, so through NCHW (lanes kept).
-         const int64_t channels = in[0].dim(1) * in[0].dim(4);
-         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], channels));
-         ASSIGN_OR_RETURN(Tensor pooled, ref::AvgPool2D(nchw, p));
-         return Single(kernels::spatial_pack::ToBlocked(pooled, in[0].dim(4)));
+         return Single(PerChannelThroughNchw(in[0], [&p](const Tensor& x) { return ref::AvgPool2D(x, p); }));
        }},
       {"nn.global_avg_pool2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
