@@ -13,6 +13,7 @@ void SetDecisionAttrs(const Decision& d, const Implementation& impl,
   a.Set("impl_layout", layouts.data);
   a.Set("impl_out_layout", layouts.out);
   if (!d.rejected_records.empty()) a.Set("record_rejected", d.rejected_records);
+  if (!d.passed_over.empty()) a.Set("passed_over", d.passed_over);
 }
 
 std::optional<StoredDecision> GetDecision(const ir::Node& node) {

@@ -1,5 +1,8 @@
 #include "target/dispatch_context.h"
 
+#include <utility>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 
 namespace qnnc::target {
@@ -24,6 +27,7 @@ absl::StatusOr<Decision> DispatchContext::Decide(
   Decision d;
   d.workload_key = workload.Key();
   std::vector<const Implementation*> applicable;
+  std::vector<std::pair<const Implementation*, absl::Status>> inapplicable;
   std::string rejected;
   for (const Implementation* impl : candidates) {
     absl::Status s = impl->applicable(workload, target);
@@ -31,8 +35,23 @@ absl::StatusOr<Decision> DispatchContext::Decide(
       applicable.push_back(impl);
     } else {
       absl::StrAppend(&rejected, "\n  ", impl->name, ": ", s.message());
+      inapplicable.emplace_back(impl, std::move(s));
     }
   }
+  // Why the candidates ranked above `chosen` did not decide.
+  auto passed_over = [&](const std::string& chosen) {
+    int priority = 0;
+    for (const Implementation* impl : candidates) {
+      if (impl->name == chosen) priority = impl->priority;
+    }
+    std::string out;
+    for (const auto& [impl, why] : inapplicable) {
+      if (impl->priority > priority) {
+        absl::StrAppend(&out, out.empty() ? "" : "; ", impl->name, ": ", why.message());
+      }
+    }
+    return out;
+  };
   if (applicable.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "no implementation of ", workload.op, " applies on target ", target.ToString(),
@@ -71,6 +90,7 @@ absl::StatusOr<Decision> DispatchContext::Decide(
         d.implementation = best->name;
         d.config = fallback_config;
       }
+      d.passed_over = passed_over(d.implementation);
       return d;
     }
     absl::StrAppend(&d.rejected_records, d.rejected_records.empty() ? "" : "; ",
@@ -78,6 +98,7 @@ absl::StatusOr<Decision> DispatchContext::Decide(
   }
   d.implementation = best->name;
   d.config = fallback_config;
+  d.passed_over = passed_over(d.implementation);
   return d;
 }
 

@@ -27,6 +27,11 @@ struct Decision {
   // (the implementation does not apply to this op, or the config is not in
   // its space); empty when none was rejected.
   std::string rejected_records;
+  // The candidates ranked above the chosen implementation (higher priority)
+  // that do not apply to this op, each with why ("name: why", joined by
+  // "; "): what a better-ranked kernel would need (e.g. u8s8.avx2's weight
+  // pairs). Empty when the best-ranked candidate decided.
+  std::string passed_over;
 };
 
 // A tuning record's answer for one workload.

@@ -111,6 +111,17 @@ grep -q '"kernel": "spatial_pack u8s8.avx512vnni' "$TEST_TMPDIR/cross_x86_64+avx
   fail "the avx512vnni plan written under --isa=scalar does not describe its VNNI kernels"
 grep -q '"kernel": "spatial_pack u8s8.avx2' "$TEST_TMPDIR/cross_x86_64+avx2.json" ||
   fail "the avx2 plan written under --isa=scalar does not describe its AVX2 kernels"
+# The report says why a better-ranked kernel did not decide: MobileNetV2's
+# dense layers have weight pairs that could saturate vpmaddubsw (u8s8.avx2),
+# so u8i16.avx2 runs them; on VNNI the best-ranked kernel decides them all.
+grep -qE '"passed_over": "x86.spatial_pack.u8s8.avx2: needs weight pairs .* got [0-9]+' \
+  "$TEST_TMPDIR/cross_x86_64+avx2.json" ||
+  fail "the avx2 report does not say why u8s8.avx2 was passed over"
+grep -q 'passed_over = "x86.spatial_pack.u8s8.avx2' "$TEST_TMPDIR/cross_x86_64+avx2.plan" ||
+  fail "the avx2 plan does not keep why u8s8.avx2 was passed over"
+if grep -q '"passed_over"' "$TEST_TMPDIR/cross_x86_64+avx512vnni.json"; then
+  fail "the avx512vnni report passes over a kernel: $(grep -m1 '"passed_over"' "$TEST_TMPDIR/cross_x86_64+avx512vnni.json")"
+fi
 # Such a plan on a host that cannot run it: exit 2 naming what is missing.
 expect 2 "cannot run on this machine: it needs avx512bw, avx512vnni" --isa=avx2 \
   --plan="$TEST_TMPDIR/cross_x86_64+avx512vnni.plan"

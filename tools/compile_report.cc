@@ -47,6 +47,7 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
       if (a.Has("record_rejected")) {
         op["record_rejected"] = a.GetString("record_rejected", "").value_or("");
       }
+      if (a.Has("passed_over")) op["passed_over"] = a.GetString("passed_over", "").value_or("");
     }
     if (i < s.timings.size()) {
       op["kernel"] = s.timings[i].kernel;

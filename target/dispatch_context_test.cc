@@ -1,0 +1,69 @@
+// Decide's account of itself: the better-ranked candidates that do not apply
+// to an op are named with why (Decision::passed_over), whether the fallback
+// or a tuning record decided.
+#include "target/dispatch_context.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace qnnc::target {
+namespace {
+
+Implementation Candidate(const std::string& name, int priority, const std::string& refusal) {
+  Implementation impl;
+  impl.name = name;
+  impl.priority = priority;
+  impl.applicable = [refusal](const Workload&, const Target&) {
+    return refusal.empty() ? absl::OkStatus() : absl::FailedPreconditionError(refusal);
+  };
+  impl.default_config = [](const Workload&, const Target&) { return Config{}; };
+  return impl;
+}
+
+Workload Dense() {
+  Workload w;
+  w.op = "qnn.dense";
+  return w;
+}
+
+TEST(DispatchContext, NamesTheBetterRankedCandidatesThatDoNotApplyAndWhy) {
+  const Implementation fast = Candidate("fast", 50, "needs small weights");
+  const Implementation faster = Candidate("faster", 60, "needs an instruction set");
+  const Implementation plain = Candidate("plain", 10, "");
+  const Implementation slow = Candidate("slow", 5, "needs a run-time zero point");
+  const Target t = *ParseTarget("x86_64");
+  FallbackDispatchContext fallback;
+  absl::StatusOr<Decision> d = fallback.Decide(Dense(), t, {&fast, &plain, &faster, &slow});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->implementation, "plain");
+  // Registry order; the lower-ranked "slow" would not have won anyway.
+  EXPECT_EQ(d->passed_over, "fast: needs small weights; faster: needs an instruction set");
+}
+
+TEST(DispatchContext, TheBestRankedCandidateDecidingPassesNothingOver) {
+  const Implementation best = Candidate("best", 50, "");
+  const Implementation other = Candidate("other", 10, "never applies");
+  FallbackDispatchContext fallback;
+  absl::StatusOr<Decision> d = fallback.Decide(Dense(), *ParseTarget("x86_64"), {&best, &other});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->implementation, "best");
+  EXPECT_EQ(d->passed_over, "");
+}
+
+TEST(DispatchContext, ATunedChoiceIsExplainedAgainstItsOwnRank) {
+  const Implementation top = Candidate("top", 60, "needs small weights");
+  const Implementation middle = Candidate("middle", 40, "");
+  const Implementation low = Candidate("low", 10, "");
+  InMemoryDispatchContext records;
+  records.Add(Dense().Key(), TunedChoice{"low", Config{}, 0});
+  absl::StatusOr<Decision> d = records.Decide(Dense(), *ParseTarget("x86_64"), {&top, &middle, &low});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->implementation, "low");
+  EXPECT_TRUE(d->tuned);
+  // "middle" applies (the tuner measured it slower): only "top" was passed over.
+  EXPECT_EQ(d->passed_over, "top: needs small weights");
+}
+
+}  // namespace
+}  // namespace qnnc::target
