@@ -11,7 +11,8 @@ tap, the same-signed weights of the pair add up to at most 128 in magnitude
 dword of 4 input channels (2 pairs) times 8 output channels at one tap; a
 unit with any bad pair would need a correction step.
 
-Per dense convolution this prints the fraction of units with a bad pair
+Per dense convolution (channels multiples of 16 in and 8 out) this prints
+the fraction of units with a bad pair
   natural   channels in their order
   permuted  after a search for a channel order within each 16-channel block,
             one order for all taps (what a packing copy could apply)
@@ -19,8 +20,8 @@ A correction step costs at least one step of the one-pass kernel, whose
 limit is about 1.15x the int16 kernel's (README, "On AVX2 hosts"): a
 correcting kernel runs in about (1 + f) / 1.15 of the int16 time for a
 fraction f of units corrected, before the cost of its irregular loop and
-of the reordering copy. ResNet-18: f = 0.14 natural, 0.11 permuted, so at
-best 4% (measured 2026-12-02; not built).
+of the reordering copy. ResNet-18, weighted by work: f = 0.21 natural,
+0.15 permuted, so no gain at all (measured 2026-12-02; not built).
 
 Needs Debian's python3-onnx and python3-numpy.
 Usage: scripts/weight_pairs.py MODEL.onnx [--iterations=600]
@@ -44,9 +45,22 @@ def constants(model):
     return vals
 
 
+def output_pixels(model):
+    """Value name -> H * W of its 4-D inferred shape (1 when unknown)."""
+    inferred = onnx.shape_inference.infer_shapes(model)
+    pixels = {}
+    for v in list(inferred.graph.value_info) + list(inferred.graph.output):
+        dims = [d.dim_value for d in v.type.tensor_type.shape.dim]
+        if len(dims) == 4 and dims[2] > 0 and dims[3] > 0:
+            pixels[v.name] = dims[2] * dims[3]
+    return pixels
+
+
 def conv_weights(model):
-    """(name, int32 OIHW weights minus their zero points) of each dense QDQ Conv."""
+    """(name, int32 OIHW weights minus their zero points, output pixels) of
+    each dense QDQ Conv."""
     vals = constants(model)
+    pixels = output_pixels(model)
     producer = {o: n for n in model.graph.node for o in n.output}
     for n in model.graph.node:
         if n.op_type != 'Conv':
@@ -60,7 +74,7 @@ def conv_weights(model):
         if len(dq.input) > 2 and dq.input[2] in vals:
             zp = vals[dq.input[2]].astype(np.int32)
             w = w - (zp.reshape(-1, 1, 1, 1) if zp.ndim == 1 else zp)
-        yield n.name, w
+        yield n.name, w, pixels.get(n.output[0], 1)
 
 
 def bad_units(w, order):
@@ -82,11 +96,12 @@ def main():
                         help='swaps tried per 16-channel block (local search)')
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    total = [0, 0, 0]
+    total = [0, 0, 0]  # natural, permuted, all units, each weighted by output pixels
     print('conv | OIHW | units with a bad pair: natural | permuted')
-    for name, w in conv_weights(onnx.load(args.model)):
+    for name, w, pix in conv_weights(onnx.load(args.model)):
         o, c, kh, kw = w.shape
         if o % 8 or c % 16:
+            print(f'{name} | {o}x{c}x{kh}x{kw} | skipped: channels not a multiple of 16 in, 8 out')
             continue
         w = w.reshape(o, c, kh * kw)
         natural = permuted = units = 0
@@ -108,10 +123,11 @@ def main():
             natural += start
             permuted += best
             units += bad_units(wb, order).size
-        total = [total[0] + natural, total[1] + permuted, total[2] + units]
+        total = [total[0] + pix * natural, total[1] + pix * permuted, total[2] + pix * units]
         print(f'{name} | {o}x{c}x{kh}x{kw} | {natural / units:.3f} | {permuted / units:.3f}')
     if total[2]:
-        print(f'all | | {total[0] / total[2]:.3f} | {total[1] / total[2]:.3f}')
+        # Every unit of a layer does the same work, output pixels times its MACs.
+        print(f'all, by work | | {total[0] / total[2]:.3f} | {total[1] / total[2]:.3f}')
 
 
 if __name__ == '__main__':

@@ -39,15 +39,12 @@ absl::StatusOr<Decision> DispatchContext::Decide(
     }
   }
   // Why the candidates ranked above `chosen` did not decide.
-  auto passed_over = [&](const std::string& chosen) {
-    int priority = 0;
-    for (const Implementation* impl : candidates) {
-      if (impl->name == chosen) priority = impl->priority;
-    }
+  auto passed_over = [&](const Implementation& chosen) {
     std::string out;
     for (const auto& [impl, why] : inapplicable) {
-      if (impl->priority > priority) {
-        absl::StrAppend(&out, out.empty() ? "" : "; ", impl->name, ": ", why.message());
+      if (impl->priority > chosen.priority) {
+        absl::StrAppend(&out, out.empty() ? "" : kPassedOverSeparator, impl->name, ": ",
+                        why.message());
       }
     }
     return out;
@@ -80,17 +77,18 @@ absl::StatusOr<Decision> DispatchContext::Decide(
                            : found->applicable(workload, target);
     if (why.ok()) why = SpaceFor(*found, workload).Validate(tuned.config);
     if (why.ok()) {
-      d.implementation = found->name;
+      const Implementation* chosen = found;
       d.config = tuned.config;
       d.tuned = true;
       if (fallback_record != nullptr && &tuned != fallback_record && tuned.seconds > 0 &&
           fallback_record->seconds > 0 &&
           tuned.seconds > fallback_record->seconds * (1 - kTunedMargin)) {
         // Not clearly faster than the fallback: the fallback, as measured.
-        d.implementation = best->name;
+        chosen = best;
         d.config = fallback_config;
       }
-      d.passed_over = passed_over(d.implementation);
+      d.implementation = chosen->name;
+      d.passed_over = passed_over(*chosen);
       return d;
     }
     absl::StrAppend(&d.rejected_records, d.rejected_records.empty() ? "" : "; ",
@@ -98,7 +96,7 @@ absl::StatusOr<Decision> DispatchContext::Decide(
   }
   d.implementation = best->name;
   d.config = fallback_config;
-  d.passed_over = passed_over(d.implementation);
+  d.passed_over = passed_over(*best);
   return d;
 }
 

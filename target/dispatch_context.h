@@ -29,10 +29,14 @@ struct Decision {
   std::string rejected_records;
   // The candidates ranked above the chosen implementation (higher priority)
   // that do not apply to this op, each with why ("name: why", joined by
-  // "; "): what a better-ranked kernel would need (e.g. u8s8.avx2's weight
-  // pairs). Empty when the best-ranked candidate decided.
+  // kPassedOverSeparator; predicates' messages may contain "; "): what a
+  // better-ranked kernel would need (e.g. u8s8.avx2's weight pairs). All of
+  // them, including kernels for another kind of workload (the dynamic ones
+  // on a constant zero point). Empty when every candidate ranked above the
+  // chosen one applies (a tuned choice then beat them in measurement).
   std::string passed_over;
 };
+inline constexpr char kPassedOverSeparator[] = " | ";
 
 // A tuning record's answer for one workload.
 struct TunedChoice {

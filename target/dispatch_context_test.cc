@@ -38,7 +38,7 @@ TEST(DispatchContext, NamesTheBetterRankedCandidatesThatDoNotApplyAndWhy) {
   ASSERT_TRUE(d.ok()) << d.status();
   EXPECT_EQ(d->implementation, "plain");
   // Registry order; the lower-ranked "slow" would not have won anyway.
-  EXPECT_EQ(d->passed_over, "fast: needs small weights; faster: needs an instruction set");
+  EXPECT_EQ(d->passed_over, "fast: needs small weights | faster: needs an instruction set");
 }
 
 TEST(DispatchContext, TheBestRankedCandidateDecidingPassesNothingOver) {
@@ -54,14 +54,32 @@ TEST(DispatchContext, TheBestRankedCandidateDecidingPassesNothingOver) {
 TEST(DispatchContext, ATunedChoiceIsExplainedAgainstItsOwnRank) {
   const Implementation top = Candidate("top", 60, "needs small weights");
   const Implementation middle = Candidate("middle", 40, "");
+  const Implementation between = Candidate("between", 20, "needs a run-time zero point");
   const Implementation low = Candidate("low", 10, "");
   InMemoryDispatchContext records;
   records.Add(Dense().Key(), TunedChoice{"low", Config{}, 0});
-  absl::StatusOr<Decision> d = records.Decide(Dense(), *ParseTarget("x86_64"), {&top, &middle, &low});
+  absl::StatusOr<Decision> d =
+      records.Decide(Dense(), *ParseTarget("x86_64"), {&top, &middle, &between, &low});
   ASSERT_TRUE(d.ok()) << d.status();
   EXPECT_EQ(d->implementation, "low");
   EXPECT_TRUE(d->tuned);
-  // "middle" applies (the tuner measured it slower): only "top" was passed over.
+  // "middle" applies (the tuner measured it slower); "between" ranks below
+  // the fallback but above the tuned choice, so it is named too.
+  EXPECT_EQ(d->passed_over, "top: needs small weights | between: needs a run-time zero point");
+}
+
+TEST(DispatchContext, ARejectedRecordLeavesTheFallbacksAccount) {
+  const Implementation top = Candidate("top", 60, "needs small weights");
+  const Implementation middle = Candidate("middle", 40, "");
+  const Implementation between = Candidate("between", 20, "needs a run-time zero point");
+  InMemoryDispatchContext records;
+  records.Add(Dense().Key(), TunedChoice{"between", Config{}, 0});
+  absl::StatusOr<Decision> d =
+      records.Decide(Dense(), *ParseTarget("x86_64"), {&top, &middle, &between});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->implementation, "middle");
+  EXPECT_FALSE(d->tuned);
+  EXPECT_NE(d->rejected_records.find("between"), std::string::npos);
   EXPECT_EQ(d->passed_over, "top: needs small weights");
 }
 
