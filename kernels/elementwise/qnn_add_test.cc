@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "kernels/testing/every_isa_level.h"
 #include "kernels/testing/two_threads.h"
 #include "kernels/reference/qnn_elementwise.h"
 #include "pthreadpool.h"
@@ -13,6 +14,7 @@
 namespace qnnc::kernels::elementwise {
 namespace {
 
+using testing::AtEveryIsaLevel;
 using tensor::DType;
 using tensor::Tensor;
 
@@ -92,7 +94,10 @@ TEST(QnnAddTest, MatchesReferenceOnRandomCases) {
                                      tensor::DTypeName(tb) + "->" + tensor::DTypeName(to) +
                                      " " + tensor::ShapeToString(shape) + " rep " +
                                      std::to_string(rep);
-            ExpectMatchesReference(a, b, p, to, rep % 2 ? pool.get() : nullptr, what);
+            // Every level the host allows: the explicit AVX2 vectors and
+            // GCC's clones of the loop.
+            AtEveryIsaLevel(
+                [&] { ExpectMatchesReference(a, b, p, to, rep % 2 ? pool.get() : nullptr, what); });
             ++cases;
           }
         }
@@ -112,7 +117,7 @@ TEST(QnnAddTest, TiesRoundToEven) {
   p.out_scale = 2.0f;
   p.a_zero_point = 3;
   p.out_zero_point = 100;
-  ExpectMatchesReference(a, b, p, DType::kU8, nullptr, "ties");
+  AtEveryIsaLevel([&] { ExpectMatchesReference(a, b, p, DType::kU8, nullptr, "ties"); });
 }
 
 TEST(QnnAddTest, RefusesWhatItDoesNotCover) {

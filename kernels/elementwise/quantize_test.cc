@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/cpu/isa.h"
+#include "kernels/testing/every_isa_level.h"
 #include "kernels/testing/two_threads.h"
 #include "kernels/reference/quantize.h"
 #include "pthreadpool.h"
@@ -42,20 +43,7 @@ void ExpectMatchesReference(const Tensor& x, float scale, int32_t zp, DType out_
                            << " got " << int(g[first]) << " want " << int(w[first]);
 }
 
-// Runs `check` at every instruction-set level the host allows (the explicit
-// AVX2 vectors, GCC's AVX-512 and baseline clones of the loop), then
-// restores the host's level.
-template <typename F>
-void AtEveryLevel(F check) {
-  const cpu::IsaLevel host = cpu::HostIsaLevel();
-  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-    if (level > host) continue;
-    cpu::SetIsaCap(level);
-    SCOPED_TRACE(cpu::IsaLevelName(level));
-    check();
-  }
-  cpu::SetIsaCap(host);
-}
+using testing::AtEveryIsaLevel;
 
 TEST(QuantizeTest, MatchesReference) {
   testing::TwoThreads pool;
@@ -71,7 +59,7 @@ TEST(QuantizeTest, MatchesReference) {
   while (values.size() < 100000) values.push_back(wide(rng));
   const Tensor x = Tensor::FromVector<float>({1, static_cast<int64_t>(values.size())}, values);
   int cases = 0;
-  AtEveryLevel([&] {
+  AtEveryIsaLevel([&] {
     for (DType dt : {DType::kU8, DType::kI8}) {
       const int lo = dt == DType::kU8 ? 0 : -128, hi = dt == DType::kU8 ? 255 : 127;
       for (float scale : {0.5f, 1.0f, 0.0078125f, 3.7f, -0.25f, 1e-30f}) {
@@ -92,7 +80,7 @@ TEST(QuantizeTest, MatchesReference) {
 // many scales (DynamicQuantizeLinear's are (hi - lo) / 255), give the
 // reference's bits at every level (its rounding of ties to even).
 TEST(QuantizeTest, NearTiesGiveTheReferencesBits) {
-  AtEveryLevel([] {
+  AtEveryIsaLevel([] {
   std::mt19937 rng(29);
   std::uniform_real_distribution<float> log_scale(-12.0f, 4.0f);
   int scales = 0;
