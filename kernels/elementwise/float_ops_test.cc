@@ -8,11 +8,11 @@
 
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "kernels/cpu/isa.h"
 #include "kernels/reference/cast.h"
 #include "kernels/reference/elementwise.h"
 #include "kernels/reference/quantize.h"
 #include "kernels/reference/unary.h"
+#include "kernels/testing/every_isa_level.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"
 
@@ -147,11 +147,7 @@ TEST(FloatUnary, ActivationsMatchTheReference) {
   testing::TwoThreads pool;
   std::mt19937 rng(41);
   const Tensor x = RandomF32({2, 8, 90, 70}, rng, true);
-  const cpu::IsaLevel host = cpu::HostIsaLevel();
-  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-    if (level > host) continue;
-    cpu::SetIsaCap(level);
-    SCOPED_TRACE(cpu::IsaLevelName(level));
+  testing::AtEveryIsaLevel([&] {
     for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), pool.get()}) {
       Tensor got;
       ASSERT_TRUE(ActivationF32(FloatActivation::kLeakyRelu, x, 0.1f, 0, &got, threads).ok());
@@ -163,8 +159,7 @@ TEST(FloatUnary, ActivationsMatchTheReference) {
       ASSERT_TRUE(ActivationF32(FloatActivation::kTanh, x, 0, 0, &got, threads).ok());
       EXPECT_TRUE(got.BitwiseEquals(*reference::Tanh(x)));
     }
-  }
-  cpu::SetIsaCap(host);
+  });
   Tensor out;
   EXPECT_FALSE(ActivationF32(FloatActivation::kTanh, Tensor::Zeros(DType::kU8, {2}), 0, 0, &out, nullptr).ok());
 }

@@ -1,12 +1,12 @@
 #include "kernels/elementwise/lookup.h"
 
-#include "kernels/cpu/isa.h"
 
 #include <random>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "kernels/reference/qnn_elementwise.h"
+#include "kernels/testing/every_isa_level.h"
 #include "kernels/testing/two_threads.h"
 
 namespace qnnc::kernels::elementwise {
@@ -20,11 +20,7 @@ using tensor::Tensor;
 TEST(LookupTest, TheReferencesBytes) {
   testing::TwoThreads two;
   std::mt19937 rng(5);
-  const cpu::IsaLevel host = cpu::HostIsaLevel();
-  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-  if (level > host) continue;
-  cpu::SetIsaCap(level);
-  SCOPED_TRACE(cpu::IsaLevelName(level));
+  testing::AtEveryIsaLevel([&] {
   for (DType in : {DType::kU8, DType::kI8}) {
     for (DType out_dtype : {DType::kU8, DType::kI8}) {
       Tensor x = *Tensor::Create(in, {3, 70001});  // several chunks, a ragged end
@@ -42,8 +38,7 @@ TEST(LookupTest, TheReferencesBytes) {
       }
     }
   }
-  }
-  cpu::SetIsaCap(host);
+  });
   Tensor out;
   uint8_t t[256] = {};
   EXPECT_FALSE(Lookup(Tensor::Zeros(DType::kF32, {2}), t, DType::kU8, &out, nullptr).ok());

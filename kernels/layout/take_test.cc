@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/cpu/isa.h"
 #include "kernels/reference/layout.h"
 #include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/testing/random_tensor.h"
+#include "kernels/testing/every_isa_level.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"
 
@@ -78,11 +78,7 @@ TEST(BlockedChannelGather, GivesTheReferencesChannels) {
     for (int i = 0; i < 37; ++i) random.push_back(static_cast<int64_t>(rng() % 70) - 35);  // negative too
     cases.push_back({35, random});
   }
-  const cpu::IsaLevel host = cpu::HostIsaLevel();
-  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-    if (level > host) continue;
-    cpu::SetIsaCap(level);
-    SCOPED_TRACE(cpu::IsaLevelName(level));
+  testing::AtEveryIsaLevel([&] {
     for (DType dt : {DType::kU8, DType::kF32}) {
       for (int64_t block : {16, 4}) {
         for (const Case& c : cases) {
@@ -107,8 +103,7 @@ TEST(BlockedChannelGather, GivesTheReferencesChannels) {
         }
       }
     }
-  }
-  cpu::SetIsaCap(host);
+  });
   EXPECT_FALSE(BlockedChannelGather::Make({48}, 48, 16).ok());
   EXPECT_FALSE(BlockedChannelGather::Make({-49}, 48, 16).ok());
   auto g = BlockedChannelGather::Make({0, 1}, 48, 16);
@@ -124,11 +119,7 @@ TEST(BlockedChannelGather, GivesTheReferencesChannels) {
 TEST(BlockedChannelGather, ConcatPacksLanesThroughTables) {
   testing::TwoThreads two;
   std::mt19937 rng(45);
-  const cpu::IsaLevel host = cpu::HostIsaLevel();
-  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-    if (level > host) continue;
-    cpu::SetIsaCap(level);
-    SCOPED_TRACE(cpu::IsaLevelName(level));
+  testing::AtEveryIsaLevel([&] {
     for (int64_t block : {16, 4}) {
       for (const std::vector<int64_t>& channels : {std::vector<int64_t>{16, 16, 24, 8}, std::vector<int64_t>{24, 24},
                                                    std::vector<int64_t>{5, 3, 17}, std::vector<int64_t>{32}}) {
@@ -156,8 +147,7 @@ TEST(BlockedChannelGather, ConcatPacksLanesThroughTables) {
         }
       }
     }
-  }
-  cpu::SetIsaCap(host);
+  });
   EXPECT_FALSE(BlockedChannelGather::Concat({{8, std::vector<uint8_t>(255)}}, 16).ok());
   auto f32 = BlockedChannelGather::Concat({{8, std::vector<uint8_t>(256)}}, 16);
   ASSERT_TRUE(f32.ok());
