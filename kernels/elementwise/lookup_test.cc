@@ -1,6 +1,5 @@
 #include "kernels/elementwise/lookup.h"
 
-
 #include <random>
 #include <vector>
 

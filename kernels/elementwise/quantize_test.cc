@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/cpu/isa.h"
 #include "kernels/testing/every_isa_level.h"
 #include "kernels/testing/two_threads.h"
 #include "kernels/reference/quantize.h"
