@@ -18,13 +18,24 @@ inline __m512i Requantize16(__m512i acc, __m512 m, __m512 lo, __m512 hi, __m512i
   return _mm512_add_epi32(_mm512_cvtps_epi32(v), zp);
 }
 
+// A register tile's accumulators: NCO groups of 16 channels at NPIX pixels.
+// The epilogue takes them by value, always inlined: taking the array by
+// reference made GCC keep it on the stack (spilled after the main loop and
+// reloaded by the epilogue), 31% slower on mbv2_pw_112's 16 input channels.
 template <int NCO, int NPIX>
-void StoreTile(const DenseGeom& g, const DenseTile& t, __m512i (&acc)[NCO][NPIX]);
+struct TileAcc {
+  __m512i v[NCO][NPIX];
+};
+
+template <int NCO, int NPIX>
+__attribute__((always_inline)) inline void StoreTile(const DenseGeom& g, const DenseTile& t,
+                                                     TileAcc<NCO, NPIX> tile);
 
 // S > 0: the pixel stride (stride_w) known at compile time.
 template <int NCO, int NPIX, int Q, int S>
 void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
-  __m512i acc[NCO][NPIX];
+  TileAcc<NCO, NPIX> tile;
+  auto& acc = tile.v;
   for (int j = 0; j < NCO; ++j) {
     const __m512i b = _mm512_loadu_si512(t.bias + 16 * j);
     for (int p = 0; p < NPIX; ++p) acc[j][p] = b;
@@ -49,13 +60,15 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
       }
     }
   }
-  StoreTile<NCO, NPIX>(g, t, acc);
+  StoreTile<NCO, NPIX>(g, t, tile);
 }
 
 // The epilogue of a u8s8 register tile: requantized bytes (or raw int32) of
 // NCO groups of 16 channels at NPIX pixels.
 template <int NCO, int NPIX>
-void StoreTile(const DenseGeom& g, const DenseTile& t, __m512i (&acc)[NCO][NPIX]) {
+__attribute__((always_inline)) inline void StoreTile(const DenseGeom& g, const DenseTile& t,
+                                                     TileAcc<NCO, NPIX> tile) {
+  const auto& acc = tile.v;
   const __m512 lo = _mm512_set1_ps(g.ep.lo), hi = _mm512_set1_ps(g.ep.hi);
   const __m512i zp = _mm512_set1_epi32(g.ep.zp);
   const bool nan = g.ep.nan_check;
@@ -127,7 +140,8 @@ const DenseTileFn* Table(int nco) {
 // on zero weights). Packed weights: [ky][kx][d < D][j < NCO][16 oc][4 ic].
 template <int NCO, int NPIX, int D>
 void GroupedTileImpl(const DenseGeom& g, const DenseTile& t) {
-  __m512i acc[NCO][NPIX];
+  TileAcc<NCO, NPIX> tile;
+  auto& acc = tile.v;
   for (int j = 0; j < NCO; ++j) {
     const __m512i b = _mm512_loadu_si512(t.bias + 16 * j);
     for (int p = 0; p < NPIX; ++p) acc[j][p] = b;
@@ -159,7 +173,7 @@ void GroupedTileImpl(const DenseGeom& g, const DenseTile& t) {
       }
     }
   }
-  StoreTile<NCO, NPIX>(g, t, acc);
+  StoreTile<NCO, NPIX>(g, t, tile);
 }
 
 template <int NCO, int D, size_t... P>
