@@ -136,7 +136,8 @@ const DenseTileFn* MakeTable(std::index_sequence<P...>) {
 // A madd16 tile's accumulators: 2 * NCO ymm (Madd16Lane order) at NPIX
 // pixels. The epilogue takes them by value, always inlined: taking the array
 // by reference made GCC keep it on the stack (spilled after the main loop,
-// reloaded by the epilogue), 16% slower on mbv2_pw_112's 16 input channels.
+// reloaded by the epilogue): 0.39 instead of 0.33 ms on mbv2_pw_112 (16
+// input channels).
 template <int NCO, int NPIX>
 struct Madd16Acc {
   __m256i v[2 * NCO][NPIX];

@@ -21,7 +21,8 @@ inline __m512i Requantize16(__m512i acc, __m512 m, __m512 lo, __m512 hi, __m512i
 // A register tile's accumulators: NCO groups of 16 channels at NPIX pixels.
 // The epilogue takes them by value, always inlined: taking the array by
 // reference made GCC keep it on the stack (spilled after the main loop and
-// reloaded by the epilogue), 31% slower on mbv2_pw_112's 16 input channels.
+// reloaded by the epilogue): 0.14 instead of 0.11 ms on mbv2_pw_112 (16
+// input channels).
 template <int NCO, int NPIX>
 struct TileAcc {
   __m512i v[NCO][NPIX];
