@@ -89,7 +89,9 @@ TEST_P(ZooModelTest, MatchesOnnxRuntimeExactly) {
     std::cout << "  " << threads << " thread(s): " << c.message << "\n";
     EXPECT_TRUE(c.has_topk && c.top1_equal && c.top5_equal) << c.message;
     EXPECT_TRUE(c.match) << c.message;
-    if (first) EXPECT_TRUE(got.BitwiseEquals(*first)) << "1 and 2 threads differ";
+    if (first) {
+      EXPECT_TRUE(got.BitwiseEquals(*first)) << "1 and 2 threads differ";
+    }
     first = got;
     std::map<std::string, int> on_reference;
     int transforms = 0;
