@@ -243,11 +243,14 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
   impl.applicable = [compensated](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(compensated(w, t));
     if (w.op != "qnn.conv2d" || w.depthwise()) return absl::OkStatus();
-    if (!w.max_weight_pair_sum || *w.max_weight_pair_sum > sp::kMaddubsMaxPairSum) {
+    if (!w.weight_pairs_fit || !*w.weight_pairs_fit) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "needs weight pairs (input channels 2m, 2m+1) whose same-signed parts add up to at most ",
-          sp::kMaddubsMaxPairSum, " (vpmaddubsw's int16 sum must not saturate), got ",
-          w.max_weight_pair_sum ? absl::StrCat(*w.max_weight_pair_sum) : "unknown weights",
+          "needs weight pairs whose same-signed parts add up to at most ", sp::kMaddubsMaxPairSum,
+          " (vpmaddubsw's int16 sum must not saturate) in some order of the input channels "
+          "within each block of 16 (the natural order, channels 2m and 2m+1, for grouped "
+          "convolutions and at most 4 input channels): got ",
+          w.max_weight_pair_sum ? absl::StrCat(*w.max_weight_pair_sum, " in the natural order, and no order fits")
+                                : "unknown weights",
           "; x86.spatial_pack.u8i16.avx2 runs any weights"));
     }
     return absl::OkStatus();

@@ -42,6 +42,10 @@ struct Workload {
   // of input channels (2m, 2m+1) adds in vpmaddubsw's int16 sum
   // (kernels/spatial_pack MaxWeightPairSum); not part of the key.
   std::optional<int64_t> max_weight_pair_sum;
+  // Whether some order of the input channels within each block of 16 pairs
+  // them all within vpmaddubsw's limit (kernels/spatial_pack
+  // FindPairingOrder; the natural order included); not part of the key.
+  std::optional<bool> weight_pairs_fit;
   // Range of the requantization multipliers (input_scale * kernel_scale /
   // output_scale) of the requantize that consumes the op, when constant.
   std::optional<double> min_requant_scale, max_requant_scale;

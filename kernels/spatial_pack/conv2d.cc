@@ -35,10 +35,10 @@ bool IsaSupported(Isa isa) {
   return false;
 }
 
-bool VariantApplies(const U8S8Variant& v, bool depthwise, int64_t max_pair_sum) {
+bool VariantApplies(const U8S8Variant& v, bool depthwise, bool pairs_fit) {
   if (v.isa == Isa::kAvx512bw) return false;  // no kernels of that level
   if (v.arith == Arithmetic::kMadd16) return v.isa != Isa::kScalar && !depthwise;
-  if (v.isa == Isa::kAvx2 && !depthwise) return max_pair_sum <= kMaddubsMaxPairSum;
+  if (v.isa == Isa::kAvx2 && !depthwise) return pairs_fit;
   return true;
 }
 
@@ -119,12 +119,12 @@ static absl::Status CheckArithmetic(const QuantizedConvParams& params,
                    "arithmetic (dense) or a depthwise kernel");
   }
   if (arith == Arithmetic::kMaddubs && isa == Isa::kAvx2 && !IsDepthwise(params)) {
-    const int64_t sum = MaxWeightPairSum(weight.data(), shape, params.groups);
-    if (sum > kMaddubsMaxPairSum) {
+    if (!FindPairingOrder(weight.data(), shape, params.groups)) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "spatial_pack conv2d: a weight pair (input channels 2m, 2m+1) sums to ", sum,
-          " in magnitude, over ", kMaddubsMaxPairSum,
-          ": vpmaddubsw's int16 sum could saturate (use Arithmetic::kMadd16)"));
+          "spatial_pack conv2d: a weight pair (input channels 2m, 2m+1) sums to ",
+          MaxWeightPairSum(weight.data(), shape, params.groups), " in magnitude, over ",
+          kMaddubsMaxPairSum, ", and no order of the channels within their blocks of 16 pairs "
+          "them all within it: vpmaddubsw's int16 sum could saturate (use Arithmetic::kMadd16)"));
     }
   }
   if (arith != Arithmetic::kMadd16) return absl::OkStatus();
@@ -171,7 +171,9 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
                                             DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return DescribeU8S8Depthwise(isa);
-  return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith);
+  const bool reordered = isa == Isa::kAvx2 && arith == Arithmetic::kMaddubs &&
+                         !IsNaturalOrder(*FindPairingOrder(values.data(), weight.shape(), params.groups));
+  return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, reordered);
 }
 
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(

@@ -92,7 +92,9 @@ using Isa = cpu::IsaLevel;
 // How the AVX2 u8s8 dense kernel multiplies (the other ISAs have one way):
 //   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones: one pass,
 //             for weights whose pairs cannot saturate vpmaddubsw's int16 sum
-//             (MaxWeightPairSum <= kMaddubsMaxPairSum; others are refused)
+//             in some channel order (FindPairingOrder; others are refused).
+//             Any order but the natural one is read through a copy of the
+//             input reordered per pixel (weight_pairs.h)
 //   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
 //             packed as int16; one pass, exact for any weights ("u8i16").
 //             Dense kernels only (the AVX2 depthwise kernel already is int16).
@@ -117,9 +119,9 @@ inline constexpr U8S8Variant kU8S8Variants[] = {
 };
 // Whether `variant` has a kernel for a layer: madd16 has no scalar and no
 // depthwise kernel; AVX2's vpmaddubsw takes dense weights only when their
-// pairs fit (max_pair_sum: MaxWeightPairSum of the weights). The factories
-// refuse exactly the rest.
-bool VariantApplies(const U8S8Variant& variant, bool depthwise, int64_t max_pair_sum);
+// pairs fit in some order (pairs_fit: FindPairingOrder of the weights found
+// one). The factories refuse exactly the rest.
+bool VariantApplies(const U8S8Variant& variant, bool depthwise, bool pairs_fit);
 const char* IsaName(Isa isa);
 // The best instruction set this host may use (kernels/cpu/isa.h: the CPU,
 // lowered by the cap).

@@ -1,6 +1,7 @@
 #include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/spatial_pack/conv2d.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <random>
@@ -37,6 +38,11 @@ struct Case {
   // Shrink the second weight of each input-channel pair (2m, 2m+1) so that
   // the pair just fits vpmaddubsw (MaxWeightPairSum <= 128).
   bool fit_pairs = false;
+  // Weights whose pairs fit vpmaddubsw only in another channel order: of
+  // each 4 input channels, the first two take full-range weights ([-127,
+  // 127]) and the last two [-1, 1], so every natural pair of large weights
+  // could saturate and a large channel must pair with a small one.
+  bool reorder_pairs = false;
 };
 
 // The layer suite (full size) and edge cases.
@@ -97,6 +103,15 @@ std::vector<Case> Cases() {
   add(c);
   c.name = "weight_pairs_at_the_limit_3x3_s2", c.kh = c.kw = 3, c.s = {2, 2}, c.zx = 0;
   add(c);
+  // Pairs that fit only reordered (the AVX2 one-pass kernel reads a copy in
+  // their order): 1x1 (no padding), a last block of 8 channels, the largest
+  // inputs; then 3x3 with padding.
+  Case r = {"weight_pairs_reordered_1x1", 1, 40, 5, 7, 24, 1, 1};
+  r.zx = 255, r.reorder_pairs = true;
+  add(r);
+  r = {"weight_pairs_reordered_3x3_padded", 2, 20, 9, 8, 33, 3, 3, {1, 1}, {1, 1, 1, 1}};
+  r.reorder_pairs = true;
+  add(r);
   Case dw = {"depthwise_i8_clamp", 1, 32, 7, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32};
   dw.zx = 255, dw.out = DType::kI8, dw.out_zp = -5, dw.cmin = -20, dw.cmax = 90;
   add(dw);
@@ -130,6 +145,12 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
   std::vector<int64_t> wv(wn);
   const int lo = int16 ? -255 : k.wmin, hi = int16 ? 255 : k.wmax;
   for (auto& e : wv) e = lo + static_cast<int>(rng() % (hi - lo + 1));
+  if (k.reorder_pairs) {
+    for (int64_t i = 0; i < wn; ++i) {
+      const bool large = (i / (k.kh * k.kw)) % cg % 4 < 2;
+      wv[i] = large ? -127 + static_cast<int>(rng() % 255) : -1 + static_cast<int>(rng() % 3);
+    }
+  }
   if (k.fit_pairs) {
     const int64_t kk = k.kh * k.kw;
     for (int64_t o = 0; o < k.oc; ++o) {
@@ -264,9 +285,9 @@ void CheckInt16(const Problem& p, const KnobMap& config, pthreadpool_t pool,
 std::vector<U8S8Variant> AvailableVariants(const Problem& p) {
   std::vector<U8S8Variant> v;
   const bool depthwise = p.params.groups > 1 && p.params.groups == p.params.in_channels;
-  const int64_t pair_sum = MaxWeightPairSum(p.w, p.params.groups);
+  const bool pairs_fit = FindPairingOrder(p.w, p.params.groups).has_value();
   for (const U8S8Variant& variant : kU8S8Variants) {
-    if (IsaSupported(variant.isa) && VariantApplies(variant, depthwise, pair_sum)) {
+    if (IsaSupported(variant.isa) && VariantApplies(variant, depthwise, pairs_fit)) {
       v.push_back(variant);
     }
   }
@@ -377,10 +398,10 @@ TEST(U8S8VariantsTest, ApplyExactlyWhereTheFactoriesAccept) {
   for (const Case& k : cases) {
     const Problem p = MakeProblem(k, false);
     const bool depthwise = k.groups > 1 && k.groups == k.c;
-    const int64_t pair_sum = MaxWeightPairSum(p.w, k.groups);
+    const bool pairs_fit = FindPairingOrder(p.w, k.groups).has_value();
     for (const U8S8Variant& v : kU8S8Variants) {
       auto described = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, v.isa, v.arith);
-      EXPECT_EQ(VariantApplies(v, depthwise, pair_sum), described.ok())
+      EXPECT_EQ(VariantApplies(v, depthwise, pairs_fit), described.ok())
           << k.name << " " << v.name << ": " << described.status();
     }
   }
@@ -451,9 +472,12 @@ TEST(ErrorTest, BadKnobsAndParams) {
   EXPECT_NE(d.status().message().find("no depthwise kernel"), std::string::npos) << d.status();
   d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
   ASSERT_TRUE(d.ok()) << d.status();
-  // vpmaddubsw refuses weights whose pairs could saturate, naming the sum.
-  ASSERT_GT(MaxWeightPairSum(p.w, 1), kMaddubsMaxPairSum);
-  auto refused = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2);
+  // vpmaddubsw refuses weights whose pairs could saturate in every order,
+  // naming the sum. (With 8 channels, each pairs with a padding lane.)
+  EXPECT_TRUE(FindPairingOrder(p.w, 1).has_value());
+  const Problem full = MakeProblem({"full16", 1, 16, 5, 5, 8, 3, 3, {1, 1}, {1, 1, 1, 1}}, false);
+  ASSERT_GT(MaxWeightPairSum(full.w, 1), kMaddubsMaxPairSum);
+  auto refused = Conv2DKernel::DescribeU8S8(full.w, full.params, {}, Isa::kAvx2);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("vpmaddubsw's int16 sum could saturate"),
             std::string::npos)
@@ -478,6 +502,63 @@ TEST(MaxWeightPairSumTest, PairsAndSigns) {
   // (w[0][2], 0), for output channel 1 (0, w[1][0]), never their sum.
   EXPECT_EQ(sum({0, 0, 100, 100, 0, 0}, {2, 3, 1, 1}, 2), 100);
   EXPECT_EQ(sum({0, 0, 0, 0, 100, 100}, {2, 3, 1, 1}, 2), 200);  // pair (4,5)
+}
+
+// A pairing order exists when the channels of each block of 16 can be
+// paired so that every pair fits: the natural order when it does.
+TEST(FindPairingOrderTest, NaturalReorderedOrNone) {
+  auto find = [](std::vector<int8_t> w, tensor::Shape shape, int64_t groups) {
+    return FindPairingOrder(Tensor::FromVector<int8_t>(shape, w), groups);
+  };
+  // Natural: fits as is (one block, channels past 3 are padding).
+  auto natural = find({100, 28, -128, 0}, {1, 4, 1, 1}, 1);
+  ASSERT_TRUE(natural.has_value());
+  EXPECT_EQ(natural->size(), 16u);
+  EXPECT_TRUE(IsNaturalOrder(*natural));
+  // Five channels: (100, 100) cannot pair, but each pairs with a zero.
+  auto reordered = find({100, 100, 0, 0, 0}, {1, 5, 1, 1}, 1);
+  ASSERT_TRUE(reordered.has_value());
+  EXPECT_FALSE(IsNaturalOrder(*reordered));
+  std::set<int> seen(reordered->begin(), reordered->end());
+  EXPECT_EQ(seen.size(), 16u) << "a permutation of the block";
+  for (int m = 0; m < 8; ++m) {
+    const int a = (*reordered)[2 * m], b = (*reordered)[2 * m + 1];
+    EXPECT_FALSE(a < 2 && b < 2) << "channels 0 and 1 paired";
+  }
+  // Nine of 16 channels at 100 for one output channel: at least two of
+  // them must pair. Other groupings keep the natural order only.
+  std::vector<int8_t> nine(16, 0);
+  for (int c = 0; c < 9; ++c) nine[c] = 100;
+  EXPECT_FALSE(find(nine, {1, 16, 1, 1}, 1).has_value());
+  EXPECT_FALSE(find({100, 100, 0, 0, 0, 0}, {2, 3, 1, 1}, 2).has_value());
+  // A second block (channels 16-31) is ordered on its own; taps and output
+  // channels each count: channels 16 and 17 clash only at tap 1 of output 1.
+  std::vector<int8_t> two(2 * 32 * 2, 0);
+  two[(1 * 32 + 16) * 2 + 1] = 90;
+  two[(1 * 32 + 17) * 2 + 1] = -90;  // opposite signs fit
+  auto fits = find(two, {2, 32, 1, 2}, 1);
+  ASSERT_TRUE(fits.has_value());
+  EXPECT_TRUE(IsNaturalOrder(*fits));
+  two[(1 * 32 + 17) * 2 + 1] = 90;
+  fits = find(two, {2, 32, 1, 2}, 1);
+  ASSERT_TRUE(fits.has_value());
+  EXPECT_TRUE(std::equal(fits->begin(), fits->begin() + 16, natural->begin())) << "block 0 untouched";
+  EXPECT_NE((*fits)[17], 1) << "channels 16 and 17 paired";
+}
+
+// The AVX2 one-pass kernel takes weights that fit only reordered, and says so.
+TEST(U8S8Test, Avx2DescribesReorderedPairs) {
+  Case k = {"reordered", 1, 40, 5, 7, 24, 1, 1};
+  k.reorder_pairs = true;
+  const Problem r = MakeProblem(k, false);
+  ASSERT_GT(MaxWeightPairSum(r.w, 1), kMaddubsMaxPairSum);
+  auto d = Conv2DKernel::DescribeU8S8(r.w, r.params, {{"tile_ow", 4}}, Isa::kAvx2);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4 pairs=reordered");
+  k.reorder_pairs = false, k.fit_pairs = true;
+  d = Conv2DKernel::DescribeU8S8(MakeProblem(k, false).w, r.params, {{"tile_ow", 4}}, Isa::kAvx2);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4");
 }
 
 TEST(IsaTest, DetectIsaIsSupported) {

@@ -89,14 +89,18 @@ absl::Status PrepareOutput(Tensor* output, DType dtype, const Shape& shape);
 // u8i16 kernels) every 4 bytes become the int16 pairs (x0, x2), (x1, x3)
 // (internal::WidenPairs): the output has 2 * elem bytes per pixel, and the
 // border the widened `fill`.
+// With `shuffle` (the u8s8 AVX2 kernel reading its channels in a
+// PairingOrder) each 16-byte pixel's channels are reordered by the plane's
+// 16 order bytes (Row's `order`); the border needs none (every byte `fill`).
 struct PadRows {
   int64_t h, w, wp, top, left, elem;
   uint8_t fill;
   internal::WidenFn widen = nullptr;
+  internal::ShuffleFn shuffle = nullptr;
 
   int64_t OutElem() const { return widen ? 2 * elem : elem; }
   // Padded row y of the plane at `src` into `d` (wp * OutElem() bytes).
-  void Row(const uint8_t* src, int64_t y, uint8_t* d) const {
+  void Row(const uint8_t* src, int64_t y, uint8_t* d, const uint8_t* order = nullptr) const {
     const int64_t iy = y - top;
     const int64_t e = OutElem();
     if (iy < 0 || iy >= h) {
@@ -106,6 +110,8 @@ struct PadRows {
     Fill(d, left * e);
     if (widen) {
       widen(src + iy * w * elem, d + left * e, w * elem);
+    } else if (shuffle) {
+      shuffle(src + iy * w * elem, d + left * elem, w * elem, order);
     } else {
       std::memcpy(d + left * elem, src + iy * w * elem, w * elem);
     }
@@ -155,6 +161,7 @@ struct BandPad {
   bool all_images = false;   // one band holds every image (else one image)
   int64_t n = 1;
   uint64_t run = 0;          // unique per Run call
+  const uint8_t* orders = nullptr;  // with rows.shuffle: 16 order bytes per plane
 
   int64_t PlaneBytes() const { return band_in_rows * rows.wp * rows.OutElem(); }
   int64_t ImageBytes() const { return planes * PlaneBytes(); }
@@ -184,7 +191,8 @@ struct BandPad {
       for (int64_t pl = 0; pl < planes; ++pl) {
         const uint8_t* plane = src + (i * planes + pl) * plane_in;
         uint8_t* d = buf + (i - i0) * ImageBytes() + pl * PlaneBytes();
-        for (int64_t y = *row0; y < r1; ++y, d += row_out) rows.Row(plane, y, d);
+        const uint8_t* order = orders ? orders + 16 * pl : nullptr;
+        for (int64_t y = *row0; y < r1; ++y, d += row_out) rows.Row(plane, y, d, order);
       }
     }
     cached.run = run;
@@ -207,7 +215,9 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<in
                                                             const QuantizedConvParams& params,
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith);
-std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith);
+// `reordered`: the weights' PairingOrder is not the natural one (AVX2 vpmaddubsw).
+std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
+                              bool reordered);
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Depthwise(const std::vector<int16_t>& weight,
                                                                 const QuantizedConvParams& params,
                                                                 Isa isa);

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -65,6 +66,19 @@ class U8S8Dense final : public Conv2DKernel {
                                p.in_channels % 16 == 0 && p.out_channels % 16 == 0 &&
                                ((isa == Isa::kAvx512vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
     k->group_words_ = grouped_tiles ? cg / 4 : 0;
+    if (isa == Isa::kAvx2 && !k->madd16_) {
+      // vpmaddubsw pairs slots (2m, 2m + 1) of each 16-channel block: the
+      // weights' pairing order (CreateU8S8 checked that one exists). Any
+      // other than the natural one is read through a reordered copy.
+      const std::optional<PairingOrder> order =
+          FindPairingOrder(weight.data(), {p.out_channels, cg, p.kernel_h, p.kernel_w}, p.groups);
+      if (!order) return absl::InternalError("no pairing order fits vpmaddubsw");
+      if (!IsNaturalOrder(*order)) {
+        k->order_ = *order;
+        k->shuffle_ = internal::GetShufflePixelsAvx2();
+        if (k->shuffle_ == nullptr || k->in_block_ != 16) return absl::InternalError("cannot reorder channels");
+      }
+    }
     k->Pack(weight.data());
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
@@ -89,15 +103,17 @@ class U8S8Dense final : public Conv2DKernel {
         k->fns_[nco * (max_pix + 1) + np] = fn;
       }
     }
-    k->description_ = Description(tile_co, tile_ow, isa, arith);
+    k->description_ = Description(tile_co, tile_ow, isa, arith, !k->order_.empty());
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
-  static std::string Description(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith) {
+  static std::string Description(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
+                                 bool reordered) {
     if (arith == Arithmetic::kMadd16) {
       return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
     }
-    return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
+    return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow,
+                        reordered ? " pairs=reordered" : "");
   }
 
   absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
@@ -164,7 +180,8 @@ class U8S8Dense final : public Conv2DKernel {
                 if (oc >= p.out_channels) continue;
                 const int64_t g = oc / og;
                 for (int64_t i = 0; i < 4; ++i) {
-                  const int64_t ic = (t.icb_lo + icb) * ib + q * 4 + i;
+                  const int64_t block = (t.icb_lo + icb) * ib;
+                  const int64_t ic = block + (order_.empty() ? q * 4 + i : order_[block + q * 4 + i]);
                   if (ic < g * cg || ic >= (g + 1) * cg) continue;
                   const int16_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
                   if (madd16_) {
@@ -263,6 +280,10 @@ class U8S8Dense final : public Conv2DKernel {
   Isa isa_ = Isa::kScalar;
   int64_t nco_ = 1, tile_ow_ = 1, ocb_ = 0, icb_total_ = 0;
   bool madd16_ = false;  // int16 weights for GetDenseTileMadd16Avx2
+  // A PairingOrder other than the natural one (AVX2 vpmaddubsw): the weights
+  // are packed in it and the input is read through a reordered copy.
+  PairingOrder order_;
+  internal::ShuffleFn shuffle_ = nullptr;
   int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
   Epilogue ep_;
   std::vector<int32_t> bias_;
@@ -283,8 +304,9 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   // The u8i16 kernel reads a widened copy, made by the same banded padding
   // (with no border when the layer has no padding), twice the bytes.
   const bool widen = madd16_;
+  const bool shuffled = !order_.empty();
   const int64_t e = widen ? 2 : 1;
-  const bool flat = !padded && !widen && p.kernel_h == 1 && p.kernel_w == 1 &&
+  const bool flat = !padded && !widen && !shuffled && p.kernel_h == 1 && p.kernel_w == 1 &&
                     p.strides[0] == 1 && p.strides[1] == 1;
   const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3];
   RunCtx c;
@@ -338,7 +360,7 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   c.chunks_per_row = CeilDiv(c.ow, c.chunk_pix);
   const size_t spatial_items = static_cast<size_t>(g.n * c.oh * c.chunks_per_row);
   const bool spatial_major = static_cast<int64_t>(packed_.size()) <= kSpatialMajorWeightBytes;
-  c.banded = padded || widen;
+  c.banded = padded || widen || shuffled;
   if (c.banded) {
     BandPad& b = c.band;
     b.src = input.data<uint8_t>();
@@ -346,6 +368,10 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     if (widen) {
       b.rows.widen = internal::GetWidenPairsAvx2();
       if (b.rows.widen == nullptr) return absl::InternalError("missing the AVX2 widening");
+    }
+    if (shuffled) {
+      b.rows.shuffle = shuffle_;
+      b.orders = order_.data();
     }
     b.hp = hp;
     b.planes = icb_total_;
@@ -389,8 +415,9 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<in
   return U8S8Dense::Make(weight, params, tile_co, tile_ow, isa, arith);
 }
 
-std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith) {
-  return U8S8Dense::Description(tile_co, tile_ow, isa, arith);
+std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
+                              bool reordered) {
+  return U8S8Dense::Description(tile_co, tile_ow, isa, arith, reordered);
 }
 
 }  // namespace qnnc::kernels::spatial_pack

@@ -463,9 +463,25 @@ void WidenPairsImpl(const uint8_t* src, uint8_t* dst, int64_t bytes) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 2 * i), _mm256_shuffle_epi8(both, shuffle));
   }
 }
+
+// Two pixels per vpshufb (it works per 128-bit lane: the order in both).
+void ShufflePixelsImpl(const uint8_t* src, uint8_t* dst, int64_t bytes, const uint8_t* order) {
+  const __m128i o = _mm_loadu_si128(reinterpret_cast<const __m128i*>(order));
+  const __m256i control = _mm256_broadcastsi128_si256(o);
+  int64_t i = 0;
+  for (; i + 32 <= bytes; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_shuffle_epi8(x, control));
+  }
+  if (i < bytes) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_shuffle_epi8(x, o));
+  }
+}
 }  // namespace
 
 WidenFn GetWidenPairsAvx2() { return &WidenPairsImpl; }
+ShuffleFn GetShufflePixelsAvx2() { return &ShufflePixelsImpl; }
 
 DwRowFn GetDwRowAvx2() { return &DwRowImpl; }
 
@@ -478,6 +494,7 @@ DenseTileFn GetDenseTileAvx2(int, int, int64_t) { return nullptr; }
 DenseTileFn GetDenseTileMadd16Avx2(int, int, int64_t) { return nullptr; }
 DenseTileFn GetGroupedTileMadd16Avx2(int, int, int) { return nullptr; }
 WidenFn GetWidenPairsAvx2() { return nullptr; }
+ShuffleFn GetShufflePixelsAvx2() { return nullptr; }
 DwRowFn GetDwRowAvx2() { return nullptr; }
 }  // namespace qnnc::kernels::spatial_pack::internal
 

@@ -164,6 +164,12 @@ using WidenFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t bytes);
 WidenFn GetWidenPairsAvx2();
 // The portable equivalent (any multiple of 4 bytes).
 void WidenPairsScalar(const uint8_t* src, uint8_t* dst, int64_t bytes);
+// Reorders the channels of each 16-byte pixel of `bytes` (a multiple of 16)
+// bytes at `src` into `dst`: dst byte s of a pixel is src byte order[s]
+// (a PairingOrder's 16 entries for one block; vpshufb). nullptr when AVX2
+// was not compiled in.
+using ShuffleFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t bytes, const uint8_t* order);
+ShuffleFn GetShufflePixelsAvx2();
 DwRowFn GetDwRowAvx2();
 
 }  // namespace qnnc::kernels::spatial_pack::internal
