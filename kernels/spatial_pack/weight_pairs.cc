@@ -105,9 +105,16 @@ std::optional<PairingOrder> FindPairingOrder(const int16_t* w, const tensor::Sha
         }
       }
     }
+    // The real channels (and one padding channel when their count is odd)
+    // pair among themselves and the rest of the block stays padding: the
+    // kernels skip steps past a block's last real channel (q_last), so
+    // spreading the channels of a partial block over its padding slots would
+    // only add steps (Inception's 8-channel 3x3: 1.6x slower).
+    const int real = static_cast<int>(n + (n % 2));
     std::array<uint8_t, kBlock> slots{};
+    for (int i = real; i < kBlock; ++i) slots[i] = static_cast<uint8_t>(i);
     int steps = 0;
-    if (!Match(fits, (1u << kBlock) - 1, &slots, 0, &steps)) return std::nullopt;
+    if (!Match(fits, (1u << real) - 1, &slots, 0, &steps)) return std::nullopt;
     std::copy(slots.begin(), slots.end(), order.begin() + c0);
   }
   return order;

@@ -34,7 +34,9 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 // FindPairingOrder returns an order under which every pair fits
 // (kMaddubsMaxPairSum): the natural one (order[16 b + s] = s) when it
 // fits, else one found by an exact search per block (a perfect matching of
-// the channels that fit together); nullopt when none exists, or the search
+// the channels that fit together; the channels of a partial block pair
+// among themselves, with one padding channel if their count is odd, and
+// keep their slots at its start); nullopt when none exists, or the search
 // gave up (a bounded number of steps per block, the same on every run).
 // Grouped weights (groups > 1) and at most 4 input channels (the image
 // stem's 4-channel blocks) keep the natural order.

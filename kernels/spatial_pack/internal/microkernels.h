@@ -94,9 +94,9 @@ struct DenseTile {
   const int8_t* w = nullptr;    // the tile's packed weights
   int64_t icb_count = 0;
   // The q steps of the last input-channel block that hold real channels of
-  // the tile's groups (0: all). The rest have zero weights; the madd16
-  // kernels skip them (Inception's 8- and 20-channel layers: half and 3/8
-  // of the steps), the others run them.
+  // the tile's groups (0: all). The rest have zero weights; the AVX2 kernels
+  // skip them (Inception's 8- and 20-channel layers: half and 3/8 of the
+  // steps), the others run them.
   int q_last = 0;
   const int32_t* bias = nullptr;  // 16 * nco
   const float* mult = nullptr;    // 16 * nco
