@@ -111,7 +111,7 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
     if (pairs && w.min_weight_offset && *w.min_weight_offset >= -128 &&
         *w.max_weight_offset <= 127) {
       w.max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w.groups);
-      w.weight_pairs_fit = kernels::spatial_pack::FindPairingOrder(offsets, w.groups).has_value();
+      w.weight_pairs_corrected = kernels::spatial_pack::PlanPairing(offsets, w.groups).CorrectedFraction();
     }
   }
   // The requantize consuming the accumulator, maybe through bias additions.

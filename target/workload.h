@@ -42,10 +42,10 @@ struct Workload {
   // of input channels (2m, 2m+1) adds in vpmaddubsw's int16 sum
   // (kernels/spatial_pack MaxWeightPairSum); not part of the key.
   std::optional<int64_t> max_weight_pair_sum;
-  // Whether some order of the input channels within each block of 16 pairs
-  // them all within vpmaddubsw's limit (kernels/spatial_pack
-  // FindPairingOrder; the natural order included); not part of the key.
-  std::optional<bool> weight_pairs_fit;
+  // The share of the AVX2 vpmaddubsw kernel's units of work that hold a
+  // pair that could saturate, in the channel order it would choose
+  // (kernels/spatial_pack PlanPairing: it corrects those); not part of the key.
+  std::optional<double> weight_pairs_corrected;
   // Range of the requantization multipliers (input_scale * kernel_scale /
   // output_scale) of the requantize that consumes the op, when constant.
   std::optional<double> min_requant_scale, max_requant_scale;

@@ -35,10 +35,9 @@ bool IsaSupported(Isa isa) {
   return false;
 }
 
-bool VariantApplies(const U8S8Variant& v, bool depthwise, bool pairs_fit) {
+bool VariantApplies(const U8S8Variant& v, bool depthwise) {
   if (v.isa == Isa::kAvx512bw) return false;  // no kernels of that level
   if (v.arith == Arithmetic::kMadd16) return v.isa != Isa::kScalar && !depthwise;
-  if (v.isa == Isa::kAvx2 && !depthwise) return pairs_fit;
   return true;
 }
 
@@ -118,15 +117,6 @@ static absl::Status CheckArithmetic(const QuantizedConvParams& params,
     return Invalid("weights outside [-128, 127] (w - zw of 8-bit weights) need the madd16 "
                    "arithmetic (dense) or a depthwise kernel");
   }
-  if (arith == Arithmetic::kMaddubs && isa == Isa::kAvx2 && !IsDepthwise(params)) {
-    if (!FindPairingOrder(weight.data(), shape, params.groups)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "spatial_pack conv2d: a weight pair (input channels 2m, 2m+1) sums to ",
-          MaxWeightPairSum(weight.data(), shape, params.groups), " in magnitude, over ",
-          kMaddubsMaxPairSum, ", and no order of the channels within their blocks of 16 pairs "
-          "them all within it: vpmaddubsw's int16 sum could saturate (use Arithmetic::kMadd16)"));
-    }
-  }
   if (arith != Arithmetic::kMadd16) return absl::OkStatus();
   if (isa != Isa::kAvx2 && isa != Isa::kAvx512vnni) {
     return Invalid("madd16 arithmetic is for AVX2 and AVX-512 VNNI only, not ", IsaName(isa));
@@ -171,9 +161,11 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
                                             DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return DescribeU8S8Depthwise(isa);
-  const bool reordered = isa == Isa::kAvx2 && arith == Arithmetic::kMaddubs &&
-                         !IsNaturalOrder(*FindPairingOrder(values.data(), weight.shape(), params.groups));
-  return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, reordered);
+  if (isa == Isa::kAvx2 && arith == Arithmetic::kMaddubs) {
+    const PairingPlan plan = PlanPairing(values.data(), weight.shape(), params.groups);
+    return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, &plan);
+  }
+  return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, nullptr);
 }
 
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(

@@ -90,11 +90,13 @@ struct QuantizedConvParams {
 // and kAvx512vnni; an avx512bw host runs the AVX2 ones.
 using Isa = cpu::IsaLevel;
 // How the AVX2 u8s8 dense kernel multiplies (the other ISAs have one way):
-//   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones: one pass,
-//             for weights whose pairs cannot saturate vpmaddubsw's int16 sum
-//             in some channel order (FindPairingOrder; others are refused).
-//             Any order but the natural one is read through a copy of the
-//             input reordered per pixel (weight_pairs.h)
+//   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones: one pass
+//             where the pairs cannot saturate vpmaddubsw's int16 sum in the
+//             channel order PlanPairing chooses (weight_pairs.h; any order
+//             but the natural one is read through a copy of the input
+//             reordered per pixel), and a second pass over the steps
+//             holding a pair that could (DenseCorrection): exact for any
+//             s8 weights, fast where few steps need correcting
 //   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
 //             packed as int16; one pass, exact for any weights ("u8i16").
 //             Dense kernels only (the AVX2 depthwise kernel already is int16).
@@ -118,10 +120,8 @@ inline constexpr U8S8Variant kU8S8Variants[] = {
     {Isa::kAvx512vnni, Arithmetic::kMadd16, "u8i16.avx512vnni"},
 };
 // Whether `variant` has a kernel for a layer: madd16 has no scalar and no
-// depthwise kernel; AVX2's vpmaddubsw takes dense weights only when their
-// pairs fit in some order (pairs_fit: FindPairingOrder of the weights found
-// one). The factories refuse exactly the rest.
-bool VariantApplies(const U8S8Variant& variant, bool depthwise, bool pairs_fit);
+// depthwise kernel. The factories refuse exactly the rest.
+bool VariantApplies(const U8S8Variant& variant, bool depthwise);
 const char* IsaName(Isa isa);
 // The best instruction set this host may use (kernels/cpu/isa.h: the CPU,
 // lowered by the cap).

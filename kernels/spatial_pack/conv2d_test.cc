@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "kernels/cpu/isa.h"
 #include "kernels/testing/two_threads.h"
@@ -43,6 +44,9 @@ struct Case {
   // 127]) and the last two [-1, 1], so every natural pair of large weights
   // could saturate and a large channel must pair with a small one.
   bool reorder_pairs = false;
+  // Weights in [-40, 40] but one in 40 of magnitude 100-127: a few pairs
+  // saturate in any order, so the AVX2 one-pass kernel corrects some steps.
+  bool sparse_large = false;
 };
 
 // The layer suite (full size) and edge cases.
@@ -112,6 +116,14 @@ std::vector<Case> Cases() {
   r = {"weight_pairs_reordered_3x3_padded", 2, 20, 9, 8, 33, 3, 3, {1, 1}, {1, 1, 1, 1}};
   r.reorder_pairs = true;
   add(r);
+  // A few pairs that saturate in any order (corrected steps), with the
+  // largest inputs; then strided, padded, two images.
+  r = {"weight_pairs_corrected_1x1", 1, 64, 6, 7, 40, 1, 1};
+  r.zx = 255, r.sparse_large = true;
+  add(r);
+  r = {"weight_pairs_corrected_3x3_s2", 2, 48, 11, 9, 24, 3, 3, {2, 2}, {1, 0, 1, 2}};
+  r.sparse_large = true;
+  add(r);
   Case dw = {"depthwise_i8_clamp", 1, 32, 7, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32};
   dw.zx = 255, dw.out = DType::kI8, dw.out_zp = -5, dw.cmin = -20, dw.cmax = 90;
   add(dw);
@@ -145,6 +157,12 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
   std::vector<int64_t> wv(wn);
   const int lo = int16 ? -255 : k.wmin, hi = int16 ? 255 : k.wmax;
   for (auto& e : wv) e = lo + static_cast<int>(rng() % (hi - lo + 1));
+  if (k.sparse_large) {
+    for (auto& e : wv) {
+      e = rng() % 40 == 0 ? (rng() % 2 ? 1 : -1) * (100 + static_cast<int>(rng() % 28))
+                          : -40 + static_cast<int>(rng() % 81);
+    }
+  }
   if (k.reorder_pairs) {
     for (int64_t i = 0; i < wn; ++i) {
       const bool large = (i / (k.kh * k.kw)) % cg % 4 < 2;
@@ -285,9 +303,8 @@ void CheckInt16(const Problem& p, const KnobMap& config, pthreadpool_t pool,
 std::vector<U8S8Variant> AvailableVariants(const Problem& p) {
   std::vector<U8S8Variant> v;
   const bool depthwise = p.params.groups > 1 && p.params.groups == p.params.in_channels;
-  const bool pairs_fit = FindPairingOrder(p.w, p.params.groups).has_value();
   for (const U8S8Variant& variant : kU8S8Variants) {
-    if (IsaSupported(variant.isa) && VariantApplies(variant, depthwise, pairs_fit)) {
+    if (IsaSupported(variant.isa) && VariantApplies(variant, depthwise)) {
       v.push_back(variant);
     }
   }
@@ -398,10 +415,9 @@ TEST(U8S8VariantsTest, ApplyExactlyWhereTheFactoriesAccept) {
   for (const Case& k : cases) {
     const Problem p = MakeProblem(k, false);
     const bool depthwise = k.groups > 1 && k.groups == k.c;
-    const bool pairs_fit = FindPairingOrder(p.w, k.groups).has_value();
     for (const U8S8Variant& v : kU8S8Variants) {
       auto described = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, v.isa, v.arith);
-      EXPECT_EQ(VariantApplies(v, depthwise, pairs_fit), described.ok())
+      EXPECT_EQ(VariantApplies(v, depthwise), described.ok())
           << k.name << " " << v.name << ": " << described.status();
     }
   }
@@ -472,15 +488,17 @@ TEST(ErrorTest, BadKnobsAndParams) {
   EXPECT_NE(d.status().message().find("no depthwise kernel"), std::string::npos) << d.status();
   d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
   ASSERT_TRUE(d.ok()) << d.status();
-  // vpmaddubsw refuses weights whose pairs could saturate in every order,
-  // naming the sum.
+  // vpmaddubsw takes weights whose pairs could saturate in every order,
+  // correcting those steps, and says how many of its units it corrects.
   const Problem full = MakeProblem({"full16", 1, 16, 5, 5, 8, 3, 3, {1, 1}, {1, 1, 1, 1}}, false);
   ASSERT_GT(MaxWeightPairSum(full.w, 1), kMaddubsMaxPairSum);
-  auto refused = Conv2DKernel::DescribeU8S8(full.w, full.params, {}, Isa::kAvx2);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("vpmaddubsw's int16 sum could saturate"),
-            std::string::npos)
-      << refused.status();
+  const PairingPlan plan = PlanPairing(full.w, 1);
+  EXPECT_EQ(plan.units, 4 * 9);
+  EXPECT_GT(plan.corrected_units, 0);
+  auto corrected = Conv2DKernel::DescribeU8S8(full.w, full.params, {{"tile_ow", 4}}, Isa::kAvx2);
+  ASSERT_TRUE(corrected.ok()) << corrected.status();
+  EXPECT_NE(corrected->find(absl::StrCat(" corrected=", plan.corrected_units, "/36")), std::string::npos)
+      << *corrected;
   EXPECT_EQ(*d, "u8i16.avx2.dense tile_co=16 tile_ow=4");
 }
 
@@ -532,6 +550,11 @@ TEST(FindPairingOrderTest, NaturalReorderedOrNone) {
   std::vector<int8_t> nine(16, 0);
   for (int c = 0; c < 9; ++c) nine[c] = 100;
   EXPECT_FALSE(find(nine, {1, 16, 1, 1}, 1).has_value());
+  // The plan pairs them so that one word of 4 slots (of the block's 4)
+  // needs correcting.
+  const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({1, 16, 1, 1}, nine), 1);
+  EXPECT_EQ(plan.units, 4);
+  EXPECT_EQ(plan.corrected_units, 1);
   EXPECT_FALSE(find({100, 100, 0, 0, 0, 0}, {2, 3, 1, 1}, 2).has_value());
   // A second block (channels 16-31) is ordered on its own; taps and output
   // channels each count: channels 16 and 17 clash only at tap 1 of output 1.

@@ -215,9 +215,9 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<in
                                                             const QuantizedConvParams& params,
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith);
-// `reordered`: the weights' PairingOrder is not the natural one (AVX2 vpmaddubsw).
+// `plan`: the AVX2 vpmaddubsw kernel's pairing (weight_pairs.h), else nullptr.
 std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
-                              bool reordered);
+                              const PairingPlan* plan);
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Depthwise(const std::vector<int16_t>& weight,
                                                                 const QuantizedConvParams& params,
                                                                 Isa isa);

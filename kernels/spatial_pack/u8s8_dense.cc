@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <type_traits>
@@ -66,15 +67,16 @@ class U8S8Dense final : public Conv2DKernel {
                                p.in_channels % 16 == 0 && p.out_channels % 16 == 0 &&
                                ((isa == Isa::kAvx512vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
     k->group_words_ = grouped_tiles ? cg / 4 : 0;
+    PairingPlan plan;
     if (isa == Isa::kAvx2 && !k->madd16_) {
       // vpmaddubsw pairs slots (2m, 2m + 1) of each 16-channel block: the
-      // weights' pairing order (CreateU8S8 checked that one exists). Any
-      // other than the natural one is read through a reordered copy.
-      const std::optional<PairingOrder> order =
-          FindPairingOrder(weight.data(), {p.out_channels, cg, p.kernel_h, p.kernel_w}, p.groups);
-      if (!order) return absl::InternalError("no pairing order fits vpmaddubsw");
-      if (!IsNaturalOrder(*order)) {
-        k->order_ = *order;
+      // weights' pairing order. Any other than the natural one is read
+      // through a reordered copy; the pairs that still do not fit are
+      // corrected (Pack).
+      plan = PlanPairing(weight.data(), {p.out_channels, cg, p.kernel_h, p.kernel_w}, p.groups);
+      k->correct_ = true;
+      if (!IsNaturalOrder(plan.order)) {
+        k->order_ = plan.order;
         k->shuffle_ = internal::GetShufflePixelsAvx2();
         if (k->shuffle_ == nullptr || k->in_block_ != 16) return absl::InternalError("cannot reorder channels");
       }
@@ -103,17 +105,21 @@ class U8S8Dense final : public Conv2DKernel {
         k->fns_[nco * (max_pix + 1) + np] = fn;
       }
     }
-    k->description_ = Description(tile_co, tile_ow, isa, arith, !k->order_.empty());
+    k->description_ = Description(tile_co, tile_ow, isa, arith, k->correct_ ? &plan : nullptr);
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
   static std::string Description(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
-                                 bool reordered) {
+                                 const PairingPlan* plan) {
     if (arith == Arithmetic::kMadd16) {
       return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
     }
-    return absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow,
-                        reordered ? " pairs=reordered" : "");
+    std::string d = absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
+    if (plan && !IsNaturalOrder(plan->order)) absl::StrAppend(&d, " pairs=reordered");
+    if (plan && plan->corrected_units > 0) {
+      absl::StrAppend(&d, " corrected=", plan->corrected_units, "/", plan->units);
+    }
+    return d;
   }
 
   absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
@@ -123,7 +129,29 @@ class U8S8Dense final : public Conv2DKernel {
   struct OcTile {
     int64_t ocb0, nco, icb_lo, icb_count, w_offset;
     int q_last;  // DenseTile::q_last
+    int64_t correction0 = 0, correction_count = 0;  // in corrections_
   };
+
+  // AVX2 vpmaddubsw: splits the pairs of one packed step (nco = 1: [16 oc][4
+  // ic]) that could saturate into the part that fits, left in `step`, and the
+  // rest, a correction of the tile (DenseCorrection) when there is any.
+  void SplitStep(int8_t* step, int64_t icb, int64_t k, int64_t q, OcTile* t) {
+    internal::DenseCorrection c{static_cast<int32_t>(icb), static_cast<int32_t>(k / params_.kernel_w),
+                                static_cast<int32_t>(k % params_.kernel_w), static_cast<int32_t>(q), {}};
+    bool any = false;
+    for (int i = 0; i < 64; i += 2) {
+      const int a = step[i], b = step[i + 1];
+      if ((a > 0) != (b > 0) || a == 0 || std::abs(a) + std::abs(b) <= kMaddubsMaxPairSum) continue;
+      // Same sign, magnitudes over 128: b keeps what a leaves of 128.
+      const int kept = (b > 0 ? 1 : -1) * (static_cast<int>(kMaddubsMaxPairSum) - std::abs(a));
+      step[i + 1] = static_cast<int8_t>(kept);
+      c.w[i + 1] = static_cast<int8_t>(b - kept);
+      any = true;
+    }
+    if (!any) return;
+    corrections_.push_back(c);
+    ++t->correction_count;
+  }
 
   // w: OIHW values, within s8 unless madd16 (CreateU8S8 checks).
   void Pack(const int16_t* w) {
@@ -171,9 +199,11 @@ class U8S8Dense final : public Conv2DKernel {
       const int64_t q4 = ib / 4;
       packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
       int8_t* dst = packed_.data() + t.w_offset;
+      t.correction0 = static_cast<int64_t>(corrections_.size());
       for (int64_t icb = 0; icb < t.icb_count; ++icb) {
         for (int64_t k = 0; k < kk; ++k) {
           for (int64_t q = 0; q < q4; ++q) {
+            int8_t* step = dst;
             for (int64_t j = 0; j < t.nco; ++j, dst += j_bytes) {
               for (int64_t l = 0; l < 16; ++l) {
                 const int64_t oc = oc_lo + j * 16 + l;
@@ -193,6 +223,7 @@ class U8S8Dense final : public Conv2DKernel {
                 }
               }
             }
+            if (correct_) SplitStep(step, icb, k, q, &t);  // AVX2: nco = 1
           }
         }
       }
@@ -257,6 +288,8 @@ class U8S8Dense final : public Conv2DKernel {
       call.bias = k.bias_.data() + t.ocb0 * 16;
       call.mult = k.mult_.data() + t.ocb0 * 16;
       call.nco = static_cast<int>(t.nco);
+      call.corrections = k.corrections_.data() + t.correction0;
+      call.correction_count = t.correction_count;
       const uint8_t* in_row =
           in_image + t.icb_lo * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;
       uint8_t* out_row = c.out ? c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row
@@ -284,6 +317,9 @@ class U8S8Dense final : public Conv2DKernel {
   // are packed in it and the input is read through a reordered copy.
   PairingOrder order_;
   internal::ShuffleFn shuffle_ = nullptr;
+  // AVX2 vpmaddubsw: the pairs that could saturate are split (SplitStep).
+  bool correct_ = false;
+  std::vector<internal::DenseCorrection> corrections_;
   int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
   Epilogue ep_;
   std::vector<int32_t> bias_;
@@ -416,8 +452,8 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<in
 }
 
 std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
-                              bool reordered) {
-  return U8S8Dense::Description(tile_co, tile_ow, isa, arith, reordered);
+                              const PairingPlan* plan) {
+  return U8S8Dense::Description(tile_co, tile_ow, isa, arith, plan);
 }
 
 }  // namespace qnnc::kernels::spatial_pack

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 #include <vector>
 
 namespace qnnc::kernels::spatial_pack {
@@ -35,89 +36,142 @@ int64_t MaxWeightPairSum(const tensor::Tensor& weight, int64_t groups) {
 namespace {
 
 constexpr int kBlock = 16;
-// Backtracking steps per block before the search gives up. Blocks whose
-// channels have few partners end within a few hundred.
-constexpr int kMaxSearchSteps = 1 << 16;
 
-// Pairs the channels of one block (fits[a] bit b: a and b may pair) into
-// `slots` (slot 2m, 2m + 1 a pair). Lowest unpaired channel first; its
-// natural partner (a ^ 1) is tried first, so blocks that almost fit stay
-// close to their order.
-bool Match(const std::array<uint32_t, kBlock>& fits, uint32_t unpaired, std::array<uint8_t, kBlock>* slots,
-           int depth, int* steps) {
-  if (unpaired == 0) return true;
-  if (++*steps > kMaxSearchSteps) return false;
-  const int a = __builtin_ctz(unpaired);
-  const uint32_t rest = unpaired & ~(1u << a);
-  uint32_t partners = fits[a] & rest;
-  auto attempt = [&](int b) {
-    (*slots)[2 * depth] = static_cast<uint8_t>(a);
-    (*slots)[2 * depth + 1] = static_cast<uint8_t>(b);
-    return Match(fits, rest & ~(1u << b), slots, depth + 1, steps);
-  };
-  const int natural = a ^ 1;
-  if (partners & (1u << natural)) {
-    if (attempt(natural)) return true;
-    partners &= ~(1u << natural);
-  }
-  for (; partners != 0; partners &= partners - 1) {
-    if (attempt(__builtin_ctz(partners))) return true;
-  }
-  return false;
+// Whether the pair (a, b) of values at one output channel and tap could
+// saturate vpmaddubsw's int16 sum.
+inline bool Saturates(int a, int b) {
+  return std::max(a, 0) + std::max(b, 0) > kMaddubsMaxPairSum ||
+         std::max(-a, 0) + std::max(-b, 0) > kMaddubsMaxPairSum;
 }
+
+// The weight of output channel oc at input channel ic and tap k, 0 outside
+// oc's group (or past the channels).
+struct Weights {
+  const int16_t* w;
+  int64_t oc_count, cg, kk, og;
+  int At(int64_t oc, int64_t ic, int64_t k) const {
+    const int64_t lo = (oc / og) * cg;
+    return ic < lo || ic >= lo + cg ? 0 : w[(oc * cg + ic - lo) * kk + k];
+  }
+};
+
+// Minimum-cost pairing of the `nodes` channels of one block (cost[a][b]:
+// the kernel's units that the pair (a, b) would make correct): exact, by
+// dynamic programming over the unpaired sets, lowest channel first and its
+// natural partner (a ^ 1) first, so ties keep the natural order.
+class BlockMatcher {
+ public:
+  explicit BlockMatcher(const std::array<std::array<int64_t, kBlock>, kBlock>& cost)
+      : cost_(cost), memo_(size_t{1} << kBlock, -1), partner_(size_t{1} << kBlock, 0) {}
+  int64_t Best(uint32_t unpaired) {
+    if (unpaired == 0) return 0;
+    if (memo_[unpaired] >= 0) return memo_[unpaired];
+    const int a = __builtin_ctz(unpaired);
+    const uint32_t rest = unpaired & ~(1u << a);
+    int64_t best = -1;
+    auto attempt = [&](int b) {
+      const int64_t v = cost_[a][b] + Best(rest & ~(1u << b));
+      if (best < 0 || v < best) best = v, partner_[unpaired] = static_cast<uint8_t>(b);
+    };
+    if (rest & (1u << (a ^ 1))) attempt(a ^ 1);
+    for (uint32_t r = rest & ~(1u << (a ^ 1)); r != 0; r &= r - 1) attempt(__builtin_ctz(r));
+    return memo_[unpaired] = best;
+  }
+  // The pairs of the best pairing into slots (2m, 2m + 1).
+  void Slots(uint32_t unpaired, uint8_t* slots) {
+    for (int m = 0; unpaired != 0; ++m) {
+      const int a = __builtin_ctz(unpaired), b = partner_[unpaired];
+      slots[2 * m] = static_cast<uint8_t>(a);
+      slots[2 * m + 1] = static_cast<uint8_t>(b);
+      unpaired &= ~((1u << a) | (1u << b));
+    }
+  }
+
+ private:
+  const std::array<std::array<int64_t, kBlock>, kBlock>& cost_;
+  std::vector<int64_t> memo_;
+  std::vector<uint8_t> partner_;
+};
 
 }  // namespace
 
-std::optional<PairingOrder> FindPairingOrder(const int16_t* w, const tensor::Shape& shape,
-                                             int64_t groups) {
-  const int64_t oc_count = shape[0], cg = shape[1], kk = shape[2] * shape[3];
-  const int64_t blocks = (groups * cg + kBlock - 1) / kBlock;
-  PairingOrder order(blocks * kBlock);
-  for (int64_t i = 0; i < static_cast<int64_t>(order.size()); ++i) order[i] = static_cast<uint8_t>(i % kBlock);
-  if (MaxWeightPairSum(w, shape, groups) <= kMaddubsMaxPairSum) return order;
-  if (groups != 1 || cg <= 4) return std::nullopt;
-  // Per channel, the largest positive and negative weight at each (oc, tap)
-  // decide nothing alone: two channels fit together when at every (oc, tap)
-  // their positive parts add up to at most 128, and their negative parts.
-  for (int64_t b = 0; b < blocks; ++b) {
-    std::array<uint32_t, kBlock> fits{};
-    const int64_t c0 = b * kBlock, n = std::min<int64_t>(kBlock, cg - c0);
-    for (int a = 0; a < kBlock; ++a) {
-      for (int c = a + 1; c < kBlock; ++c) {
-        bool ok = true;
-        if (a < n && c < n) {  // a channel past the count has weights 0
-          for (int64_t oc = 0; oc < oc_count && ok; ++oc) {
-            const int16_t* wa = w + (oc * cg + c0 + a) * kk;
-            const int16_t* wc = w + (oc * cg + c0 + c) * kk;
-            for (int64_t k = 0; k < kk; ++k) {
-              const int va = wa[k], vc = wc[k];
-              const int pos = std::max(va, 0) + std::max(vc, 0), neg = std::max(-va, 0) + std::max(-vc, 0);
-              if (pos > kMaddubsMaxPairSum || neg > kMaddubsMaxPairSum) {
-                ok = false;
-                break;
+PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t groups) {
+  const Weights wt{w, shape[0], shape[1], shape[2] * shape[3], std::max<int64_t>(1, shape[0] / groups)};
+  const int64_t ic_count = groups * wt.cg, blocks = (ic_count + kBlock - 1) / kBlock;
+  const int64_t ocbs = (wt.oc_count + kBlock - 1) / kBlock;
+  PairingPlan plan;
+  plan.order.resize(blocks * kBlock);
+  for (int64_t i = 0; i < static_cast<int64_t>(plan.order.size()); ++i) {
+    plan.order[i] = static_cast<uint8_t>(i % kBlock);
+  }
+  // The kernel's words per block: 4 of a 16-channel block, or the one of
+  // the image stem's 4-channel block (at most 4 input channels).
+  const int64_t words = ic_count <= 4 ? 1 : kBlock / 4;
+  plan.units = ocbs * blocks * words * wt.kk;
+  if (MaxWeightPairSum(w, shape, groups) <= kMaddubsMaxPairSum) return plan;
+  if (groups == 1 && wt.cg > 4) {
+    for (int64_t b = 0; b < blocks; ++b) {
+      // The real channels (and one padding channel when their count is
+      // odd) pair among themselves and the rest of the block stays padding:
+      // the kernels skip steps past a block's last real channel (q_last), so
+      // spreading a partial block's channels over its padding slots would
+      // only add steps (Inception's 8-channel 3x3: 1.6x slower).
+      const int64_t c0 = b * kBlock, n = std::min<int64_t>(kBlock, ic_count - c0);
+      const int nodes = static_cast<int>(n + n % 2);
+      std::array<std::array<int64_t, kBlock>, kBlock> cost{};
+      for (int a = 0; a < nodes; ++a) {
+        for (int c = a + 1; c < nodes; ++c) {
+          int64_t units = 0;  // (16 output channels, tap) where (a, c) saturates
+          for (int64_t ocb = 0; ocb < ocbs; ++ocb) {
+            for (int64_t k = 0; k < wt.kk; ++k) {
+              for (int64_t oc = ocb * kBlock; oc < std::min(wt.oc_count, (ocb + 1) * kBlock); ++oc) {
+                if (Saturates(wt.At(oc, c0 + a, k), wt.At(oc, c0 + c, k))) {
+                  ++units;
+                  break;
+                }
               }
             }
           }
+          cost[a][c] = cost[c][a] = units;
         }
-        if (ok) {
-          fits[a] |= 1u << c;
-          fits[c] |= 1u << a;
+      }
+      BlockMatcher matcher(cost);
+      const uint32_t all = (1u << nodes) - 1;
+      matcher.Best(all);
+      matcher.Slots(all, plan.order.data() + c0);
+    }
+  }
+  // The units that hold a saturating pair in the plan's order.
+  for (int64_t ocb = 0; ocb < ocbs; ++ocb) {
+    for (int64_t b = 0; b < blocks; ++b) {
+      for (int64_t q = 0; q < words; ++q) {
+        for (int64_t k = 0; k < wt.kk; ++k) {
+          bool bad = false;
+          for (int64_t oc = ocb * kBlock; oc < std::min(wt.oc_count, (ocb + 1) * kBlock) && !bad; ++oc) {
+            for (int pair = 0; pair < 2 && !bad; ++pair) {
+              const int64_t s = b * kBlock + 4 * q + 2 * pair;
+              bad = Saturates(wt.At(oc, b * kBlock + plan.order[s], k),
+                              wt.At(oc, b * kBlock + plan.order[s + 1], k));
+            }
+          }
+          plan.corrected_units += bad;
         }
       }
     }
-    // The real channels (and one padding channel when their count is odd)
-    // pair among themselves and the rest of the block stays padding: the
-    // kernels skip steps past a block's last real channel (q_last), so
-    // spreading the channels of a partial block over its padding slots would
-    // only add steps (Inception's 8-channel 3x3: 1.6x slower).
-    const int real = static_cast<int>(n + (n % 2));
-    std::array<uint8_t, kBlock> slots{};
-    for (int i = real; i < kBlock; ++i) slots[i] = static_cast<uint8_t>(i);
-    int steps = 0;
-    if (!Match(fits, (1u << real) - 1, &slots, 0, &steps)) return std::nullopt;
-    std::copy(slots.begin(), slots.end(), order.begin() + c0);
   }
-  return order;
+  return plan;
+}
+
+PairingPlan PlanPairing(const tensor::Tensor& weight, int64_t groups) {
+  std::vector<int16_t> w(weight.data<int8_t>(), weight.data<int8_t>() + weight.num_elements());
+  return PlanPairing(w.data(), weight.shape(), groups);
+}
+
+std::optional<PairingOrder> FindPairingOrder(const int16_t* weight, const tensor::Shape& shape,
+                                             int64_t groups) {
+  PairingPlan plan = PlanPairing(weight, shape, groups);
+  if (plan.corrected_units > 0) return std::nullopt;
+  return std::move(plan.order);
 }
 
 std::optional<PairingOrder> FindPairingOrder(const tensor::Tensor& weight, int64_t groups) {

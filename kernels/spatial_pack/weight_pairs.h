@@ -31,16 +31,29 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 // reads channel 16 b + order[16 b + s] (slots past the channel count hold
 // channels past it too, whose weights are 0), and slots (2m, 2m + 1) pair.
 //
-// FindPairingOrder returns an order under which every pair fits
-// (kMaddubsMaxPairSum): the natural one (order[16 b + s] = s) when it
-// fits, else one found by an exact search per block (a perfect matching of
-// the channels that fit together; the channels of a partial block pair
-// among themselves, with one padding channel if their count is odd, and
-// keep their slots at its start); nullopt when none exists, or the search
-// gave up (a bounded number of steps per block, the same on every run).
-// Grouped weights (groups > 1) and at most 4 input channels (the image
-// stem's 4-channel blocks) keep the natural order.
+// PlanPairing chooses the order: the natural one when every pair fits in
+// it; else, per block, the pairing that leaves the fewest (16 output
+// channels, tap) saturating for each pair, exactly (a minimum-cost perfect
+// matching of the block's channels; a partial block's channels pair among
+// themselves, with one padding channel if their count is odd, and keep the
+// slots at its start; ties keep the natural order). Grouped weights
+// (groups > 1) and at most 4 input channels (the image stem's 4-channel
+// blocks) keep the natural order. `units` counts the kernel's units of work
+// (16 output channels x one word of 4 slots x one tap, over every block; the
+// stem's blocks have one word),
+// `corrected_units` those that still hold a saturating pair: the AVX2
+// kernel runs those twice (the part of the weights that fits, then a
+// correction with the rest; see u8s8_dense.cc).
 using PairingOrder = std::vector<uint8_t>;
+struct PairingPlan {
+  PairingOrder order;
+  int64_t units = 0;
+  int64_t corrected_units = 0;
+  double CorrectedFraction() const { return units ? static_cast<double>(corrected_units) / units : 0.0; }
+};
+PairingPlan PlanPairing(const int16_t* weight, const tensor::Shape& shape, int64_t groups);
+PairingPlan PlanPairing(const tensor::Tensor& weight_s8_OIHW, int64_t groups);
+// The plan's order when it needs no correction, else nullopt.
 std::optional<PairingOrder> FindPairingOrder(const int16_t* weight, const tensor::Shape& shape,
                                              int64_t groups);
 std::optional<PairingOrder> FindPairingOrder(const tensor::Tensor& weight_s8_OIHW, int64_t groups);

@@ -106,6 +106,20 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
       }
     }
   }
+  // The steps whose pairs did not all fit, again with the rest of their
+  // weights (DenseCorrection).
+#pragma GCC unroll 1
+  for (int64_t e = 0; e < t.correction_count; ++e) {
+    const DenseCorrection& c = t.corrections[e];
+    const uint8_t* src = t.in + c.icb * g.in_cstride + c.ky * g.dil_h_bytes + c.kx * g.dil_w_bytes + 4 * c.q;
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c.w));
+    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c.w + 32));
+    for (int p = 0; p < NPIX; ++p) {
+      const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix));
+      acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w0), ones));
+      acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
+    }
+  }
   const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
   const __m256i zp = _mm256_set1_epi32(g.ep.zp);
   const __m256 m0 = _mm256_loadu_ps(t.mult), m1 = _mm256_loadu_ps(t.mult + 8);

@@ -89,6 +89,16 @@ struct DenseGeom {
   Epilogue ep;
 };
 
+// AVX2 vpmaddubsw: a step whose weights hold a pair that could saturate is
+// packed with the part of each such pair that fits (the second weight
+// reduced so the pair's magnitudes add up to 128), and the rest (which
+// fits alone) is one correction: the tile runs the step again with it once
+// its main loop is done.
+struct DenseCorrection {
+  int32_t icb, ky, kx, q;  // the step (icb from the tile's first block)
+  int8_t w[64];            // [16 oc][4 ic], as a step of the packed weights
+};
+
 struct DenseTile {
   const uint8_t* in = nullptr;  // input at (icb_lo, ih0, iw0)
   const int8_t* w = nullptr;    // the tile's packed weights
@@ -102,6 +112,8 @@ struct DenseTile {
   const float* mult = nullptr;    // 16 * nco
   uint8_t* out = nullptr;  // output at (first oc block, oh, ow0): 16 lanes (OutPixelBytes)
   int nco = 1, npix = 1;
+  const DenseCorrection* corrections = nullptr;  // AVX2 vpmaddubsw only
+  int64_t correction_count = 0;
 };
 
 using DenseTileFn = void (*)(const DenseGeom&, const DenseTile&);
