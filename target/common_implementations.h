@@ -23,10 +23,12 @@ Implementation XnnpackQc8(int priority);
 Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
                                       Feature needs, int64_t max_abs_weight);
 
-// u8 x s8 on AVX2 by vpmaddubsw, one pass: dense convolutions only where
-// no weight pair can saturate its int16 sum (Workload::max_weight_pair_sum);
-// depthwise convolutions (an int16 kernel) and dense ops (the int8 dense
-// kernel) always.
+// u8 x s8 on AVX2 by vpmaddubsw, one pass with the input channels reordered
+// so that weight pairs fit its int16 sum, plus corrections for the steps
+// where they still could saturate: dense convolutions only where at most 2%
+// of its steps need one (Workload::weight_pairs_corrected); depthwise
+// convolutions (an int16 kernel) and dense ops (the int8 dense kernel)
+// always.
 Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority);
 // u8 x s8 on AVX2 by vpmaddwd alone (the u8 inputs widened in registers,
 // int16 weights): one exact pass for any weights, on the u8s8 legalization.

@@ -47,6 +47,8 @@ struct Case {
   // Weights in [-40, 40] but one in 40 of magnitude 100-127: a few pairs
   // saturate in any order, so the AVX2 one-pass kernel corrects some steps.
   bool sparse_large = false;
+  // Inputs in [xmin, 255]: large inputs make a saturating pair saturate.
+  int xmin = 0;
 };
 
 // The layer suite (full size) and edge cases.
@@ -108,21 +110,21 @@ std::vector<Case> Cases() {
   c.name = "weight_pairs_at_the_limit_3x3_s2", c.kh = c.kw = 3, c.s = {2, 2}, c.zx = 0;
   add(c);
   // Pairs that fit only reordered (the AVX2 one-pass kernel reads a copy in
-  // their order): 1x1 (no padding), a last block of 8 channels, the largest
-  // inputs; then 3x3 with padding.
+  // their order): 1x1 (no padding), a last block of 8 channels; then 3x3
+  // with padding. Inputs of 224-255, so a wrongly paired large pair saturates.
   Case r = {"weight_pairs_reordered_1x1", 1, 40, 5, 7, 24, 1, 1};
-  r.zx = 255, r.reorder_pairs = true;
+  r.zx = 255, r.reorder_pairs = true, r.xmin = 224;
   add(r);
   r = {"weight_pairs_reordered_3x3_padded", 2, 20, 9, 8, 33, 3, 3, {1, 1}, {1, 1, 1, 1}};
-  r.reorder_pairs = true;
+  r.reorder_pairs = true, r.xmin = 224;
   add(r);
-  // A few pairs that saturate in any order (corrected steps), with the
-  // largest inputs; then strided, padded, two images.
+  // A few pairs that saturate in any order (corrected steps), large inputs;
+  // then strided, padded, two images.
   r = {"weight_pairs_corrected_1x1", 1, 64, 6, 7, 40, 1, 1};
-  r.zx = 255, r.sparse_large = true;
+  r.zx = 255, r.sparse_large = true, r.xmin = 224;
   add(r);
   r = {"weight_pairs_corrected_3x3_s2", 2, 48, 11, 9, 24, 3, 3, {2, 2}, {1, 0, 1, 2}};
-  r.sparse_large = true;
+  r.sparse_large = true, r.xmin = 224;
   add(r);
   Case dw = {"depthwise_i8_clamp", 1, 32, 7, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32};
   dw.zx = 255, dw.out = DType::kI8, dw.out_zp = -5, dw.cmin = -20, dw.cmax = 90;
@@ -147,10 +149,10 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
   Problem p;
   const int64_t cg = k.c / k.groups;
   std::vector<uint8_t> xv(k.n * k.c * k.h * k.w);
-  for (auto& e : xv) e = static_cast<uint8_t>(rng() & 255);
+  for (auto& e : xv) e = static_cast<uint8_t>(k.xmin + rng() % (256 - k.xmin));
   if (input_seed != 0) {
     std::mt19937 other(input_seed);
-    for (auto& e : xv) e = static_cast<uint8_t>(other() & 255);
+    for (auto& e : xv) e = static_cast<uint8_t>(k.xmin + other() % (256 - k.xmin));
   }
   p.x = Tensor::FromVector<uint8_t>({k.n, k.c, k.h, k.w}, xv);
   const int64_t wn = k.oc * cg * k.kh * k.kw;
@@ -555,6 +557,16 @@ TEST(FindPairingOrderTest, NaturalReorderedOrNone) {
   const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({1, 16, 1, 1}, nine), 1);
   EXPECT_EQ(plan.units, 4);
   EXPECT_EQ(plan.corrected_units, 1);
+  // Units are the steps the kernel runs: a tile reads only its groups'
+  // blocks (4 groups of 16: one block per tile), and a partial block up to
+  // its last real word (8 channels: 2 of 4).
+  auto units = [](tensor::Shape shape, int64_t groups) {
+    return PlanPairing(Tensor::Zeros(DType::kI8, shape), groups).units;
+  };
+  EXPECT_EQ(units({64, 16, 1, 1}, 4), 4 * 1 * 4);
+  EXPECT_EQ(units({64, 64, 1, 1}, 1), 4 * 4 * 4);
+  EXPECT_EQ(units({16, 8, 3, 3}, 1), 2 * 9);
+  EXPECT_EQ(units({16, 3, 7, 7}, 1), 49);  // the stem: one word per tap
   EXPECT_FALSE(find({100, 100, 0, 0, 0, 0}, {2, 3, 1, 1}, 2).has_value());
   // A second block (channels 16-31) is ordered on its own; taps and output
   // channels each count: channels 16 and 17 clash only at tap 1 of output 1.

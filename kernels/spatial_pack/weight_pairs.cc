@@ -55,41 +55,50 @@ struct Weights {
   }
 };
 
-// Minimum-cost pairing of the `nodes` channels of one block (cost[a][b]:
-// the kernel's units that the pair (a, b) would make correct): exact, by
-// dynamic programming over the unpaired sets, lowest channel first and its
-// natural partner (a ^ 1) first, so ties keep the natural order.
+// Minimum-cost pairing of the channels of one block (cost[a][b]: the (16
+// output channels, tap) at which the pair (a, b) could saturate; the sum
+// over the pairs stands in for the kernel's corrected steps, which hold two
+// pairs): exact for that sum, by dynamic programming over the unpaired sets,
+// lowest channel first and its natural partner (a ^ 1) first, so ties keep
+// the natural order.
 class BlockMatcher {
  public:
-  explicit BlockMatcher(const std::array<std::array<int64_t, kBlock>, kBlock>& cost)
-      : cost_(cost), memo_(size_t{1} << kBlock, -1), partner_(size_t{1} << kBlock, 0) {}
-  int64_t Best(uint32_t unpaired) {
-    if (unpaired == 0) return 0;
-    if (memo_[unpaired] >= 0) return memo_[unpaired];
-    const int a = __builtin_ctz(unpaired);
-    const uint32_t rest = unpaired & ~(1u << a);
-    int64_t best = -1;
-    auto attempt = [&](int b) {
-      const int64_t v = cost_[a][b] + Best(rest & ~(1u << b));
-      if (best < 0 || v < best) best = v, partner_[unpaired] = static_cast<uint8_t>(b);
-    };
-    if (rest & (1u << (a ^ 1))) attempt(a ^ 1);
-    for (uint32_t r = rest & ~(1u << (a ^ 1)); r != 0; r &= r - 1) attempt(__builtin_ctz(r));
-    return memo_[unpaired] = best;
-  }
-  // The pairs of the best pairing into slots (2m, 2m + 1).
-  void Slots(uint32_t unpaired, uint8_t* slots) {
-    for (int m = 0; unpaired != 0; ++m) {
-      const int a = __builtin_ctz(unpaired), b = partner_[unpaired];
+  using Cost = std::array<std::array<int64_t, kBlock>, kBlock>;
+  BlockMatcher() : memo_(size_t{1} << kBlock), stamp_(size_t{1} << kBlock, 0), partner_(size_t{1} << kBlock) {}
+  // The best pairing of the channels in `all` into slots (2m, 2m + 1).
+  void Solve(const Cost& cost, uint32_t all, uint8_t* slots) {
+    cost_ = &cost;
+    ++generation_;  // forgets the previous block's memo without clearing it
+    Best(all);
+    for (int m = 0; all != 0; ++m) {
+      const int a = __builtin_ctz(all), b = partner_[all];
       slots[2 * m] = static_cast<uint8_t>(a);
       slots[2 * m + 1] = static_cast<uint8_t>(b);
-      unpaired &= ~((1u << a) | (1u << b));
+      all &= ~((1u << a) | (1u << b));
     }
   }
 
  private:
-  const std::array<std::array<int64_t, kBlock>, kBlock>& cost_;
-  std::vector<int64_t> memo_;
+  int64_t Best(uint32_t unpaired) {
+    if (unpaired == 0) return 0;
+    if (stamp_[unpaired] == generation_) return memo_[unpaired];
+    const int a = __builtin_ctz(unpaired);
+    const uint32_t rest = unpaired & ~(1u << a);
+    int64_t best = -1;
+    auto attempt = [&](int b) {
+      const int64_t v = (*cost_)[a][b] + Best(rest & ~(1u << b));
+      if (best < 0 || v < best) best = v, partner_[unpaired] = static_cast<uint8_t>(b);
+    };
+    if (rest & (1u << (a ^ 1))) attempt(a ^ 1);
+    for (uint32_t r = rest & ~(1u << (a ^ 1)); r != 0; r &= r - 1) attempt(__builtin_ctz(r));
+    stamp_[unpaired] = generation_;
+    return memo_[unpaired] = best;
+  }
+
+  const Cost* cost_ = nullptr;
+  std::vector<int64_t> memo_;     // by set of unpaired channels, valid where
+  std::vector<uint32_t> stamp_;   // stamp_ holds this block's generation
+  uint32_t generation_ = 0;
   std::vector<uint8_t> partner_;
 };
 
@@ -104,12 +113,15 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
   for (int64_t i = 0; i < static_cast<int64_t>(plan.order.size()); ++i) {
     plan.order[i] = static_cast<uint8_t>(i % kBlock);
   }
-  // The kernel's words per block: 4 of a 16-channel block, or the one of
-  // the image stem's 4-channel block (at most 4 input channels).
-  const int64_t words = ic_count <= 4 ? 1 : kBlock / 4;
-  plan.units = ocbs * blocks * words * wt.kk;
-  if (MaxWeightPairSum(w, shape, groups) <= kMaddubsMaxPairSum) return plan;
-  if (groups == 1 && wt.cg > 4) {
+  const bool natural = MaxWeightPairSum(w, shape, groups) <= kMaddubsMaxPairSum;
+  if (!natural && groups == 1 && wt.cg > 4) {
+    // The block's weights by channel, [unit = (16 output channels, tap)][16],
+    // as their positive and negative magnitudes (0 past the output channels):
+    // a pair saturates a unit where either sum passes 128 in some lane, 16
+    // lanes the compiler compares at once.
+    const int64_t unit_count = ocbs * wt.kk, per_channel = unit_count * kBlock;
+    std::vector<int16_t> pos, neg;
+    BlockMatcher matcher;
     for (int64_t b = 0; b < blocks; ++b) {
       // The real channels (and one padding channel when their count is
       // odd) pair among themselves and the rest of the block stays padding:
@@ -118,42 +130,59 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
       // only add steps (Inception's 8-channel 3x3: 1.6x slower).
       const int64_t c0 = b * kBlock, n = std::min<int64_t>(kBlock, ic_count - c0);
       const int nodes = static_cast<int>(n + n % 2);
-      std::array<std::array<int64_t, kBlock>, kBlock> cost{};
+      pos.assign(nodes * per_channel, 0);
+      neg.assign(nodes * per_channel, 0);
+      for (int64_t oc = 0; oc < wt.oc_count; ++oc) {
+        for (int64_t c = 0; c < n; ++c) {
+          const int16_t* src = w + (oc * wt.cg + c0 + c) * wt.kk;
+          for (int64_t k = 0; k < wt.kk; ++k) {
+            const int64_t at = c * per_channel + ((oc / kBlock) * wt.kk + k) * kBlock + oc % kBlock;
+            pos[at] = static_cast<int16_t>(std::max<int>(src[k], 0));
+            neg[at] = static_cast<int16_t>(std::max<int>(-src[k], 0));
+          }
+        }
+      }
+      BlockMatcher::Cost cost{};
       for (int a = 0; a < nodes; ++a) {
         for (int c = a + 1; c < nodes; ++c) {
-          int64_t units = 0;  // (16 output channels, tap) where (a, c) saturates
-          for (int64_t ocb = 0; ocb < ocbs; ++ocb) {
-            for (int64_t k = 0; k < wt.kk; ++k) {
-              for (int64_t oc = ocb * kBlock; oc < std::min(wt.oc_count, (ocb + 1) * kBlock); ++oc) {
-                if (Saturates(wt.At(oc, c0 + a, k), wt.At(oc, c0 + c, k))) {
-                  ++units;
-                  break;
-                }
-              }
+          const int16_t *pa = pos.data() + a * per_channel, *pc = pos.data() + c * per_channel;
+          const int16_t *na = neg.data() + a * per_channel, *nc = neg.data() + c * per_channel;
+          int64_t units = 0;  // (16 output channels, tap) where (a, c) could saturate
+          for (int64_t u = 0; u < unit_count; ++u) {
+            int bad = 0;
+            for (int l = 0; l < kBlock; ++l) {
+              const int64_t i = u * kBlock + l;
+              bad |= (pa[i] + pc[i] > kMaddubsMaxPairSum) | (na[i] + nc[i] > kMaddubsMaxPairSum);
             }
+            units += bad;
           }
           cost[a][c] = cost[c][a] = units;
         }
       }
-      BlockMatcher matcher(cost);
       const uint32_t all = (1u << nodes) - 1;
-      matcher.Best(all);
-      matcher.Slots(all, plan.order.data() + c0);
+      matcher.Solve(cost, all, plan.order.data() + c0);
     }
   }
-  // The units that hold a saturating pair in the plan's order.
+  // The steps the kernel runs (as u8s8_dense.cc packs them: per tile of 16
+  // output channels, the input blocks of its groups, up to the last real
+  // word of the last block), and those holding a saturating pair.
+  const int64_t ib = ic_count <= 4 ? 4 : kBlock;  // the image stem's 4-channel blocks
   for (int64_t ocb = 0; ocb < ocbs; ++ocb) {
-    for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t oc_lo = ocb * kBlock, oc_hi = std::min(wt.oc_count, oc_lo + kBlock);
+    const int64_t ic_lo = (oc_lo / wt.og) * wt.cg, ic_hi = ((oc_hi - 1) / wt.og + 1) * wt.cg;
+    for (int64_t blk = ic_lo / ib; blk * ib < ic_hi; ++blk) {
+      const int64_t words = (std::min(ic_hi, (blk + 1) * ib) - blk * ib + 3) / 4;
+      const int64_t base = blk * ib / kBlock * kBlock, slot0 = blk * ib % kBlock;
       for (int64_t q = 0; q < words; ++q) {
         for (int64_t k = 0; k < wt.kk; ++k) {
           bool bad = false;
-          for (int64_t oc = ocb * kBlock; oc < std::min(wt.oc_count, (ocb + 1) * kBlock) && !bad; ++oc) {
+          for (int64_t oc = oc_lo; oc < oc_hi && !bad && !natural; ++oc) {
             for (int pair = 0; pair < 2 && !bad; ++pair) {
-              const int64_t s = b * kBlock + 4 * q + 2 * pair;
-              bad = Saturates(wt.At(oc, b * kBlock + plan.order[s], k),
-                              wt.At(oc, b * kBlock + plan.order[s + 1], k));
+              const int64_t s = base + slot0 + 4 * q + 2 * pair;
+              bad = Saturates(wt.At(oc, base + plan.order[s], k), wt.At(oc, base + plan.order[s + 1], k));
             }
           }
+          ++plan.units;
           plan.corrected_units += bad;
         }
       }

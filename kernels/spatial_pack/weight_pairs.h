@@ -1,6 +1,7 @@
-// Whether u8 x s8 weights can take AVX2's one-pass vpmaddubsw arithmetic: a
-// fact about the weight values alone, so a leaf that workload extraction
-// (//target) reads without linking the kernels.
+// How u8 x s8 weights fare under AVX2's one-pass vpmaddubsw arithmetic (the
+// pair sums, the channel order that pairs them best, the steps still to
+// correct): facts about the weight values alone, so a leaf that workload
+// extraction (//target) reads without linking the kernels.
 #ifndef QNNC_KERNELS_SPATIAL_PACK_WEIGHT_PAIRS_H_
 #define QNNC_KERNELS_SPATIAL_PACK_WEIGHT_PAIRS_H_
 
@@ -32,18 +33,19 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 // channels past it too, whose weights are 0), and slots (2m, 2m + 1) pair.
 //
 // PlanPairing chooses the order: the natural one when every pair fits in
-// it; else, per block, the pairing that leaves the fewest (16 output
-// channels, tap) saturating for each pair, exactly (a minimum-cost perfect
-// matching of the block's channels; a partial block's channels pair among
-// themselves, with one padding channel if their count is odd, and keep the
-// slots at its start; ties keep the natural order). Grouped weights
-// (groups > 1) and at most 4 input channels (the image stem's 4-channel
-// blocks) keep the natural order. `units` counts the kernel's units of work
-// (16 output channels x one word of 4 slots x one tap, over every block; the
-// stem's blocks have one word),
-// `corrected_units` those that still hold a saturating pair: the AVX2
-// kernel runs those twice (the part of the weights that fits, then a
-// correction with the rest; see u8s8_dense.cc).
+// it; else, per block, the pairing whose pairs could saturate at the fewest
+// (16 output channels, tap), summed over the pairs (a minimum-cost perfect
+// matching of the block's channels, exact for that sum; which two pairs
+// share a word of 4 slots is not optimized; a partial block's channels
+// pair among themselves, with one padding channel if their count is odd,
+// and keep the slots at its start; ties keep the natural order). Grouped
+// weights (groups > 1) and at most 4 input channels (the image stem's
+// 4-channel blocks) keep the natural order. `units` counts the steps the
+// AVX2 kernel runs (16 output channels x one word of 4 slots x one tap, over
+// each tile's input blocks up to its last real word), `corrected_units`
+// those that still hold a saturating pair: the kernel runs those twice (the
+// part of the weights that fits, then a correction with the rest; see
+// u8s8_dense.cc).
 using PairingOrder = std::vector<uint8_t>;
 struct PairingPlan {
   PairingOrder order;

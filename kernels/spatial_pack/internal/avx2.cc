@@ -1,6 +1,7 @@
 // AVX2 microkernels: vpmaddubsw (u8 x s8 pairs -> s16, saturating) then
-// vpmaddwd by ones (-> s32), for weights whose pairs fit (MaxWeightPairSum:
-// exact, one pass); the madd16 tiles (a widened input, int16 weights,
+// vpmaddwd by ones (-> s32), on weights packed so that every pair fits (the
+// rest of the pairs that did not: DenseCorrection steps after the main
+// loop; exact); the madd16 tiles (a widened input, int16 weights,
 // vpmaddwd alone: exact for any weights); the depthwise rows.
 // Compiled with -mavx2 -mfma; stubs otherwise.
 #include "kernels/spatial_pack/internal/microkernels.h"

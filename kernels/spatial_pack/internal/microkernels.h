@@ -163,7 +163,8 @@ DenseTileFn GetDenseTileMadd16Avx512Vnni(int nco, int npix, int64_t icblk);
 // oc][4 ic] (s8; AVX2: the madd16 128 bytes per (d, j)).
 DenseTileFn GetGroupedTileAvx512Vnni(int nco, int npix, int group_words);
 DenseTileFn GetGroupedTileMadd16Avx2(int nco, int npix, int group_words);
-// vpmaddubsw: only for weights whose pairs fit (MaxWeightPairSum, weight_pairs.h).
+// vpmaddubsw: the weights packed so that every pair fits, the rest of those
+// that did not in DenseTile::corrections (weight_pairs.h, u8s8_dense.cc).
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk);
 // u8 x i16 by vpmaddwd, weights packed as madd16 (above), on a widened
 // input: each 4 bytes (x0, x1, x2, x3) of the blocked u8 input become 8,
