@@ -42,6 +42,20 @@ run 0 "match: +logits: match" "$COMPILE" --plan="$T/tuned.plan" \
 # Without records the same compile is all fallback.
 run 2 "no tuning record" "$COMPILE" --require-tuned
 
+# The summary's best is the records' best, the fallback (measured first)
+# included. With the default tuner, which does not measure the fallback
+# again, the summary once left it out: it named the classifier's reference
+# kernel best at cap avx2, and printed no line where the fallback was the
+# only candidate (cap scalar).
+run 0 "measured: +[0-9]+ candidates" "$TUNE" --records="$T/d.jsonl" --trials=2 --repeats=1 \
+  --early-stopping=0
+summary_best=$(awk '/^\/classifier\/1\/QuantizeLinear +x1 +best / {print $4}' "$T/log")
+[ -n "$summary_best" ] || fail "no summary line for the classifier"
+"$RECORDS" show "$T/d.jsonl" >"$T/show" 2>&1
+records_best=$(awk '/^qnn\.dense/ {d = 1; next} /^qnn\./ {d = 0} d && /<- best/ {print $1}' "$T/show")
+[ "$summary_best" = "$records_best" ] ||
+  fail "the summary's best for the classifier is '$summary_best', the records' '$records_best'"
+
 # Two shards, each restricted to another kind of implementation: merged,
 # the records give one model XNNPACK layers (zero points kept) and spatial-
 # pack layers (u8s8 or int16), each legalized its own way.
