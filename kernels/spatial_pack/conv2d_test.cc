@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -525,9 +526,11 @@ TEST(MaxWeightPairSumTest, PairsAndSigns) {
 
 // A pairing order exists when the channels of each block of 16 can be
 // paired so that every pair fits: the natural order when it does.
-TEST(FindPairingOrderTest, NaturalReorderedOrNone) {
+TEST(PlanPairingTest, NaturalReorderedOrCorrected) {
   auto find = [](std::vector<int8_t> w, tensor::Shape shape, int64_t groups) {
-    return FindPairingOrder(Tensor::FromVector<int8_t>(shape, w), groups);
+    // The plan's order when it needs no correction.
+    PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>(shape, w), groups);
+    return plan.corrected_units == 0 ? std::optional<PairingOrder>(plan.order) : std::nullopt;
   };
   // Natural: fits as is (one block, channels past 3 are padding).
   auto natural = find({100, 28, -128, 0}, {1, 4, 1, 1}, 1);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <utility>
 #include <vector>
 
 namespace qnnc::kernels::spatial_pack {
@@ -194,18 +193,6 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
 PairingPlan PlanPairing(const tensor::Tensor& weight, int64_t groups) {
   std::vector<int16_t> w(weight.data<int8_t>(), weight.data<int8_t>() + weight.num_elements());
   return PlanPairing(w.data(), weight.shape(), groups);
-}
-
-std::optional<PairingOrder> FindPairingOrder(const int16_t* weight, const tensor::Shape& shape,
-                                             int64_t groups) {
-  PairingPlan plan = PlanPairing(weight, shape, groups);
-  if (plan.corrected_units > 0) return std::nullopt;
-  return std::move(plan.order);
-}
-
-std::optional<PairingOrder> FindPairingOrder(const tensor::Tensor& weight, int64_t groups) {
-  std::vector<int16_t> w(weight.data<int8_t>(), weight.data<int8_t>() + weight.num_elements());
-  return FindPairingOrder(w.data(), weight.shape(), groups);
 }
 
 bool IsNaturalOrder(const PairingOrder& order) {

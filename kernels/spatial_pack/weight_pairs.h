@@ -6,7 +6,6 @@
 #define QNNC_KERNELS_SPATIAL_PACK_WEIGHT_PAIRS_H_
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -55,10 +54,6 @@ struct PairingPlan {
 };
 PairingPlan PlanPairing(const int16_t* weight, const tensor::Shape& shape, int64_t groups);
 PairingPlan PlanPairing(const tensor::Tensor& weight_s8_OIHW, int64_t groups);
-// The plan's order when it needs no correction, else nullopt.
-std::optional<PairingOrder> FindPairingOrder(const int16_t* weight, const tensor::Shape& shape,
-                                             int64_t groups);
-std::optional<PairingOrder> FindPairingOrder(const tensor::Tensor& weight_s8_OIHW, int64_t groups);
 bool IsNaturalOrder(const PairingOrder& order);
 
 }  // namespace qnnc::kernels::spatial_pack
