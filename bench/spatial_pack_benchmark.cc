@@ -102,7 +102,9 @@ void Run(benchmark::State& state, const Layer& l, bool int16, Isa isa, KnobMap c
     benchmark::DoNotOptimize(s);
   });
   state.counters["GOPS"] = ops / median / 1e9;
-  const double peak = isa == Isa::kAvx2 ? qnnc::bench::kAvx2PeakGopsPerCore : kPeakGopsPerCore;
+  const double peak = isa == Isa::kAvx2      ? qnnc::bench::kAvx2PeakGopsPerCore
+                      : isa == Isa::kAvxvnni ? qnnc::bench::kAvxVnniPeakGopsPerCore
+                                             : kPeakGopsPerCore;
   state.counters["pct_peak"] = 100.0 * ops / median / 1e9 / (peak * threads);
   state.counters["best_GOPS"] = ops / (state.counters["best_ms"] / 1e3) / 1e9;
   state.SetLabel((*kernel)->description());
@@ -126,9 +128,10 @@ bool RegisterAll() {
       for (const U8S8Variant& v : kU8S8Variants) {
         if (!IsaSupported(v.isa) || v.isa == Isa::kScalar) continue;
         if (v.arith == Arithmetic::kMadd16 && l.groups != 1) continue;
+        if (!VariantApplies(v, l.groups > 1 && l.groups == l.c)) continue;
         add(v.name, false, v.isa, {}, v.arith);
         if (threads != 1 || l.groups != 1 ||
-            (v.isa != Isa::kAvx512vnni && v.arith != Arithmetic::kMadd16)) {
+            (v.isa != Isa::kAvx512vnni && v.isa != Isa::kAvxvnni && v.arith != Arithmetic::kMadd16)) {
           continue;
         }
         const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);

@@ -280,6 +280,9 @@ void RegisterConvKernels(KernelRegistry& r) {
   r.Register(kOp, "x86.spatial_pack.u8s8.avx2", [](const ir::Node& n) {
     return CreateSpatialPack(n, false, sp::Isa::kAvx2);
   });
+  r.Register(kOp, "x86.spatial_pack.u8s8.avxvnni", [](const ir::Node& n) {
+    return CreateSpatialPack(n, false, sp::Isa::kAvxvnni);
+  });
   r.Register(kOp, "x86.spatial_pack.u8i16.avx2", [](const ir::Node& n) {
     return CreateSpatialPack(n, false, sp::Isa::kAvx2, sp::Arithmetic::kMadd16);
   });

@@ -15,6 +15,11 @@ if has avx2 fma bmi1 bmi2 f16c movbe; then
   if has avx512f avx512bw avx512cd avx512dq avx512vl; then
     level=avx512bw
     has avx512_vnni && level=avx512vnni
+  elif has avx_vnni; then
+    level=avxvnni
   fi
 fi
-echo "host: ${model:-unknown CPU} ($(uname -m), $(nproc) cores); instruction-set level ${level}${QNNC_ISA:+, capped by QNNC_ISA=$QNNC_ISA}"
+# AVX-VNNI beside AVX-512 (Sapphire Rapids, Zen 5): the avxvnni cap runs it.
+extra=""
+[[ "$level" == avx512* ]] && has avx_vnni && extra=" (and AVX-VNNI)"
+echo "host: ${model:-unknown CPU} ($(uname -m), $(nproc) cores); instruction-set level ${level}${extra}${QNNC_ISA:+, capped by QNNC_ISA=$QNNC_ISA}"

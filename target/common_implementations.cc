@@ -200,6 +200,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   std::optional<sp::Isa> isa;
   if (needs == Feature::kAvx512vnni) isa = sp::Isa::kAvx512vnni;
   if (needs == Feature::kAvx2) isa = sp::Isa::kAvx2;
+  if (needs == Feature::kAvxvnni) isa = sp::Isa::kAvxvnni;
   Implementation impl;
   impl.name = name;
   impl.priority = priority;
@@ -283,6 +284,29 @@ Implementation U8I16SpatialPackAvx2(const std::string& name, int priority) {
   impl.default_config = [](const Workload& w, const Target&) {
     return sp::DefaultConfigU8S8(KernelParams(w), sp::Isa::kAvx2, OutWidth(w),
                                  sp::Arithmetic::kMadd16);
+  };
+  return impl;
+}
+
+Implementation AvxVnniSpatialPack(const std::string& name, int priority) {
+  Implementation impl = CompensatedSpatialPack(name, priority, true, Feature::kAvxvnni, 128);
+  const auto compensated = impl.applicable;
+  impl.applicable = [compensated](const Workload& w, const Target& t) -> absl::Status {
+    RETURN_IF_ERROR(compensated(w, t));
+    if (w.depthwise()) {
+      return absl::FailedPreconditionError(
+          "has no depthwise kernel (x86.spatial_pack.u8s8.avx2's int16 one runs those)");
+    }
+    // The dense tile would multiply a 4- or 8-channel group's zero weights
+    // too (4x or 2x the work); u8i16.avx2's grouped tiles read only each
+    // group's channels.
+    const int64_t cg = w.weight.shape.size() == 4 ? w.weight.shape[1] : 0;
+    const int64_t og = w.weight.shape.empty() ? 0 : w.weight.shape[0] / std::max<int64_t>(w.groups, 1);
+    if (w.groups > 1 && cg == og && (cg == 4 || cg == 8)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "has no grouped tiles (groups of ", cg, " channels run x86.spatial_pack.u8i16.avx2's)"));
+    }
+    return absl::OkStatus();
   };
   return impl;
 }

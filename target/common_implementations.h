@@ -34,6 +34,10 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority);
 // int16 weights): one exact pass for any weights, on the u8s8 legalization.
 // Dense convolutions only (the AVX2 depthwise kernel already is int16).
 Implementation U8I16SpatialPackAvx2(const std::string& name, int priority);
+// vpdpbusd on ymm (AVX-VNNI hosts): exact for any s8 weights in one pass;
+// dense and ungrouped-enough convolutions (depthwise layers and groups of 4
+// or 8 channels stay on the AVX2 kernels).
+Implementation AvxVnniSpatialPack(const std::string& name, int priority);
 
 // Convolutions whose data zero point is known only at run time (ONNX
 // ConvInteger after DynamicQuantizeLinear): kernels/spatial_pack/dynamic_conv.h

@@ -95,7 +95,7 @@ cp "$OUT/arm.plan" "$TEST_TMPDIR/"
 # host. The cap (--isa=scalar) makes this host one that runs none of the
 # x86 kernels, so the path that checks and describes kernels without
 # creating them runs everywhere.
-for t in x86_64 x86_64+avx2 x86_64+avx512vnni aarch64+neon aarch64+dotprod; do
+for t in x86_64 x86_64+avx2 x86_64+avxvnni x86_64+avx512vnni aarch64+neon aarch64+dotprod; do
   expect 0 "run: +skipped" --isa=scalar --target="$t" --no-run --out="$OUT/cross.plan" \
     --report="$OUT/cross.json"
   # The header spells the target canonically (implied features added).
@@ -111,6 +111,12 @@ grep -q '"kernel": "spatial_pack u8s8.avx512vnni' "$TEST_TMPDIR/cross_x86_64+avx
   fail "the avx512vnni plan written under --isa=scalar does not describe its VNNI kernels"
 grep -q '"kernel": "spatial_pack u8s8.avx2' "$TEST_TMPDIR/cross_x86_64+avx2.json" ||
   fail "the avx2 plan written under --isa=scalar does not describe its AVX2 kernels"
+# AVX-VNNI hosts: vpdpbusd on ymm for the dense layers (any weights), the
+# AVX2 int16 kernel for the depthwise ones.
+grep -q '"kernel": "spatial_pack u8s8.avxvnni.dense' "$TEST_TMPDIR/cross_x86_64+avxvnni.json" ||
+  fail "the avxvnni plan does not describe its AVX-VNNI kernels"
+grep -q '"kernel": "spatial_pack u8s8.avx2.depthwise' "$TEST_TMPDIR/cross_x86_64+avxvnni.json" ||
+  fail "the avxvnni plan does not run its depthwise layers on the AVX2 kernel"
 # The report says why a better-ranked kernel did not decide: MobileNetV2's
 # dense layers have weight pairs that could saturate vpmaddubsw (u8s8.avx2),
 # so u8i16.avx2 runs them; on VNNI the best-ranked kernel decides them all.
@@ -133,7 +139,8 @@ echo "host instruction-set level: $host_isa"
 [ -n "$host_isa" ] || fail "compile --no-run printed no host line"
 for t in x86_64 x86_64+avx2 x86_64+avx512vnni; do
   case "$t:$host_isa" in
-    x86_64+avx2:scalar | x86_64+avx512vnni:scalar | x86_64+avx512vnni:avx2 | x86_64+avx512vnni:avx512bw)
+    x86_64+avx2:scalar | x86_64+avx512vnni:scalar | x86_64+avx512vnni:avx2 | x86_64+avx512vnni:avx512bw | \
+    x86_64+avx512vnni:avxvnni)
       echo "SKIP: running the $t plan needs an instruction set this host ($host_isa) lacks"
       continue ;;
   esac

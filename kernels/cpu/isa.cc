@@ -58,6 +58,7 @@ const Detected& Detect() {
     f.avx512vbmi = v4 && cpuinfo_has_x86_avx512vbmi();
     r->level = f.avx512vnni ? IsaLevel::kAvx512vnni
                : f.avx512bw ? IsaLevel::kAvx512bw
+               : f.avxvnni  ? IsaLevel::kAvxvnni
                : f.avx2     ? IsaLevel::kAvx2
                             : IsaLevel::kScalar;
 #elif defined(__aarch64__)
@@ -97,6 +98,8 @@ const char* IsaLevelName(IsaLevel level) {
       return "scalar";
     case IsaLevel::kAvx2:
       return "avx2";
+    case IsaLevel::kAvxvnni:
+      return "avxvnni";
     case IsaLevel::kAvx512bw:
       return "avx512bw";
     case IsaLevel::kAvx512vnni:
@@ -110,7 +113,7 @@ absl::StatusOr<IsaLevel> ParseIsaLevel(absl::string_view name) {
     if (name == IsaLevelName(l)) return l;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown instruction-set level '", name, "' (valid: scalar, avx2, avx512bw, avx512vnni)"));
+      "unknown instruction-set level '", name, "' (valid: scalar, avx2, avxvnni, avx512bw, avx512vnni)"));
 }
 
 IsaLevel DetectedIsaLevel() { return Detect().level; }
@@ -140,16 +143,22 @@ IsaLevel HostIsaLevel() {
   const IsaLevel detected = DetectedIsaLevel();
   const int cap = ReadCap();
   if (cap == kNoCap || cap >= static_cast<int>(detected)) return detected;
-  return static_cast<IsaLevel>(cap);
+  const IsaLevel level = static_cast<IsaLevel>(cap);
+  // Below an AVX-512 level the branch exists only where the CPU has it.
+  if (level == IsaLevel::kAvxvnni && !Detect().features.avxvnni) return IsaLevel::kAvx2;
+  return level;
 }
 
 CpuFeatures HostCpuFeatures() {
   CpuFeatures f = Detect().features;
-  const std::optional<IsaLevel> cap = IsaCap();
-  if (!cap) return f;
-  if (*cap < IsaLevel::kAvx512vnni) f.avx512vnni = f.avxvnni = f.avx512vbmi = false;
-  if (*cap < IsaLevel::kAvx512bw) f.avx512bw = false;
-  if (*cap < IsaLevel::kAvx2) f.avx2 = false;
+  if (!IsaCap()) return f;
+  // What the capped level has: AVX-VNNI at its own level and at
+  // avx512vnni's (hidden at avx512bw's, as on Skylake-X).
+  const IsaLevel l = HostIsaLevel();
+  if (l < IsaLevel::kAvx512vnni) f.avx512vnni = f.avx512vbmi = false;
+  if (l != IsaLevel::kAvxvnni && l != IsaLevel::kAvx512vnni) f.avxvnni = false;
+  if (l < IsaLevel::kAvx512bw) f.avx512bw = false;
+  if (l < IsaLevel::kAvx2) f.avx2 = false;
   return f;
 }
 

@@ -20,20 +20,30 @@
 
 namespace qnnc::kernels::cpu {
 
-// Levels, lowest first; each includes the ones below it.
+// Levels, lowest first; each includes the ones below it, except kAvxvnni,
+// which is a branch off kAvx2: the AVX2 hosts with AVX-VNNI (vpdpbusd on
+// ymm; Intel since Alder Lake and Sapphire Rapids, AMD since Zen 5).
+// Skylake-X (kAvx512bw) and Cascade Lake (kAvx512vnni) lack it, so the
+// levels above do not include it: kernels ask HostCpuFeatures().avxvnni.
 //   kScalar      x86-64 baseline (the portable and scalar kernels)
 //   kAvx2        x86-64-v3: AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE
+//   kAvxvnni     x86-64-v3 and AVX-VNNI, no AVX-512 (a host's level only
+//                when it has no AVX-512; as a cap on a CPU without AVX-VNNI
+//                it means kAvx2)
 //   kAvx512bw    x86-64-v4: AVX-512 F, BW, CD, DQ, VL
 //   kAvx512vnni  x86-64-v4 and AVX-512 VNNI
-enum class IsaLevel { kScalar = 0, kAvx2 = 1, kAvx512bw = 2, kAvx512vnni = 3 };
+enum class IsaLevel { kScalar = 0, kAvx2 = 1, kAvxvnni = 2, kAvx512bw = 3, kAvx512vnni = 4 };
 
-// "scalar", "avx2", "avx512bw", "avx512vnni".
+// "scalar", "avx2", "avxvnni", "avx512bw", "avx512vnni".
 const char* IsaLevelName(IsaLevel level);
 // The inverse of IsaLevelName; an error lists the valid names.
 absl::StatusOr<IsaLevel> ParseIsaLevel(absl::string_view name);
 // Every level, lowest first.
-inline constexpr IsaLevel kAllIsaLevels[] = {IsaLevel::kScalar, IsaLevel::kAvx2,
+inline constexpr IsaLevel kAllIsaLevels[] = {IsaLevel::kScalar, IsaLevel::kAvx2, IsaLevel::kAvxvnni,
                                              IsaLevel::kAvx512bw, IsaLevel::kAvx512vnni};
+// Whether `level` runs the AVX2 kernels as its best (kAvx2 and kAvxvnni:
+// x86-64-v3 without AVX-512).
+inline bool IsAvx2Class(IsaLevel level) { return level == IsaLevel::kAvx2 || level == IsaLevel::kAvxvnni; }
 
 // What the CPU reports (cpuinfo), before any cap. Non-x86 CPUs report only
 // the Arm fields.
@@ -57,10 +67,12 @@ void SetIsaCap(std::optional<IsaLevel> cap);
 // to something that is not a level.
 absl::Status CheckIsaEnvironment();
 
-// min(DetectedIsaLevel(), IsaCap()): the level qnnc's own code may use.
+// min(DetectedIsaLevel(), IsaCap()): the level qnnc's own code may use (a
+// cap of kAvxvnni on a CPU without AVX-VNNI gives kAvx2).
 IsaLevel HostIsaLevel();
-// The CPU's features with those above the cap removed (AVX-VNNI and
-// AVX-512 VBMI count as above every cap but avx512vnni).
+// The CPU's features with those above the capped level removed (AVX-VNNI
+// stays at the levels avxvnni and avx512vnni; AVX-512 VBMI only at
+// avx512vnni).
 CpuFeatures HostCpuFeatures();
 
 // The CPU's model as cpuinfo names it (e.g. "AMD EPYC"), or "unknown".

@@ -30,9 +30,13 @@ TEST_F(IsaTest, NamesRoundTrip) {
 
 TEST_F(IsaTest, CapLowersTheLevelAndTheFeaturesNeverRaisesThem) {
   const IsaLevel detected = DetectedIsaLevel();
+  SetIsaCap(std::nullopt);
+  const bool cpu_has_avxvnni = HostCpuFeatures().avxvnni;
   for (IsaLevel cap : kAllIsaLevels) {
     SetIsaCap(cap);
-    EXPECT_EQ(HostIsaLevel(), cap < detected ? cap : detected) << IsaLevelName(cap);
+    IsaLevel expected = cap < detected ? cap : detected;
+    if (expected == IsaLevel::kAvxvnni && !cpu_has_avxvnni) expected = IsaLevel::kAvx2;
+    EXPECT_EQ(HostIsaLevel(), expected) << IsaLevelName(cap);
     const CpuFeatures f = HostCpuFeatures();
     if (cap < IsaLevel::kAvx2) {
       EXPECT_FALSE(f.avx2);
@@ -41,8 +45,12 @@ TEST_F(IsaTest, CapLowersTheLevelAndTheFeaturesNeverRaisesThem) {
       EXPECT_FALSE(f.avx512bw);
     }
     if (cap < IsaLevel::kAvx512vnni) {
-      EXPECT_FALSE(f.avx512vnni || f.avxvnni || f.avx512vbmi);
+      EXPECT_FALSE(f.avx512vnni || f.avx512vbmi);
     }
+    // AVX-VNNI: at its own level and avx512vnni's, where the CPU has it.
+    EXPECT_EQ(f.avxvnni, cpu_has_avxvnni && (HostIsaLevel() == IsaLevel::kAvxvnni ||
+                                             HostIsaLevel() == IsaLevel::kAvx512vnni))
+        << IsaLevelName(cap);
     EXPECT_NE(DescribeHostIsa().find(std::string("capped at ") + IsaLevelName(cap)),
               std::string::npos)
         << DescribeHostIsa();
@@ -59,6 +67,7 @@ TEST_F(IsaTest, FeaturesAreConsistentWithTheLevel) {
   EXPECT_EQ(f.avx2, l >= IsaLevel::kAvx2);
   EXPECT_EQ(f.avx512bw, l >= IsaLevel::kAvx512bw);
   EXPECT_EQ(f.avx512vnni, l >= IsaLevel::kAvx512vnni);
+  if (l == IsaLevel::kAvxvnni) EXPECT_TRUE(f.avxvnni);
   std::cout << "host: " << DescribeHostIsa() << "\n";
 }
 

@@ -113,7 +113,7 @@ template <typename A, typename B, typename O>
 CloneTask PickBody() {
   CloneTask body = CpuClones<&AddTask<A, B, O>::RunBody>::Pick();
 #if QNNC_HAS_CPU_CLONES
-  if (cpu::HostIsaLevel() == cpu::IsaLevel::kAvx2) body = &AddAvx2<A, B, O>;
+  if (cpu::IsAvx2Class(cpu::HostIsaLevel())) body = &AddAvx2<A, B, O>;
 #endif
   return body;
 }

@@ -103,7 +103,7 @@ void Launch(const Tensor& x, float scale, int32_t zp, DType out_dtype, Tensor* o
 #if QNNC_HAS_CPU_CLONES
   // (On AVX-512 hosts GCC's own 512-bit clone is faster: MobileNetV2
   // dynamic's 53 quantizations 0.54 ms against 0.88 with these.)
-  if (cpu::HostIsaLevel() == cpu::IsaLevel::kAvx2) body = &QuantizeAvx2<O>;
+  if (cpu::IsAvx2Class(cpu::HostIsaLevel())) body = &QuantizeAvx2<O>;
 #endif
   ParallelRows(pool, body, &t, x.shape());
 }

@@ -21,12 +21,16 @@ bool IsaSupported(Isa isa) {
   // (the CPU has it, and the cap, QNNC_ISA or --isa, does not exclude it).
   static const bool vnni_built = internal::GetDenseTileAvx512Vnni(1, 1, 16, 1) != nullptr;
   static const bool avx2_built = internal::GetDenseTileAvx2(1, 1, 16) != nullptr;
+  static const bool avxvnni_built = internal::GetDenseTileAvxVnni(1, 1, 16) != nullptr;
   const cpu::IsaLevel host = cpu::HostIsaLevel();
   switch (isa) {
     case Isa::kScalar:
       return true;
     case Isa::kAvx2:
       return avx2_built && host >= cpu::IsaLevel::kAvx2;
+    case Isa::kAvxvnni:
+      // Not implied by the levels above it (isa.h): the CPU's feature.
+      return avxvnni_built && cpu::HostCpuFeatures().avxvnni;
     case Isa::kAvx512vnni:
       return vnni_built && host >= cpu::IsaLevel::kAvx512vnni;
     case Isa::kAvx512bw:
@@ -38,6 +42,7 @@ bool IsaSupported(Isa isa) {
 bool VariantApplies(const U8S8Variant& v, bool depthwise) {
   if (v.isa == Isa::kAvx512bw) return false;  // no kernels of that level
   if (v.arith == Arithmetic::kMadd16) return v.isa != Isa::kScalar && !depthwise;
+  if (v.isa == Isa::kAvxvnni) return !depthwise;
   return true;
 }
 
@@ -55,6 +60,7 @@ KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith) {
     return {{"tile_co", {16, 32}}, {"tile_ow", {4, 6, 8, 12}}};
   }
   if (isa == Isa::kAvx2) return {{"tile_co", {16}}, {"tile_ow", {2, 4, 6}}};
+  if (isa == Isa::kAvxvnni) return {{"tile_co", {16, 32}}, {"tile_ow", {2, 3, 4, 6}}};
   return {{"tile_co", {16, 32}}, {"tile_ow", {4, 7, 8, 14}}};
 }
 
@@ -72,7 +78,8 @@ KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_wid
   if (isa == Isa::kAvx512vnni && arith == Arithmetic::kMadd16) {
     return {{"tile_co", p.out_channels > 16 ? 32 : 16}, {"tile_ow", flat || out_width == 0 || out_width >= 12 ? 12 : 8}};
   }
-  if (isa == Isa::kAvx2) {
+  if (isa == Isa::kAvx2 || isa == Isa::kAvxvnni) {
+    // AVX-VNNI: 16 x 6 is the widest tile that stays in registers.
     return {{"tile_co", 16}, {"tile_ow", (out_width > 0 && out_width < 6 && !flat) ? 4 : 6}};
   }
   // With NCHW4c inputs (in_channels <= 4) the 2x14 tile spills a register:
@@ -112,6 +119,10 @@ static absl::Status CheckArithmetic(const QuantizedConvParams& params,
                                     Arithmetic arith) {
   if (isa == Isa::kAvx512bw) {
     return Invalid("no spatial-pack kernels for avx512bw (its hosts run the avx2 ones)");
+  }
+  if (isa == Isa::kAvxvnni && IsDepthwise(params)) {
+    return Invalid("avxvnni has no depthwise kernel (the AVX2 depthwise kernel multiplies in int16, "
+                   "exact and as fast)");
   }
   if (!IsDepthwise(params) && arith != Arithmetic::kMadd16 && !FitsS8(weight)) {
     return Invalid("weights outside [-128, 127] (w - zw of 8-bit weights) need the madd16 "

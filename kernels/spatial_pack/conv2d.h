@@ -86,8 +86,9 @@ struct QuantizedConvParams {
 };
 
 // The instruction set of a kernel variant: a level of kernels/cpu/isa.h
-// (one spelling everywhere). Spatial-pack kernels exist for kScalar, kAvx2
-// and kAvx512vnni; an avx512bw host runs the AVX2 ones.
+// (one spelling everywhere). Spatial-pack kernels exist for kScalar, kAvx2,
+// kAvxvnni (dense u8s8 only: vpdpbusd on ymm; depthwise layers keep the
+// AVX2 kernel) and kAvx512vnni; an avx512bw host runs the AVX2 ones.
 using Isa = cpu::IsaLevel;
 // How the AVX2 u8s8 dense kernel multiplies (the other ISAs have one way):
 //   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones: one pass
@@ -116,11 +117,13 @@ inline constexpr U8S8Variant kU8S8Variants[] = {
     {Isa::kScalar, Arithmetic::kMaddubs, "u8s8.scalar"},
     {Isa::kAvx2, Arithmetic::kMaddubs, "u8s8.avx2"},
     {Isa::kAvx2, Arithmetic::kMadd16, "u8i16.avx2"},
+    {Isa::kAvxvnni, Arithmetic::kMaddubs, "u8s8.avxvnni"},
     {Isa::kAvx512vnni, Arithmetic::kMaddubs, "u8s8.avx512vnni"},
     {Isa::kAvx512vnni, Arithmetic::kMadd16, "u8i16.avx512vnni"},
 };
-// Whether `variant` has a kernel for a layer: madd16 has no scalar and no
-// depthwise kernel. The factories refuse exactly the rest.
+// Whether `variant` has a kernel for a layer: madd16 and avxvnni have no
+// depthwise kernel, madd16 no scalar one. The factories refuse exactly the
+// rest.
 bool VariantApplies(const U8S8Variant& variant, bool depthwise);
 const char* IsaName(Isa isa);
 // The best instruction set this host may use (kernels/cpu/isa.h: the CPU,
@@ -138,6 +141,7 @@ using KnobSpace = std::map<std::string, std::vector<int64_t>>;
 // The config spaces; every point of the product is valid for every workload.
 //   u8s8, kAvx512vnni and kScalar: tile_co {16, 32} x tile_ow {4, 7, 8, 14}
 //   u8s8, kAvx2:                   tile_co {16}     x tile_ow {2, 4, 6}
+//   u8s8, kAvxvnni:                tile_co {16, 32} x tile_ow {2, 3, 4, 6}
 //   u8s8, kAvx2, kMadd16:          tile_co {16, 32} x tile_ow {2, 3, 4, 6}
 //   u8s8, kAvx512vnni, kMadd16:    tile_co {16, 32} x tile_ow {4, 6, 8, 12}
 //   int16 (portable):              tile_co {4, 8, 16} x tile_ow {4, 8}

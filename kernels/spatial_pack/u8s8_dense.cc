@@ -1,5 +1,6 @@
 // The u8 x s8 dense (and grouped) convolution: packed weights, tiles of
-// output channels x pixels on the AVX-512 VNNI, AVX2 and scalar microkernels.
+// output channels x pixels on the AVX-512 VNNI, AVX-VNNI, AVX2 and scalar
+// microkernels.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -28,7 +29,7 @@ class U8S8Dense final : public Conv2DKernel {
                                                             const QuantizedConvParams& p,
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith) {
-    if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni) {
+    if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvxvnni && isa != Isa::kAvx512vnni) {
       return absl::InternalError(absl::StrCat("no u8s8 dense kernel for ", IsaName(isa)));
     }
     std::unique_ptr<U8S8Dense> k(new U8S8Dense());
@@ -96,6 +97,7 @@ class U8S8Dense final : public Conv2DKernel {
           fn = k->madd16_ ? internal::GetDenseTileMadd16Avx2(nco, np, k->in_block_)
                           : internal::GetDenseTileAvx2(nco, np, k->in_block_);
         }
+        if (isa == Isa::kAvxvnni) fn = internal::GetDenseTileAvxVnni(nco, np, k->in_block_);
         if (k->group_words_ > 0) {
           const int words = static_cast<int>(k->group_words_);
           fn = isa == Isa::kAvx2 ? internal::GetGroupedTileMadd16Avx2(nco, np, words)

@@ -15,6 +15,11 @@ absl::Status RegisterX86Target(Registry& registry) {
   RETURN_IF_ERROR(RegisterForTunableOps(
       registry, "x86_64+avx512vnni",
       CompensatedSpatialPack("x86.spatial_pack.u8s8.vnni", 50, true, Feature::kAvx512vnni, 128)));
+  // AVX-VNNI (Alder Lake and later, Zen 5): vpdpbusd on ymm, exact in one
+  // pass for any weights and twice u8i16.avx2's multiplies per instruction.
+  // Conv only, as u8i16.avx2.
+  RETURN_IF_ERROR(RegisterForConv(registry, "x86_64+avxvnni",
+                                  AvxVnniSpatialPack("x86.spatial_pack.u8s8.avxvnni", 48)));
   RETURN_IF_ERROR(RegisterForTunableOps(
       registry, "x86_64+avx2", MaddubsSpatialPackAvx2("x86.spatial_pack.u8s8.avx2", 46)));
   // Conv only: a dense layer's integer nn.dense runs the int8 dense kernel

@@ -1,5 +1,5 @@
 // The interface between the kernels (driver.cc, u8s8_dense.cc, ...) and the per-ISA
-// microkernels (scalar.cc, avx2.cc, avx512vnni.cc). Not a public API.
+// microkernels (scalar.cc, avx2.cc, avxvnni.cc, avx512vnni.cc). Not a public API.
 //
 // Dense u8s8 register tile: `nco` groups of 16 output channels x `npix`
 // output pixels of one row. Packed weights of a tile, for its input-channel
@@ -145,6 +145,9 @@ using DwRowFn = void (*)(const DwGeom&, const DwRow&);
 // Max register tile of each ISA (nco groups of 16 channels, npix pixels).
 constexpr int kMaxNcoVnni = 2, kMaxPixVnni = 14;
 constexpr int kMaxNcoAvx2 = 1, kMaxPixAvx2 = 6;
+// AVX-VNNI: 1 x 6 holds 12 accumulators, 2 weights and the input in the 16
+// ymm; the wider tiles (2 x 3 and up) spill, for the tuner to measure.
+constexpr int kMaxNcoAvxVnni = 2, kMaxPixAvxVnni = 6;
 constexpr int kMaxPixMadd16Vnni = 12;  // 2 x 12 accumulators + 4 weights + 2 inputs
 
 // Scalar (portable): any nco/npix.
@@ -166,6 +169,9 @@ DenseTileFn GetGroupedTileMadd16Avx2(int nco, int npix, int group_words);
 // vpmaddubsw: the weights packed so that every pair fits, the rest of those
 // that did not in DenseTile::corrections (weight_pairs.h, u8s8_dense.cc).
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk);
+// vpdpbusd on ymm (AVX-VNNI), on the VNNI packing (above): exact for any s8
+// weights in one pass.
+DenseTileFn GetDenseTileAvxVnni(int nco, int npix, int64_t icblk);
 // u8 x i16 by vpmaddwd, weights packed as madd16 (above), on a widened
 // input: each 4 bytes (x0, x1, x2, x3) of the blocked u8 input become 8,
 // the int16 pairs (x0, x2) then (x1, x3) (WidenPairs), so a step broadcasts
