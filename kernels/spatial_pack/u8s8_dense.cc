@@ -48,8 +48,10 @@ class U8S8Dense final : public Conv2DKernel {
     k->ep_ = MakeEpilogue(p);
     k->bias_ = PaddedBias(p, k->ocb_ * 16);
     k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
-    if (k->madd16_) {
-      // The madd16 tiles hold a group's channels in Madd16Lane order.
+    // The madd16 and AVX-VNNI tiles hold a group's channels in Madd16Lane
+    // order (their epilogue's), so do their weights, bias and multipliers.
+    k->lane_order_ = k->madd16_ || isa == Isa::kAvxvnni;
+    if (k->lane_order_) {
       std::vector<int32_t> bias(k->bias_.size());
       std::vector<float> mult(k->mult_.size());
       for (size_t oc = 0; oc < bias.size(); ++oc) {
@@ -220,7 +222,8 @@ class U8S8Dense final : public Conv2DKernel {
                     std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), static_cast<int>(i)),
                                 &v, 2);
                   } else {
-                    dst[l * 4 + i] = static_cast<int8_t>(v);
+                    dst[(lane_order_ ? internal::Madd16Lane(static_cast<int>(l)) : l) * 4 + i] =
+                        static_cast<int8_t>(v);
                   }
                 }
               }
@@ -313,6 +316,7 @@ class U8S8Dense final : public Conv2DKernel {
   }
 
   Isa isa_ = Isa::kScalar;
+  bool lane_order_ = false;  // output channels in Madd16Lane order (madd16, AVX-VNNI)
   int64_t nco_ = 1, tile_ow_ = 1, ocb_ = 0, icb_total_ = 0;
   bool madd16_ = false;  // int16 weights for GetDenseTileMadd16Avx2
   // A PairingOrder other than the natural one (AVX2 vpmaddubsw): the weights

@@ -3,7 +3,8 @@
 // tile. vpdpbusd adds the four u8 x s8 products of a 32-bit lane to its
 // int32 accumulator without an int16 step, so it is exact for any s8
 // weights in one pass (no pairing, no corrections: the packing is the VNNI
-// one of microkernels.h) and does 32 MACs per instruction, twice
+// one of microkernels.h, its 16 output channels in Madd16Lane order) and
+// does 32 MACs per instruction, twice
 // u8i16.avx2's vpmaddwd. Compiled with -mavx2 -mfma -mavxvnni; stubs
 // otherwise.
 #include "kernels/spatial_pack/internal/microkernels.h"
@@ -18,38 +19,11 @@
 namespace qnnc::kernels::spatial_pack::internal {
 namespace {
 
-// A register tile's accumulators: 2 * NCO ymm (8 output channels each, in
-// order) at NPIX pixels. The epilogue takes them by value, always inlined,
-// as the other tiles do (by reference GCC kept them on the stack).
-template <int NCO, int NPIX>
-struct VnniYmmAcc {
-  __m256i v[2 * NCO][NPIX];
-};
-
-template <int NCO, int NPIX>
-__attribute__((always_inline)) inline void StoreVnniYmmTile(const DenseGeom& g, const DenseTile& t,
-                                                            VnniYmmAcc<NCO, NPIX> tile) {
-  const auto& acc = tile.v;
-  const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
-  const __m256i zp = _mm256_set1_epi32(g.ep.zp);
-  const bool nan = g.ep.nan_check;
-  for (int j = 0; j < NCO; ++j) {
-    uint8_t* o = t.out + j * g.out_cstride;
-    const __m256 m0 = _mm256_loadu_ps(t.mult + 16 * j), m1 = _mm256_loadu_ps(t.mult + 16 * j + 8);
-    for (int p = 0; p < NPIX; ++p) {
-      if (g.ep.raw32) {
-        StoreRaw(o + p * kRawPixelBytes, acc[2 * j][p], acc[2 * j + 1][p]);
-        continue;
-      }
-      Store16(o + p * 16, Requantize8(acc[2 * j][p], m0, lo, hi, zp, nan),
-              Requantize8(acc[2 * j + 1][p], m1, lo, hi, zp, nan));
-    }
-  }
-}
-
 template <int NCO, int NPIX, int Q>
 void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
-  VnniYmmAcc<NCO, NPIX> tile;
+  // Output channels in Madd16Lane order (the packing puts them there), so
+  // the tile shares madd16's packed 16-bit epilogue.
+  Madd16Acc<NCO, NPIX> tile;
   auto& acc = tile.v;
   for (int v = 0; v < 2 * NCO; ++v) {
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * v));
@@ -80,7 +54,7 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
       }
     }
   }
-  StoreVnniYmmTile<NCO, NPIX>(g, t, tile);
+  StoreMadd16Tile<NCO, NPIX>(g, t, tile);
 }
 
 template <int NCO, int Q, size_t... P>
