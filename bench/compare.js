@@ -41,7 +41,8 @@ const { spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { LAYERS, PEAK_GOPS_PER_CORE, AVX2_PEAK_GOPS_PER_CORE, peakFor } = require('./peers/suite');
+const { LAYERS, PEAK_GOPS_PER_CORE, AVX2_PEAK_GOPS_PER_CORE, AVXVNNI_PEAK_GOPS_PER_CORE, peakFor } =
+  require('./peers/suite');
 
 const BENCH_DIR = __dirname;
 const WORKSPACE = path.dirname(BENCH_DIR);
@@ -66,12 +67,16 @@ function usage() {
                     median of the rounds' qnnc/ORT ratios with their range, so a
                     drift of the machine's speed hits both sides alike
   --json=FILE       also write every number as JSON
+  --isa=LEVEL       (default: $QNNC_ISA) run as a host of that level: QNNC_ISA=LEVEL for qnnc's kernels, and
+                    qnnc's benchmarks (XNNPACK included) and ONNX Runtime under the CPUID
+                    cap (//bench/peers:libcpuid_cap_preload.so) where the host can fault
+                    CPUID; the notes say which ran capped
 `;
 }
 
 function parseArgs(argv) {
   const a = { reps: 5, minTime: 0.1, ortRuns: 100, ortWarmup: 20, layers: null, sweep: false,
-    build: true, json: null, rounds: 1 };
+    build: true, json: null, rounds: 1, isa: process.env.QNNC_ISA || null };
   for (const arg of argv) {
     let m;
     if (arg === '--help' || arg === '-h') { process.stdout.write(usage()); process.exit(0); }
@@ -84,6 +89,7 @@ function parseArgs(argv) {
     else if ((m = /^--ort-warmup=(\d+)$/.exec(arg))) a.ortWarmup = Number(m[1]);
     else if ((m = /^--layers=(.+)$/.exec(arg))) a.layers = m[1].split(',');
     else if ((m = /^--json=(.+)$/.exec(arg))) a.json = path.resolve(m[1]);
+    else if ((m = /^--isa=([a-z0-9]+)$/.exec(arg))) a.isa = m[1];
     else { process.stderr.write(`unknown argument ${arg}\n${usage()}`); process.exit(2); }
   }
   return a;
@@ -93,6 +99,30 @@ const log = (s) => process.stderr.write(`[compare] ${s}\n`);
 
 function run(cmd, args, opts = {}) {
   return spawnSync(cmd, args, { cwd: WORKSPACE, encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
+}
+
+// The environments of the benchmark binaries and of ONNX Runtime (--isa).
+let benchEnv = process.env;
+let ortEnv = process.env;
+
+// --isa: the environment of the measured processes. QNNC_ISA caps qnnc's own
+// dispatch; the CPUID cap (LD_PRELOAD) caps what XNNPACK's cpuinfo and ORT's
+// MLAS see. Returns { env, note }; without the CPUID cap, env has QNNC_ISA
+// only and the note says why.
+function capEnvironment(isa, binDir) {
+  if (!isa) return { env: process.env, cpuid: false, note: null };
+  const base = { ...process.env, QNNC_ISA: isa };
+  const lib = path.join(binDir, 'bench/peers/libcpuid_cap_preload.so');
+  const probe = path.join(binDir, 'bench/peers/cpuid_probe');
+  const capped = { ...base, LD_PRELOAD: lib, QNNC_PEER_ISA: isa };
+  const r = fs.existsSync(probe) ? run(probe, [], { env: capped, stdio: ['ignore', 'pipe', 'pipe'] }) :
+    { status: 1, stderr: `no ${probe}` };
+  if (r.status !== 0) {
+    return { env: base, cpuid: false,
+      note: `--isa=${isa}: XNNPACK and ONNX Runtime run uncapped (${lastLine(r.stderr)})` };
+  }
+  return { env: capped, cpuid: true,
+    note: `--isa=${isa}: qnnc's kernels, XNNPACK and ONNX Runtime all run capped at ${isa}` };
 }
 
 // ---- Google Benchmark binaries ------------------------------------------
@@ -158,7 +188,7 @@ function runBinary(bin, file, args, layers) {
     `--benchmark_repetitions=${args.reps}`, '--benchmark_report_aggregates_only=true',
     `--benchmark_min_time=${args.minTime}`];
   log(`${path.basename(file)} ${gbArgs.join(' ')}`);
-  const r = run(file, gbArgs, { stdio: ['ignore', 'pipe', 2] });
+  const r = run(file, gbArgs, { stdio: ['ignore', 'pipe', 2], env: benchEnv });
   let json;
   try {
     json = JSON.parse(r.stdout);
@@ -207,7 +237,7 @@ function runOrt(args, layers) {
   const out = path.join(os.tmpdir(), `qnnc_ort_${process.pid}.json`);
   const r = run('node', [path.join(PEERS_DIR, 'ort_suite.js'), `--runs=${args.ortRuns}`,
     `--warmup=${args.ortWarmup}`, `--layers=${layers.map((l) => l.name).join(',')}`,
-    `--out=${out}`, '--threads=1,2'], { stdio: ['ignore', 2, 2] });
+    `--out=${out}`, '--threads=1,2'], { stdio: ['ignore', 2, 2], env: ortEnv });
   if (r.status !== 0 || !fs.existsSync(out)) return { missing: `ort_suite.js failed (exit ${r.status})` };
   const report = JSON.parse(fs.readFileSync(out, 'utf8'));
   fs.unlinkSync(out);
@@ -328,6 +358,17 @@ function main() {
   try { binDir = optBinDir(); } catch (e) { notes.push(e.message.split('\n')[0]); }
   built = built.map((r, i) => (r.missing ? r : binDir ? binaryPath(BINARIES[i], binDir) :
     { missing: 'no bazel-bin for -c opt' }));
+  if (args.isa) {
+    if (args.build) {
+      run('bazel', ['build', '-c', 'opt', '//bench/peers:libcpuid_cap_preload.so',
+        '//bench/peers:cpuid_probe'], { stdio: ['ignore', 2, 2] });
+    }
+    const cap = capEnvironment(args.isa, binDir || '');
+    benchEnv = cap.env;
+    if (cap.cpuid) ortEnv = { ...process.env, LD_PRELOAD: cap.env.LD_PRELOAD, QNNC_PEER_ISA: args.isa };
+    notes.push(cap.note);
+    log(cap.note);
+  }
 
   const rounds = [];
   for (let r = 0; r < args.rounds; ++r) {
@@ -360,7 +401,7 @@ function main() {
     ];
     const perf = (t) => {
       const g = gops(l, c(t).qnnc && c(t).qnnc.ms);
-      const peak = peakFor(c(t).qnnc && c(t).qnnc.impl);
+      const peak = peakFor(c(t).qnnc && c(t).qnnc.impl, args.isa);
       return g == null ? 'n/a' : `${g.toFixed(0)} (${(100 * g / (peak * t)).toFixed(0)}%)`;
     };
     lines.push(`| ${l.name} | ${cell(1).join(' | ')} | ${cell(2).join(' | ')} | ${perf(1)} | ${perf(2)} |`);
@@ -371,7 +412,8 @@ function main() {
       ' of //bench:spatial_pack_benchmark and //bench:xnnpack_conv_benchmark; XNNPACK = the latter\'s qs8. ' +
       `% peak = of the limit of the instruction set the implementation runs, per core times the ` +
       `threads: ${PEAK_GOPS_PER_CORE} GOPS (VNNI vpdpbusd), ${AVX2_PEAK_GOPS_PER_CORE} GOPS for the ` +
-      `AVX2 kernels (the exact vpmaddwd loop). ` +
+      `AVX2 kernels (the exact vpmaddwd loop), ${AVXVNNI_PEAK_GOPS_PER_CORE} GOPS for AVX-VNNI (vpdpbusd ymm)` +
+      `${args.isa === 'avx2' || args.isa === 'avxvnni' ? `, and that of --isa=${args.isa} for XNNPACK` : ''}. ` +
       `ORT = QLinearConv kernel time from its profiler (the Transposes ORT puts around its NHWC kernel excluded). ` +
       `Google Benchmark: median over ${args.reps} repetitions of each one's median run; ` +
       `ORT: median of ${args.ortRuns} runs.` +

@@ -6,6 +6,8 @@
 //
 // Usage: node ort_model.js MODEL.onnx INPUT.f32 [--threads=1,2] [--runs=50]
 //                          [--warmup=10] [--shape=N,C,H,W (default 1,3,S,S)]
+//                          [--output=FILE (the first output of the last run,
+//                           raw float32)]
 // Prints JSON on stdout: {"model", "threads": {"1": {"median_ms", ...}}}.
 // The input is raw little-endian float32 of the model's first input's shape
 // (1x3x224x224 for the bundled models).
@@ -28,6 +30,7 @@ function parseArgs(argv) {
     else if (k === 'runs') a.runs = Number(v);
     else if (k === 'warmup') a.warmup = Number(v);
     else if (k === 'shape') a.shape = v.split(',').map(Number);
+    else if (k === 'output') a.output = v;
     else throw new Error(`unknown flag --${k}`);
   }
   if (!a.model || !a.input) throw new Error('usage: ort_model.js MODEL.onnx INPUT.f32 [flags]');
@@ -61,10 +64,15 @@ async function main() {
     const feeds = { [name]: new ort.Tensor('float32', data, shape) };
     for (let i = 0; i < args.warmup; ++i) await session.run(feeds);
     const times = [];
+    let outputs = null;
     for (let i = 0; i < args.runs; ++i) {
       const start = process.hrtime.bigint();
-      await session.run(feeds);
+      outputs = await session.run(feeds);
       times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    if (args.output && outputs) {
+      const first = outputs[session.outputNames[0]].data;
+      fs.writeFileSync(args.output, Buffer.from(first.buffer, first.byteOffset, first.byteLength));
     }
     result.threads[t] = { median_ms: median(times), min_ms: Math.min(...times) };
     process.stderr.write(`ort ${result.model} threads:${t} ${median(times).toFixed(3)} ms\n`);

@@ -26,11 +26,22 @@ const PEAK_GOPS_PER_CORE = 900;
 // BM_Maddwd on the same Zen 5: 183-191 GOPS).
 const AVX2_PEAK_GOPS_PER_CORE = 190;
 
-// The limit of the instruction set an implementation runs: the AVX2 one for
-// qnnc's AVX2 kernels (u8s8.avx2, u8i16.avx2), else the VNNI one (XNNPACK
-// picks the host's best code and cannot be capped).
-function peakFor(impl) {
-  return /(^|\.)avx2\b/.test(impl || '') ? AVX2_PEAK_GOPS_PER_CORE : PEAK_GOPS_PER_CORE;
+// One core's AVX-VNNI limit (vpdpbusd ymm, //bench:avx2_peak_benchmark
+// BM_AvxVnniDpbusd on a 2-vCPU Intel Xeon: 326-341 GOPS).
+const AVXVNNI_PEAK_GOPS_PER_CORE = 335;
+
+// The limit of the instruction set an implementation runs: its own for
+// qnnc's AVX2 and AVX-VNNI kernels (u8s8.avx2, u8i16.avx2, u8s8.avxvnni);
+// for the others (XNNPACK, which picks the best code the CPU reports) the
+// limit of the cap `isa` (compare.js --isa runs them under the CPUID cap),
+// else the VNNI one.
+function peakFor(impl, isa) {
+  if (/(^|\.)avxvnni\b/.test(impl || '')) return AVXVNNI_PEAK_GOPS_PER_CORE;
+  if (/(^|\.)avx2\b/.test(impl || '')) return AVX2_PEAK_GOPS_PER_CORE;
+  if (isa === 'avx2') return AVX2_PEAK_GOPS_PER_CORE;
+  if (isa === 'avxvnni') return AVXVNNI_PEAK_GOPS_PER_CORE;
+  return PEAK_GOPS_PER_CORE;
 }
 
-module.exports = { LAYERS, PEAK_GOPS_PER_CORE, AVX2_PEAK_GOPS_PER_CORE, peakFor };
+module.exports = { LAYERS, PEAK_GOPS_PER_CORE, AVX2_PEAK_GOPS_PER_CORE, AVXVNNI_PEAK_GOPS_PER_CORE,
+  peakFor };

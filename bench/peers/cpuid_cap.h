@@ -1,0 +1,61 @@
+// Caps what the CPUID instruction reports to this process, so that a peer
+// which cannot be told to use lesser instruction sets (ONNX Runtime's MLAS
+// picks its kernels from CPUID alone) runs its AVX2 kernels on an AVX-512
+// VNNI host, as qnnc does under --isa / QNNC_ISA. That makes "qnnc at cap
+// avx2 against ORT" a comparison of the same instruction sets in one run.
+//
+// How: Linux's CPUID faulting (arch_prctl ARCH_SET_CPUID, CPUs with the
+// cpuid_fault flag) makes every CPUID instruction of the process raise
+// SIGSEGV; a handler runs the real CPUID, clears the feature bits above the
+// level and steps over the instruction. Any other SIGSEGV goes to the
+// program's own SIGSEGV action (or the default), so crashes stay crashes.
+// Libraries that read CPUID before the cap is installed (glibc's ifuncs, at
+// load time) keep what they saw; the cap is for the peer's own dispatch.
+//
+// Used as LD_PRELOAD=libcpuid_cap_preload.so with QNNC_PEER_ISA=LEVEL (see
+// cpuid_cap_preload.cc); x86-64 Linux only.
+#ifndef QNNC_BENCH_PEERS_CPUID_CAP_H_
+#define QNNC_BENCH_PEERS_CPUID_CAP_H_
+
+#include <signal.h>
+
+#include <cstdint>
+#include <string>
+
+namespace qnnc::bench {
+
+// The levels qnnc's cap knows (kernels/cpu/isa.h), minus scalar: MLAS has
+// no scalar-only mode to fall back to. avxvnni is avx2 plus AVX-VNNI.
+enum class CpuidCapLevel { kAvx2, kAvxvnni, kAvx512bw, kAvx512vnni };
+
+// "avx2", "avxvnni", "avx512bw" or "avx512vnni"; false for anything else.
+bool ParseCpuidCapLevel(const std::string& name, CpuidCapLevel* level);
+
+struct CpuidRegs {
+  uint32_t eax, ebx, ecx, edx;
+};
+
+// Clears, in the result of CPUID(leaf, subleaf), the feature bits a CPU of
+// `level` would not have (AVX-512*, AVX-VNNI, AMX, AVX10, ...). Pure: the
+// unit tests call it directly.
+void MaskCpuid(CpuidCapLevel level, uint32_t leaf, uint32_t subleaf, CpuidRegs* regs);
+
+// Turns on CPUID faulting for this thread (and the threads it creates later)
+// and installs the SIGSEGV handler. Call it before any other thread exists.
+// Empty on success; otherwise why not (no cpuid_fault on this CPU or kernel).
+std::string InstallCpuidCap(CpuidCapLevel level);
+
+bool CpuidCapInstalled();
+
+// Once installed, the program's own SIGSEGV action (a runtime such as Node.js
+// resets every signal to its default at startup, V8 installs its trap
+// handler) must not replace the handler: it is recorded here instead, and
+// the handler passes every SIGSEGV that is not a CPUID on to it.
+void ReplaceChainedSegvAction(const struct sigaction* act, struct sigaction* old);
+
+// libc's sigaction, past any interposed one.
+int RealSigaction(int sig, const struct sigaction* act, struct sigaction* old);
+
+}  // namespace qnnc::bench
+
+#endif  // QNNC_BENCH_PEERS_CPUID_CAP_H_
