@@ -21,7 +21,10 @@ namespace {
 
 constexpr uint32_t Bit(int i) { return uint32_t{1} << i; }
 
-// CPUID.(EAX=7,ECX=0) and (EAX=7,ECX=1): Intel SDM vol. 2A, "CPUID".
+// CPUID.(EAX=1): Intel SDM vol. 2A, "CPUID". FMA, AVX, F16C.
+constexpr uint32_t kL1EcxAvx = Bit(12) | Bit(28) | Bit(29);
+// CPUID.(EAX=7,ECX=0) and (EAX=7,ECX=1).
+constexpr uint32_t kL7EbxAvx2 = Bit(5);
 constexpr uint32_t kL7Ebx512 = Bit(16) | Bit(17) | Bit(21) | Bit(26) | Bit(27) | Bit(28) |
                                Bit(30) | Bit(31);  // F DQ IFMA PF ER CD BW VL
 constexpr uint32_t kL7Ebx512Skx = Bit(16) | Bit(17) | Bit(28) | Bit(30) | Bit(31);
@@ -115,6 +118,7 @@ void ReplaceChainedSegvAction(const struct sigaction* act, struct sigaction* old
 }
 
 bool ParseCpuidCapLevel(const std::string& name, CpuidCapLevel* level) {
+  if (name == "scalar") return *level = CpuidCapLevel::kScalar, true;
   if (name == "avx2") return *level = CpuidCapLevel::kAvx2, true;
   if (name == "avxvnni") return *level = CpuidCapLevel::kAvxvnni, true;
   if (name == "avx512bw") return *level = CpuidCapLevel::kAvx512bw, true;
@@ -123,10 +127,14 @@ bool ParseCpuidCapLevel(const std::string& name, CpuidCapLevel* level) {
 }
 
 void MaskCpuid(CpuidCapLevel level, uint32_t leaf, uint32_t subleaf, CpuidRegs* regs) {
-  const bool no_512 = level == CpuidCapLevel::kAvx2 || level == CpuidCapLevel::kAvxvnni;
+  const bool no_avx = level == CpuidCapLevel::kScalar;
+  const bool no_512 = no_avx || level == CpuidCapLevel::kAvx2 || level == CpuidCapLevel::kAvxvnni;
   // AMX, AVX10 and the AVX features newer than AVX-VNNI are above every level.
-  if (leaf == 7 && subleaf == 0) {
+  if (leaf == 1) {
+    if (no_avx) regs->ecx &= ~kL1EcxAvx;
+  } else if (leaf == 7 && subleaf == 0) {
     regs->edx &= ~kL7EdxAmx;
+    if (no_avx) regs->ebx &= ~kL7EbxAvx2;
     if (no_512) {
       regs->ebx &= ~kL7Ebx512;
       regs->ecx &= ~kL7Ecx512;
@@ -140,7 +148,7 @@ void MaskCpuid(CpuidCapLevel level, uint32_t leaf, uint32_t subleaf, CpuidRegs* 
   } else if (leaf == 7 && subleaf == 1) {
     regs->eax &= ~(kL71EaxAmxFp16 | kL71EaxAvxIfma);
     regs->edx &= ~(kL71EdxNewAvx | kL71EdxAmxComplex | kL71EdxAvx10);
-    if (level == CpuidCapLevel::kAvx2 || level == CpuidCapLevel::kAvx512bw) {
+    if (level != CpuidCapLevel::kAvxvnni && level != CpuidCapLevel::kAvx512vnni) {
       regs->eax &= ~kL71EaxAvxVnni;
     }
     if (level != CpuidCapLevel::kAvx512vnni) regs->eax &= ~kL71Eax512Bf16;

@@ -24,11 +24,12 @@
 
 namespace qnnc::bench {
 
-// The levels qnnc's cap knows (kernels/cpu/isa.h), minus scalar: MLAS has
-// no scalar-only mode to fall back to. avxvnni is avx2 plus AVX-VNNI.
-enum class CpuidCapLevel { kAvx2, kAvxvnni, kAvx512bw, kAvx512vnni };
+// The levels of qnnc's cap (kernels/cpu/isa.h). avxvnni is avx2 plus
+// AVX-VNNI. scalar is a plain x86-64 with SSE: no AVX of any kind (peers and
+// XNNPACK then run their SSE code; none of them has a scalar-only mode).
+enum class CpuidCapLevel { kScalar, kAvx2, kAvxvnni, kAvx512bw, kAvx512vnni };
 
-// "avx2", "avxvnni", "avx512bw" or "avx512vnni"; false for anything else.
+// "scalar", "avx2", "avxvnni", "avx512bw" or "avx512vnni"; false otherwise.
 bool ParseCpuidCapLevel(const std::string& name, CpuidCapLevel* level);
 
 struct CpuidRegs {
@@ -36,7 +37,7 @@ struct CpuidRegs {
 };
 
 // Clears, in the result of CPUID(leaf, subleaf), the feature bits a CPU of
-// `level` would not have (AVX-512*, AVX-VNNI, AMX, AVX10, ...). Pure: the
+// `level` would not have (AVX*, AVX-512*, AVX-VNNI, AMX, AVX10, ...). Pure: the
 // unit tests call it directly.
 void MaskCpuid(CpuidCapLevel level, uint32_t leaf, uint32_t subleaf, CpuidRegs* regs);
 

@@ -1,5 +1,5 @@
-// libcpuid_cap_preload.so: LD_PRELOAD it with QNNC_PEER_ISA=LEVEL (avx2, avxvnni,
-// avx512bw, avx512vnni) and the process's CPUID reports no feature above
+// libcpuid_cap_preload.so: LD_PRELOAD it with QNNC_PEER_ISA=LEVEL (scalar, avx2,
+// avxvnni, avx512bw, avx512vnni) and the process's CPUID reports no feature above
 // LEVEL (cpuid_cap.h). Without QNNC_PEER_ISA it does nothing. A bad level,
 // or a host that cannot fault CPUID, ends the process with exit status 2
 // and a message: a benchmark must not silently run its peer uncapped.
@@ -21,8 +21,8 @@ __attribute__((constructor)) void InstallFromEnvironment() {
   if (name == nullptr || *name == '\0') return;
   qnnc::bench::CpuidCapLevel level;
   if (!qnnc::bench::ParseCpuidCapLevel(name, &level)) {
-    std::fprintf(stderr, "cpuid_cap: QNNC_PEER_ISA=%s is not one of avx2, avxvnni, avx512bw, "
-                 "avx512vnni\n", name);
+    std::fprintf(stderr, "cpuid_cap: QNNC_PEER_ISA=%s is not one of scalar, avx2, avxvnni, "
+                 "avx512bw, avx512vnni\n", name);
     _exit(2);
   }
   const std::string error = qnnc::bench::InstallCpuidCap(level);

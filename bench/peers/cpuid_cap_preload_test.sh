@@ -33,6 +33,9 @@ for flags in "" "--reset-segv"; do
   done
   check "avx2 $flags: avx2 as uncapped" "$(feature avx2 "$avx2")" "$(feature avx2 "$uncapped")"
 done
+plain=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=scalar "$probe")
+check "scalar: avx" "$(feature avx "$plain")" 0
+check "scalar: avx2" "$(feature avx2 "$plain")" 0
 vnni=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avxvnni "$probe")
 check "avxvnni: avx512f" "$(feature avx512f "$vnni")" 0
 check "avxvnni: avxvnni as uncapped" "$(feature avxvnni "$vnni")" "$(feature avxvnni "$uncapped")"

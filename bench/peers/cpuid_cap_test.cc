@@ -33,7 +33,9 @@ TEST(CpuidCapTest, ParsesTheLevelsAndRejectsOthers) {
   EXPECT_EQ(level, CpuidCapLevel::kAvx512bw);
   ASSERT_TRUE(ParseCpuidCapLevel("avx512vnni", &level));
   EXPECT_EQ(level, CpuidCapLevel::kAvx512vnni);
-  EXPECT_FALSE(ParseCpuidCapLevel("scalar", &level));
+  ASSERT_TRUE(ParseCpuidCapLevel("scalar", &level));
+  EXPECT_EQ(level, CpuidCapLevel::kScalar);
+  EXPECT_FALSE(ParseCpuidCapLevel("sse4.2", &level));
   EXPECT_FALSE(ParseCpuidCapLevel("AVX2", &level));
   EXPECT_FALSE(ParseCpuidCapLevel("", &level));
 }
@@ -55,6 +57,21 @@ TEST(CpuidCapTest, Avx2ClearsAvx512AvxVnniAndAmxOnly) {
   const CpuidRegs l1 = Masked(CpuidCapLevel::kAvx2, 1, 0);
   EXPECT_EQ(l1.ecx, kAll);
   EXPECT_EQ(l1.edx, kAll);
+}
+
+TEST(CpuidCapTest, ScalarClearsEveryAvxButKeepsSse) {
+  const CpuidRegs l1 = Masked(CpuidCapLevel::kScalar, 1, 0);
+  EXPECT_FALSE(Has(l1.ecx, 28));  // AVX
+  EXPECT_FALSE(Has(l1.ecx, 12));  // FMA
+  EXPECT_FALSE(Has(l1.ecx, 29));  // F16C
+  EXPECT_TRUE(Has(l1.ecx, 20));   // SSE4.2
+  EXPECT_TRUE(Has(l1.ecx, 27));   // OSXSAVE
+  EXPECT_EQ(l1.edx, kAll);        // SSE, SSE2
+  const CpuidRegs l7 = Masked(CpuidCapLevel::kScalar, 7, 0);
+  EXPECT_FALSE(Has(l7.ebx, 5));   // AVX2
+  EXPECT_FALSE(Has(l7.ebx, 16));  // AVX512F
+  EXPECT_TRUE(Has(l7.ebx, 3));    // BMI1
+  EXPECT_FALSE(Has(Masked(CpuidCapLevel::kScalar, 7, 1).eax, 4));  // AVX-VNNI
 }
 
 TEST(CpuidCapTest, AvxvnniKeepsAvxVnniAndClearsAvx512) {
