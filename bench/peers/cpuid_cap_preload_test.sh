@@ -3,6 +3,8 @@
 # program that resets SIGSEGV (as Node.js does), a real crash still crashing,
 # and a bad level failing loudly. Skips where CPUID cannot be faulted.
 set -uo pipefail
+# Not itself under a cap (.ci/run runs the capped suites with one).
+unset LD_PRELOAD QNNC_PEER_ISA
 dir="$TEST_SRCDIR/qnnc/bench/peers"
 lib="$dir/libcpuid_cap_preload.so" probe="$dir/cpuid_probe"
 # Under --config=asan both are linked with the ASan runtime, which must be
