@@ -245,12 +245,35 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
 // 2.3-3.2%, 1.09-1.17x at 4-9% (README, "On AVX2 hosts").
 constexpr double kMaxMaddubsCorrected = 0.02;
 
+namespace {
+
+// Grouped convolutions with 4 or 8 channels per group in and out, on whole
+// 16-channel blocks: u8i16.avx2's grouped tiles read only each group's
+// channels (u8s8_dense.cc, grouped_tiles). The dense u8s8 tiles of the AVX2
+// and AVX-VNNI kernels would multiply the other groups' zero weights too:
+// 4x or 2x the work.
+bool HasGroupedMadd16Tiles(const Workload& w) {
+  if (w.groups <= 1 || w.weight.shape.size() != 4) return false;
+  const int64_t cg = w.weight.shape[1], out = w.weight.shape[0];
+  return out / w.groups == cg && (cg == 4 || cg == 8) && (cg * w.groups) % 16 == 0 && out % 16 == 0;
+}
+
+absl::Status RefuseGroupedMadd16Layers(const Workload& w) {
+  if (!HasGroupedMadd16Tiles(w)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "has no grouped tiles (groups of ", w.weight.shape[1],
+      " channels run x86.spatial_pack.u8i16.avx2's, which read only each group's channels)"));
+}
+
+}  // namespace
+
 Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
   Implementation impl = CompensatedSpatialPack(name, priority, true, Feature::kAvx2, 128);
   const auto compensated = impl.applicable;
   impl.applicable = [compensated](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(compensated(w, t));
     if (w.op != "qnn.conv2d" || w.depthwise()) return absl::OkStatus();
+    RETURN_IF_ERROR(RefuseGroupedMadd16Layers(w));
     if (!w.weight_pairs_corrected || *w.weight_pairs_corrected > kMaxMaddubsCorrected) {
       return absl::FailedPreconditionError(absl::StrCat(
           "needs weight pairs whose same-signed parts add up to at most ", sp::kMaddubsMaxPairSum,
@@ -297,16 +320,9 @@ Implementation AvxVnniSpatialPack(const std::string& name, int priority) {
       return absl::FailedPreconditionError(
           "has no depthwise kernel (x86.spatial_pack.u8s8.avx2's int16 one runs those)");
     }
-    // The dense tile would multiply a 4- or 8-channel group's zero weights
-    // too (4x or 2x the work); u8i16.avx2's grouped tiles read only each
-    // group's channels.
-    const int64_t cg = w.weight.shape.size() == 4 ? w.weight.shape[1] : 0;
-    const int64_t og = w.weight.shape.empty() ? 0 : w.weight.shape[0] / std::max<int64_t>(w.groups, 1);
-    if (w.groups > 1 && cg == og && (cg == 4 || cg == 8)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "has no grouped tiles (groups of ", cg, " channels run x86.spatial_pack.u8i16.avx2's)"));
-    }
-    return absl::OkStatus();
+    // Other grouped layers (not on whole 16-channel blocks) run its dense
+    // tile, faster than the AVX2 ones'.
+    return RefuseGroupedMadd16Layers(w);
   };
   return impl;
 }

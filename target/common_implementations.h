@@ -26,17 +26,19 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
 // u8 x s8 on AVX2 by vpmaddubsw, one pass with the input channels reordered
 // so that weight pairs fit its int16 sum, plus corrections for the steps
 // where they still could saturate: dense convolutions only where at most 2%
-// of its steps need one (Workload::weight_pairs_corrected); depthwise
-// convolutions (an int16 kernel) and dense ops (the int8 dense kernel)
-// always.
+// of its steps need one (Workload::weight_pairs_corrected), and not groups of
+// 4 or 8 channels on whole 16-channel blocks (u8i16.avx2's grouped tiles run
+// those); depthwise convolutions (an int16 kernel) and dense ops (the int8
+// dense kernel) always.
 Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority);
 // u8 x s8 on AVX2 by vpmaddwd alone (the u8 inputs widened in registers,
 // int16 weights): one exact pass for any weights, on the u8s8 legalization.
 // Dense convolutions only (the AVX2 depthwise kernel already is int16).
 Implementation U8I16SpatialPackAvx2(const std::string& name, int priority);
 // vpdpbusd on ymm (AVX-VNNI hosts): exact for any s8 weights in one pass;
-// dense and ungrouped-enough convolutions (depthwise layers and groups of 4
-// or 8 channels stay on the AVX2 kernels).
+// dense and grouped convolutions, but not depthwise layers or groups of 4 or
+// 8 channels on whole 16-channel blocks (the AVX2 kernels' depthwise and
+// grouped tiles run those).
 Implementation AvxVnniSpatialPack(const std::string& name, int priority);
 
 // Convolutions whose data zero point is known only at run time (ONNX

@@ -25,6 +25,8 @@ namespace qnnc::kernels::cpu {
 // ymm; Intel since Alder Lake and Sapphire Rapids, AMD since Zen 5).
 // Skylake-X (kAvx512bw) and Cascade Lake (kAvx512vnni) lack it, so the
 // levels above do not include it: kernels ask HostCpuFeatures().avxvnni.
+// So never test `level >= kAvxvnni` for the instruction: it is true on
+// Skylake-X and Cascade Lake, which lack it.
 //   kScalar      x86-64 baseline (the portable and scalar kernels)
 //   kAvx2        x86-64-v3: AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE
 //   kAvxvnni     x86-64-v3 and AVX-VNNI, no AVX-512 (a host's level only

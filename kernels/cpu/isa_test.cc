@@ -71,6 +71,28 @@ TEST_F(IsaTest, FeaturesAreConsistentWithTheLevel) {
   std::cout << "host: " << DescribeHostIsa() << "\n";
 }
 
+// AVX-VNNI is a branch off avx2: kept at its own level and at avx512vnni's
+// (where the CPU has it), hidden at avx2's, avx512bw's (Skylake-X and
+// Cascade Lake lack it) and scalar's.
+TEST_F(IsaTest, CapsBelowOrBesideAvxVnniHideIt) {
+  for (IsaLevel cap : {IsaLevel::kScalar, IsaLevel::kAvx2, IsaLevel::kAvx512bw}) {
+    SetIsaCap(cap);
+    EXPECT_FALSE(HostCpuFeatures().avxvnni) << "cap " << IsaLevelName(cap);
+  }
+  SetIsaCap(std::nullopt);
+  const bool cpu_has = HostCpuFeatures().avxvnni;
+  for (IsaLevel cap : {IsaLevel::kAvxvnni, IsaLevel::kAvx512vnni}) {
+    SetIsaCap(cap);
+    // A cap above the CPU's level lowers to what the CPU has; AVX-VNNI
+    // itself is never added.
+    if (!cpu_has) EXPECT_FALSE(HostCpuFeatures().avxvnni) << "cap " << IsaLevelName(cap);
+    if (cpu_has && HostIsaLevel() == cap) {
+      EXPECT_TRUE(HostCpuFeatures().avxvnni) << "cap " << IsaLevelName(cap);
+    }
+  }
+  SetIsaCap(std::nullopt);
+}
+
 TEST_F(IsaTest, BadEnvironmentIsAnErrorNamingTheVariable) {
   const char* old = std::getenv("QNNC_ISA");
   std::string saved = old ? old : "";

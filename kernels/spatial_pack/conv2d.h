@@ -126,8 +126,9 @@ inline constexpr U8S8Variant kU8S8Variants[] = {
 // rest.
 bool VariantApplies(const U8S8Variant& variant, bool depthwise);
 const char* IsaName(Isa isa);
-// The best instruction set this host may use (kernels/cpu/isa.h: the CPU,
-// lowered by the cap).
+// The best of scalar, avx2 and avx512vnni this host may use
+// (kernels/cpu/isa.h: the CPU, lowered by the cap). AVX-VNNI, a branch off
+// avx2, is not in that line: IsaSupported(Isa::kAvxvnni) asks for it.
 Isa DetectIsa();
 // Whether kernels for `isa` were compiled in and this host may run them.
 bool IsaSupported(Isa isa);

@@ -357,7 +357,7 @@ TEST_P(SuiteTest, U8S8MatchesReference) {
     const std::string m = small_m ? " multipliers<0.5" : " one multiplier>1";
     for (const U8S8Variant& v : AvailableVariants(p)) {
       CheckU8S8(p, v.isa, {}, pool.get(), std::string(v.name) + " 2 threads" + m, v.arith);
-      if (v.isa == DetectIsa() || v.arith == Arithmetic::kMadd16) {
+      if (v.isa == DetectIsa() || v.isa == Isa::kAvxvnni || v.arith == Arithmetic::kMadd16) {
         CheckU8S8(p, v.isa, {}, nullptr, std::string(v.name) + " serial" + m, v.arith);
       }
     }
@@ -599,6 +599,17 @@ TEST(U8S8Test, Avx2DescribesReorderedPairs) {
   d = Conv2DKernel::DescribeU8S8(MakeProblem(k, false).w, r.params, {{"tile_ow", 4}}, Isa::kAvx2);
   ASSERT_TRUE(d.ok()) << d.status();
   EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4");
+}
+
+// AvailableVariants drops u8s8.avxvnni silently where the host lacks
+// AVX-VNNI: say so here, and check that the kernel follows the feature.
+TEST(IsaTest, AvxVnniFollowsTheCpuFeature) {
+  EXPECT_EQ(IsaSupported(Isa::kAvxvnni), kernels::cpu::HostCpuFeatures().avxvnni);
+  if (!IsaSupported(Isa::kAvxvnni)) {
+    GTEST_SKIP() << "u8s8.avxvnni is not run against the reference here: needs AVX-VNNI, which "
+                    "this host may not use: "
+                 << kernels::cpu::DescribeHostIsa();
+  }
 }
 
 TEST(IsaTest, DetectIsaIsSupported) {

@@ -140,7 +140,6 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   StoreMadd16Tile<NCO, NPIX>(g, t, tile);
 }
 
-// The epilogue of a madd16 register tile.
 // Grouped convolutions (GetGroupedTileMadd16Avx2): the widened pixel's 32
 // bytes hold the int16 pairs (x0, x2), (x1, x3) of each 4 input channels;
 // lane k of accumulator h (channel l = k / 4 * 8 + h * 4 + k % 4, Madd16Lane
