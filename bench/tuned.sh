@@ -5,6 +5,9 @@
 # medians, the median (range) of the rounds' tuned/fallback ratios, the tune's
 # wall time, and which implementation won per layer kind.
 #
+# With --isa=LEVEL both run under the CPUID cap of that level where the host
+# allows (bench/peers/cpuid_cap.h), XNNPACK included.
+#
 #   bench/tuned.sh [--model=PATH] [--isa=LEVEL] [--rounds=R] [--runs=N]
 #                  [--records=FILE (reuse, no tuning)] [--trials=N] [--tuner=T]
 set -euo pipefail
@@ -19,20 +22,36 @@ for arg in "$@"; do
     --runs=*) runs="${arg#--runs=}" ;;
     --records=*) records="${arg#--records=}" ;;
     --trials=* | --tuner=* | --early-stopping=* | --repeats=*) tune_flags+=("$arg") ;;
-    -h | --help) sed -n 2,10p "$0"; exit 0 ;;
+    -h | --help) sed -n 2,12p "$0"; exit 0 ;;
     *) echo "tuned.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
 command -v node >/dev/null || { echo "tuned.sh: needs Node.js" >&2; exit 2; }
-bazel build -c opt //tools:compile //tools:tune >&2
-bin="$(bazel info -c opt bazel-bin 2>/dev/null)/tools"
+bazel build -c opt //tools:compile //tools:tune //bench/peers:libcpuid_cap_preload.so \
+  //bench/peers:cpuid_probe >&2
+bazel_bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
+bin="$bazel_bin/tools"
+# With --isa, tune and compile run under the CPUID cap of that level where the
+# host can fault CPUID, so the XNNPACK candidates the tuner measures run that
+# level's code too (as on such a host); the line below says whether.
+cap=()
+if [ ${#isa_flag[@]} -gt 0 ]; then
+  level="${isa_flag[0]#--isa=}"
+  preload="$bazel_bin/bench/peers/libcpuid_cap_preload.so"
+  if LD_PRELOAD="$preload" QNNC_PEER_ISA="$level" "$bazel_bin/bench/peers/cpuid_probe" >/dev/null 2>&1; then
+    cap=(env LD_PRELOAD="$preload" QNNC_PEER_ISA="$level")
+    echo "CPUID cap: $level (XNNPACK capped too)"
+  else
+    echo "CPUID cap: none (this host cannot fault CPUID; XNNPACK runs uncapped)"
+  fi
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 scripts/host_isa.sh
 if [ -z "$records" ]; then
   records="$work/records.jsonl"
   start=$(date +%s.%N)
-  "$bin/tune" --model="$model" --records="$records" "${isa_flag[@]}" "${tune_flags[@]}" >"$work/tune.log"
+  "${cap[@]}" "$bin/tune" --model="$model" --records="$records" "${isa_flag[@]}" "${tune_flags[@]}" >"$work/tune.log"
   end=$(date +%s.%N)
   grep -E "^(target|host|workloads|measured):" "$work/tune.log"
   echo "tune wall time: $(node -e "console.log((process.argv[1]-process.argv[2]).toFixed(1))" "$end" "$start") s"
@@ -47,7 +66,7 @@ for ((r = 1; r <= rounds; r++)); do
     for mode in fallback tuned; do
       extra=()
       [ "$mode" = tuned ] && extra=(--records="$records" --report="$work/tuned_$t.json")
-      out=$("$bin/compile" --model="$model" "${io[@]}" --runs="$runs" --threads="$t" "${isa_flag[@]}" "${extra[@]}")
+      out=$("${cap[@]}" "$bin/compile" --model="$model" "${io[@]}" --runs="$runs" --threads="$t" "${isa_flag[@]}" "${extra[@]}")
       ms=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$out")
       match=$(sed -n 's/^match: *[^:]*: //p' <<<"$out" | sed 's/ (worst.*//; s/, tolerance.*//' | head -1)
       printf '%s\t%s\t%s\t%s\n' "$t" "$mode" "$ms" "${match:-not checked}" >>"$samples"

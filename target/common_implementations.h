@@ -25,11 +25,13 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
 
 // u8 x s8 on AVX2 by vpmaddubsw, one pass with the input channels reordered
 // so that weight pairs fit its int16 sum, plus corrections for the steps
-// where they still could saturate: dense convolutions only where at most 2%
-// of its steps need one (Workload::weight_pairs_corrected), and not groups of
-// 4 or 8 channels on whole 16-channel blocks (u8i16.avx2's grouped tiles run
-// those); depthwise convolutions (an int16 kernel) and dense ops (the int8
-// dense kernel) always.
+// where they still could saturate: dense convolutions whose weights are
+// known, but not groups of 4 or 8 channels on whole 16-channel blocks
+// (u8i16.avx2's grouped tiles run those); depthwise convolutions (an int16
+// kernel) and dense ops (the int8 dense kernel) always. The fallback takes it
+// only where at most 2% of its steps need a correction
+// (Workload::weight_pairs_corrected, Implementation::fallback_ok); the tuner
+// measures it everywhere it applies.
 Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority);
 // u8 x s8 on AVX2 by vpmaddwd alone (the u8 inputs widened in registers,
 // int16 weights): one exact pass for any weights, on the u8s8 legalization.

@@ -39,9 +39,19 @@ absl::StatusOr<Decision> DispatchContext::Decide(
     }
   }
   // Why the candidates ranked above `chosen` did not decide.
-  auto passed_over = [&](const Implementation& chosen) {
+  // (For the fallback also those it may not choose, named with why; a tuned
+  // choice was measured against them.)
+  std::vector<std::pair<const Implementation*, absl::Status>> not_for_fallback;
+  auto passed_over = [&](const Implementation& chosen, bool fallback) {
     std::string out;
     for (const auto& [impl, why] : inapplicable) {
+      if (impl->priority > chosen.priority) {
+        absl::StrAppend(&out, out.empty() ? "" : kPassedOverSeparator, impl->name, ": ",
+                        why.message());
+      }
+    }
+    if (!fallback) return out;
+    for (const auto& [impl, why] : not_for_fallback) {
       if (impl->priority > chosen.priority) {
         absl::StrAppend(&out, out.empty() ? "" : kPassedOverSeparator, impl->name, ": ",
                         why.message());
@@ -54,9 +64,24 @@ absl::StatusOr<Decision> DispatchContext::Decide(
         "no implementation of ", workload.op, " applies on target ", target.ToString(),
         candidates.empty() ? " (none registered)" : ":", rejected));
   }
-  const Implementation* best = applicable[0];
+  // The fallback: the applicable implementation of highest priority that
+  // the fallback may choose (Implementation::fallback_ok); if none may, the
+  // highest applicable one all the same (something must run the op).
+  const Implementation* best = nullptr;
   for (const Implementation* impl : applicable) {
-    if (impl->priority > best->priority) best = impl;
+    absl::Status ok = impl->fallback_ok ? impl->fallback_ok(workload, target) : absl::OkStatus();
+    if (!ok.ok()) {
+      not_for_fallback.emplace_back(impl, std::move(ok));
+      continue;
+    }
+    if (best == nullptr || impl->priority > best->priority) best = impl;
+  }
+  if (best == nullptr) {
+    not_for_fallback.clear();
+    best = applicable[0];
+    for (const Implementation* impl : applicable) {
+      if (impl->priority > best->priority) best = impl;
+    }
   }
   const Config fallback_config = best->default_config ? best->default_config(workload, target) : Config{};
   const std::vector<TunedChoice> tuned_choices = LookupAll(d.workload_key, target);
@@ -88,7 +113,7 @@ absl::StatusOr<Decision> DispatchContext::Decide(
         d.config = fallback_config;
       }
       d.implementation = chosen->name;
-      d.passed_over = passed_over(*chosen);
+      d.passed_over = passed_over(*chosen, false);
       return d;
     }
     absl::StrAppend(&d.rejected_records, d.rejected_records.empty() ? "" : "; ",
@@ -96,7 +121,7 @@ absl::StatusOr<Decision> DispatchContext::Decide(
   }
   d.implementation = best->name;
   d.config = fallback_config;
-  d.passed_over = passed_over(*best);
+  d.passed_over = passed_over(*best, true);
   return d;
 }
 

@@ -1,6 +1,7 @@
 // The dispatch context answers, for a workload, which implementation and
 // config to use. With no tuning record it falls back deterministically: the
-// applicable implementation of highest priority with its default config
+// applicable implementation of highest priority (that the fallback may choose:
+// Implementation::fallback_ok) with its default config
 // (invariant 3 of docs/DESIGN.md).
 #ifndef QNNC_TARGET_DISPATCH_CONTEXT_H_
 #define QNNC_TARGET_DISPATCH_CONTEXT_H_

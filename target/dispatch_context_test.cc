@@ -83,5 +83,48 @@ TEST(DispatchContext, ARejectedRecordLeavesTheFallbacksAccount) {
   EXPECT_EQ(d->passed_over, "top: needs small weights");
 }
 
+Implementation NotForFallback(const std::string& name, int priority, const std::string& why) {
+  Implementation impl = Candidate(name, priority, "");
+  impl.fallback_ok = [why](const Workload&, const Target&) {
+    return absl::FailedPreconditionError(why);
+  };
+  return impl;
+}
+
+TEST(DispatchContext, TheFallbackPassesOverWhatItMayNotChooseAndSaysWhy) {
+  const Implementation top = Candidate("top", 60, "needs small weights");
+  const Implementation corrected = NotForFallback("corrected", 50, "slower with 30% corrected");
+  const Implementation plain = Candidate("plain", 10, "");
+  FallbackDispatchContext fallback;
+  absl::StatusOr<Decision> d =
+      fallback.Decide(Dense(), *ParseTarget("x86_64"), {&top, &corrected, &plain});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->implementation, "plain");
+  EXPECT_FALSE(d->tuned);
+  EXPECT_EQ(d->passed_over, "top: needs small weights | corrected: slower with 30% corrected");
+}
+
+TEST(DispatchContext, ARecordMayChooseWhatTheFallbackMayNot) {
+  const Implementation corrected = NotForFallback("corrected", 50, "slower with 30% corrected");
+  const Implementation plain = Candidate("plain", 10, "");
+  InMemoryDispatchContext records;
+  records.Add(Dense().Key(), TunedChoice{"corrected", Config{}, 0});
+  absl::StatusOr<Decision> d = records.Decide(Dense(), *ParseTarget("x86_64"), {&corrected, &plain});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->implementation, "corrected");
+  EXPECT_TRUE(d->tuned);
+  EXPECT_EQ(d->passed_over, "");
+}
+
+TEST(DispatchContext, WhenTheFallbackMayChooseNoneItTakesTheBestRankedApplicable) {
+  const Implementation a = NotForFallback("a", 50, "slow here");
+  const Implementation b = NotForFallback("b", 40, "slower here");
+  FallbackDispatchContext fallback;
+  absl::StatusOr<Decision> d = fallback.Decide(Dense(), *ParseTarget("x86_64"), {&b, &a});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->implementation, "a");
+  EXPECT_EQ(d->passed_over, "");
+}
+
 }  // namespace
 }  // namespace qnnc::target

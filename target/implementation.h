@@ -20,6 +20,14 @@ struct Implementation {
   // OK when the implementation can run the workload on the target; else an
   // error saying why not (reported when nothing applies).
   std::function<absl::Status(const Workload&, const Target&)> applicable;
+  // Optional: OK when the fallback may choose it for a workload it applies
+  // to; else why not. For a kernel that runs the workload exactly but was
+  // measured slower than a lower-ranked one there on the hosts its priority
+  // was set on (u8s8.avx2 with many corrected steps): the tuner still
+  // measures it (every applicable implementation competes where it runs),
+  // and a tuning record may choose it; the untuned fallback passes it over
+  // and says why. Unset: always.
+  std::function<absl::Status(const Workload&, const Target&)> fallback_ok;
   // The legalization it needs (a name of target/legalizations.h).
   std::string legalization;
   // The data layout its kernel consumes ("NCHW", "NHWC", "NCHW16c", ...).

@@ -9,6 +9,7 @@
 #include "frontend/onnx/import.h"
 #include "gtest/gtest.h"
 #include "kernels/cpu/isa.h"
+#include "target/dispatch_context.h"
 #include "target/registry.h"
 #include "tuning/conversion_cost.h"
 
@@ -60,6 +61,50 @@ TEST(Measure, EveryApplicableCandidateIsExactAndTimed) {
     std::cout << op.node << " " << c.implementation << ": " << r.median_s * 1e3 << " ms\n";
   }
   EXPECT_GE(implementations.size(), 2u);
+}
+
+// u8s8.avx2 runs any known weights exactly, but the fallback leaves it where
+// more than 2% of its steps need a correction; the tuner still measures it
+// there (on Intel it can win: vpmaddwd + vpaddd share three ports).
+TEST(Measure, TheTunerMeasuresWhatTheFallbackPassesOver) {
+  const target::Target avx2 = *target::ParseTarget("x86_64+avx2");
+  const TunableOp* corrected = nullptr;
+  for (const TunableOp& op : MobileNetOps().ops) {
+    if (op.workload.op == "qnn.conv2d" && !op.workload.depthwise() &&
+        op.workload.weight_pairs_corrected.value_or(0) > 0.02) {
+      corrected = &op;
+      break;
+    }
+  }
+  ASSERT_NE(corrected, nullptr) << "no MobileNetV2 layer needs more than 2% corrected";
+  std::set<std::string> names;
+  for (const Candidate& c : Candidates(corrected->workload, avx2, target::GlobalRegistry())) {
+    names.insert(c.implementation);
+  }
+  EXPECT_EQ(names.count("x86.spatial_pack.u8s8.avx2"), 1u) << corrected->node;
+  EXPECT_EQ(names.count("x86.spatial_pack.u8i16.avx2"), 1u) << corrected->node;
+  target::FallbackDispatchContext fallback;
+  absl::StatusOr<target::Decision> d = fallback.Decide(
+      corrected->workload, avx2,
+      target::GlobalRegistry().Implementations(corrected->workload.op, avx2));
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->implementation, "x86.spatial_pack.u8i16.avx2");
+  EXPECT_NE(d->passed_over.find("x86.spatial_pack.u8s8.avx2: not the fallback"), std::string::npos)
+      << d->passed_over;
+  if (kernels::cpu::HostIsaLevel() < kernels::cpu::IsaLevel::kAvx2) {
+    GTEST_SKIP() << "measuring u8s8.avx2 needs AVX2; this host (or the cap) has less";
+  }
+  const target::Target host = target::DetectHost();
+  MeasureOptions o;
+  o.repeats = 2;
+  o.warmup = 1;
+  for (const Candidate& c : Candidates(corrected->workload, host, target::GlobalRegistry())) {
+    if (c.implementation != "x86.spatial_pack.u8s8.avx2") continue;
+    MeasureResult r = Measure(*corrected, host, c, o);  // exact against the reference
+    EXPECT_EQ(r.error, MeasureError::kNone) << c.implementation << ": " << r.message;
+    return;
+  }
+  ADD_FAILURE() << "u8s8.avx2 is no candidate on this host";
 }
 
 // Dynamically quantized convolutions (a run-time data zero point) are tuned
