@@ -87,6 +87,13 @@ std::vector<Case> Cases() {
   add({"channels_4_1x1", 1, 4, 6, 7, 3, 1, 1});
   add({"stride2_1x1", 1, 40, 9, 11, 24, 1, 1, {2, 2}});
   add({"wide_row_1x1_padded", 1, 32, 2, 61, 48, 1, 1, {1, 1}, {0, 1, 0, 2}});
+  // u8i16.avx2 splits tiles whose weights outgrow L1 into input-channel
+  // chunks (partial sums between them): a partial last block (200 = 12.5
+  // blocks, in the last chunk only) with pixel-major work items; then
+  // weights over 512 KB (items of several whole rows), batch 2, strided,
+  // asymmetric padding and a partial block again (300 channels).
+  add({"chunked_partial_block", 1, 200, 6, 9, 40, 3, 3, {1, 1}, {1, 1, 1, 1}});
+  add({"chunked_rows_batch2_s2", 2, 300, 9, 8, 96, 3, 3, {2, 2}, {1, 0, 1, 2}});
   // Zero points and clamps at the limits; per-tensor multiplier.
   Case c = {"zx0_u8zp0", 1, 24, 9, 9, 20, 3, 3, {1, 1}, {1, 1, 1, 1}};
   c.zx = 0, c.out_zp = 0;
@@ -401,6 +408,29 @@ TEST(ConfigSpaceTest, EveryConfigIsCorrect) {
     for (int64_t co : space.at("tile_co")) {
       for (int64_t ow : space.at("tile_ow")) {
         CheckInt16(p16, {{"tile_co", co}, {"tile_ow", ow}}, pool.get(), k.name + " int16", k.zx);
+      }
+    }
+  }
+}
+
+// Every u8i16.avx2 config on layers whose tiles run in input-channel chunks
+// (pixel-major and whole-row items; two output-channel groups per tile too).
+TEST(ConfigSpaceTest, EveryChunkedMadd16ConfigIsCorrect) {
+  if (!IsaSupported(Isa::kAvx2)) GTEST_SKIP() << "needs AVX2; this host (or the cap) has less";
+  const std::vector<Case> cases = {
+      {"chunked", 1, 136, 5, 7, 48, 3, 3, {1, 1}, {1, 1, 1, 1}},
+      {"chunked_rows", 2, 264, 7, 20, 112, 3, 3, {1, 1}, {1, 1, 1, 1}},
+  };
+  Pool pool;
+  for (const Case& k : cases) {
+    const Problem p = MakeProblem(k, false);
+    const KnobSpace space = ConfigSpaceU8S8(Isa::kAvx2, Arithmetic::kMadd16);
+    for (int64_t co : space.at("tile_co")) {
+      for (int64_t ow : space.at("tile_ow")) {
+        for (pthreadpool_t threads : {pool.get(), static_cast<pthreadpool_t>(nullptr)}) {
+          CheckU8S8(p, Isa::kAvx2, {{"tile_co", co}, {"tile_ow", ow}}, threads,
+                    k.name + (threads ? " 2 threads" : " serial"), Arithmetic::kMadd16);
+        }
       }
     }
   }

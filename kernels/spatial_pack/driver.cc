@@ -11,7 +11,7 @@ namespace qnnc::kernels::spatial_pack {
 // expanded depthwise input, slot 2: a tile for a tile epilogue). Reused
 // across runs: no allocation per call.
 uint8_t* Scratch(int slot, size_t bytes) {
-  thread_local std::vector<uint8_t> buffers[4];
+  thread_local std::vector<uint8_t> buffers[5];
   std::vector<uint8_t>& b = buffers[slot];
   if (b.size() < bytes + 64) b.resize(bytes + 64);
   const uintptr_t p = reinterpret_cast<uintptr_t>(b.data());

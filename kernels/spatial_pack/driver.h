@@ -35,7 +35,8 @@ absl::Status Invalid(const Args&... args) {
 
 // A per-thread, 64-byte aligned scratch buffer (slot 0: padded input, slot 1:
 // expanded depthwise input, slot 2: a tile for a tile epilogue, slot 3: a
-// small depthwise map copied padded). Reused
+// small depthwise map copied padded, slot 4: the partial sums of a dense
+// tile split into input-channel chunks). Reused
 // across runs: no allocation per call.
 uint8_t* Scratch(int slot, size_t bytes);
 

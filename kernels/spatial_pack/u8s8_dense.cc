@@ -23,6 +23,12 @@ using internal::DenseGeom;
 using internal::DenseTile;
 using internal::DenseTileFn;
 
+// u8i16.avx2 tiles whose packed weights exceed kChunkTileWeightBytes run in
+// input-channel chunks of at most kChunkWeightBytes of weights (Make): a
+// chunk stays in a 32 KB L1 beside its input rows.
+constexpr int64_t kChunkTileWeightBytes = 32 << 10;
+constexpr int64_t kChunkWeightBytes = 20 << 10;
+
 class U8S8Dense final : public Conv2DKernel {
  public:
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
@@ -85,6 +91,18 @@ class U8S8Dense final : public Conv2DKernel {
       }
     }
     k->Pack(weight.data());
+    // u8i16.avx2: a tile whose int16 weights outgrow L1 runs in chunks of
+    // its input-channel blocks, each chunk over all the tile's pixels of a
+    // work item before the next (Work): its weights are read from L2 once
+    // per chunk and item, not once per register tile.
+    if (isa == Isa::kAvx2 && k->madd16_ && k->group_words_ == 0 && !k->tiles_.empty()) {
+      const int64_t icb_bytes = k->IcbWeightBytes(k->nco_);
+      const int64_t icbs = k->tiles_[0].icb_count;
+      if (icb_bytes * icbs > kChunkTileWeightBytes) {
+        const int64_t chunks = CeilDiv(icbs, std::max<int64_t>(1, kChunkWeightBytes / icb_bytes));
+        k->k_chunk_icbs_ = CeilDiv(icbs, chunks);  // equal chunks
+      }
+    }
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
     k->fns_.assign((k->nco_ + 1) * (max_pix + 1), nullptr);
@@ -155,6 +173,12 @@ class U8S8Dense final : public Conv2DKernel {
     if (!any) return;
     corrections_.push_back(c);
     ++t->correction_count;
+  }
+
+  // Packed weight bytes of one input-channel block of a tile of `nco`
+  // groups (the dense packing: [icb][ky][kx][q][j]).
+  int64_t IcbWeightBytes(int64_t nco) const {
+    return params_.kernel_h * params_.kernel_w * (in_block_ / 4) * nco * (madd16_ ? 128 : 64);
   }
 
   // w: OIHW values, within s8 unless madd16 (CreateU8S8 checks).
@@ -246,6 +270,7 @@ class U8S8Dense final : public Conv2DKernel {
     int64_t out_image, out_row, out_pix;  // bytes
     int64_t oh, ow, sh;
     int64_t chunk_pix, chunks_per_row, tiles_per_chunk;
+    int64_t rows_per_item = 1;  // output rows of a work item (of whole rows when > 1)
     int64_t n;
     bool banded;  // padded input: per-thread bands (`band`), else `in`
     BandPad band;
@@ -258,9 +283,11 @@ class U8S8Dense final : public Conv2DKernel {
   static void Work(void* vctx, size_t oc_chunk, size_t item) {
     const RunCtx& c = *static_cast<const RunCtx*>(vctx);
     const U8S8Dense& k = *c.k;
-    const int64_t n = item / (c.oh * c.chunks_per_row);
-    const int64_t rem = item % (c.oh * c.chunks_per_row);
-    const int64_t oy = rem / c.chunks_per_row;
+    const int64_t row_groups = CeilDiv(c.oh, c.rows_per_item);
+    const int64_t n = item / (row_groups * c.chunks_per_row);
+    const int64_t rem = item % (row_groups * c.chunks_per_row);
+    const int64_t oy0 = rem / c.chunks_per_row * c.rows_per_item;
+    const int64_t oy1 = std::min(c.oh, oy0 + c.rows_per_item);
     const int64_t ox0 = (rem % c.chunks_per_row) * c.chunk_pix;
     const int64_t ox1 = std::min(c.ow, ox0 + c.chunk_pix);
     const int64_t t0 = oc_chunk * c.tiles_per_chunk;
@@ -269,7 +296,9 @@ class U8S8Dense final : public Conv2DKernel {
     const uint8_t* in_image = c.in + n * c.in_image;
     int64_t row0 = 0;
     if (c.banded) {
-      in_image = c.band.Get(n, oy, &row0);
+      // Every row of the item is in this band (rows_per_item > 1 only with
+      // one band per image: RunImpl).
+      in_image = c.band.Get(n, oy0, &row0);
       if (c.band.all_images) in_image += n * c.in_image;
     }
     // With a tile epilogue the microkernel writes this thread's chunk buffer
@@ -284,32 +313,49 @@ class U8S8Dense final : public Conv2DKernel {
       tile_buf = reinterpret_cast<int32_t*>(Scratch(2, k.nco_ * tile_geom.out_cstride));
     }
     const DenseGeom& geom = c.tile_epilogue ? tile_geom : c.geom;
+    const int64_t item_pix = (oy1 - oy0) * (ox1 - ox0);
     for (int64_t ti = t0; ti < t1; ++ti) {
       const OcTile& t = k.tiles_[ti];
       DenseTile call;
-      call.w = k.packed_.data() + t.w_offset;
-      call.icb_count = t.icb_count;
-      call.q_last = t.q_last;
       call.bias = k.bias_.data() + t.ocb0 * 16;
       call.mult = k.mult_.data() + t.ocb0 * 16;
       call.nco = static_cast<int>(t.nco);
-      call.corrections = k.corrections_.data() + t.correction0;
-      call.correction_count = t.correction_count;
-      const uint8_t* in_row =
-          in_image + t.icb_lo * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;
-      uint8_t* out_row = c.out ? c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row
-                               : nullptr;
-      for (int64_t ox = ox0; ox < ox1; ox += k.tile_ow_) {
-        call.npix = static_cast<int>(std::min(k.tile_ow_, ox1 - ox));
-        call.in = in_row + ox * c.geom.pix_bytes;
-        call.out = tile_buf ? reinterpret_cast<uint8_t*>(tile_buf + (ox - ox0) * 16)
-                            : out_row + ox * c.out_pix;
-        k.fns_[call.nco * stride + call.npix](geom, call);
+      // Input-channel chunks (k_chunk_icbs_): every pixel of the item
+      // takes a chunk before the next, partial sums in between.
+      const int64_t chunk = k.k_chunk_icbs_ > 0 && !c.tile_epilogue ? k.k_chunk_icbs_ : t.icb_count;
+      int32_t* partial = nullptr;
+      if (chunk < t.icb_count) {
+        partial = reinterpret_cast<int32_t*>(Scratch(4, item_pix * t.nco * internal::kRawPixelBytes));
       }
-      if (tile_buf) {
-        for (int j = 0; j < call.nco; ++j) {
-          c.tile_epilogue->fn(c.tile_epilogue->ctx, n, t.ocb0 + j, oy * c.ow + ox0, ox1 - ox0,
-                              tile_buf + j * c.chunk_pix * 16);
+      for (int64_t i0 = 0; i0 < t.icb_count; i0 += chunk) {
+        const int64_t count = std::min(chunk, t.icb_count - i0);
+        const bool first = i0 == 0, last = i0 + count == t.icb_count;
+        call.w = k.packed_.data() + t.w_offset + i0 * k.IcbWeightBytes(t.nco);
+        call.icb_count = count;
+        call.q_last = last ? t.q_last : 0;
+        call.corrections = last ? k.corrections_.data() + t.correction0 : nullptr;
+        call.correction_count = last ? t.correction_count : 0;
+        for (int64_t oy = oy0; oy < oy1; ++oy) {
+          const uint8_t* in_row =
+              in_image + (t.icb_lo + i0) * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;
+          uint8_t* out_row =
+              c.out ? c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row : nullptr;
+          for (int64_t ox = ox0; ox < ox1; ox += k.tile_ow_) {
+            call.npix = static_cast<int>(std::min(k.tile_ow_, ox1 - ox));
+            call.in = in_row + ox * c.geom.pix_bytes;
+            call.out = tile_buf ? reinterpret_cast<uint8_t*>(tile_buf + (ox - ox0) * 16)
+                                : out_row + ox * c.out_pix;
+            int32_t* acc = partial ? partial + ((oy - oy0) * (ox1 - ox0) + (ox - ox0)) * t.nco * 16 : nullptr;
+            call.acc_in = first ? nullptr : acc;
+            call.acc_out = last ? nullptr : acc;
+            k.fns_[call.nco * stride + call.npix](geom, call);
+          }
+          if (tile_buf) {
+            for (int j = 0; j < call.nco; ++j) {
+              c.tile_epilogue->fn(c.tile_epilogue->ctx, n, t.ocb0 + j, oy * c.ow + ox0, ox1 - ox0,
+                                  tile_buf + j * c.chunk_pix * 16);
+            }
+          }
         }
       }
     }
@@ -327,6 +373,7 @@ class U8S8Dense final : public Conv2DKernel {
   bool correct_ = false;
   std::vector<internal::DenseCorrection> corrections_;
   int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
+  int64_t k_chunk_icbs_ = 0;  // > 0: input-channel blocks per chunk of a tile (Make, Work)
   Epilogue ep_;
   std::vector<int32_t> bias_;
   std::vector<float> mult_;
@@ -400,8 +447,22 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   chunk_tiles = CeilDiv(tiles_in_row, CeilDiv(tiles_in_row, chunk_tiles));
   c.chunk_pix = chunk_tiles * tile_ow_;
   c.chunks_per_row = CeilDiv(c.ow, c.chunk_pix);
-  const size_t spatial_items = static_cast<size_t>(g.n * c.oh * c.chunks_per_row);
   const bool spatial_major = static_cast<int64_t>(packed_.size()) <= kSpatialMajorWeightBytes;
+  // Input-channel chunks with one band per image (weight-major layers, the
+  // late small planes): a work item takes whole rows, up to about 64
+  // pixels, so a chunk's weights serve them all (ResNet's 7x7 planes: the
+  // whole plane).
+  if (k_chunk_icbs_ > 0 && !spatial_major && tile_epilogue == nullptr && c.chunks_per_row == 1) {
+    c.rows_per_item = std::clamp<int64_t>(64 / c.ow, 1, c.oh);
+    c.rows_per_item = CeilDiv(c.oh, CeilDiv(c.oh, c.rows_per_item));  // equal groups
+    // With threads, at least 4 items per thread where there are rows.
+    while (threads > 1 && c.rows_per_item > 1 &&
+           oc_chunks * g.n * CeilDiv(c.oh, c.rows_per_item) < 4 * threads) {
+      c.rows_per_item = CeilDiv(c.rows_per_item, 2);
+    }
+  }
+  const size_t spatial_items =
+      static_cast<size_t>(g.n * CeilDiv(c.oh, c.rows_per_item) * c.chunks_per_row);
   c.banded = padded || widen || shuffled;
   if (c.banded) {
     BandPad& b = c.band;

@@ -100,9 +100,17 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   constexpr int kVecs = 2 * NCO;  // 8 output channels per ymm
   Madd16Acc<NCO, NPIX> tile;
   auto& acc = tile.v;
-  for (int v = 0; v < kVecs; ++v) {
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * v));
-    for (int p = 0; p < NPIX; ++p) acc[v][p] = b;
+  if (t.acc_in != nullptr) {
+    for (int p = 0; p < NPIX; ++p) {
+      for (int v = 0; v < kVecs; ++v) {
+        acc[v][p] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.acc_in + (p * kVecs + v) * 8));
+      }
+    }
+  } else {
+    for (int v = 0; v < kVecs; ++v) {
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * v));
+      for (int p = 0; p < NPIX; ++p) acc[v][p] = b;
+    }
   }
   const int8_t* w = t.w;
   const int64_t pix = g.pix_bytes;
@@ -136,6 +144,14 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
         w += 128 * NCO * (Q - q_end);  // the skipped steps' zero weights
       }
     }
+  }
+  if (t.acc_out != nullptr) {
+    for (int p = 0; p < NPIX; ++p) {
+      for (int v = 0; v < kVecs; ++v) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.acc_out + (p * kVecs + v) * 8), acc[v][p]);
+      }
+    }
+    return;
   }
   StoreMadd16Tile<NCO, NPIX>(g, t, tile);
 }

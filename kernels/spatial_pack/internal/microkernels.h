@@ -114,6 +114,14 @@ struct DenseTile {
   int nco = 1, npix = 1;
   const DenseCorrection* corrections = nullptr;  // AVX2 vpmaddubsw only
   int64_t correction_count = 0;
+  // AVX2 madd16 only: a tile split into chunks of its input-channel blocks
+  // (u8s8_dense.cc, so that a chunk's weights stay in L1 across the tiles
+  // of several pixels). With `acc_in` the tile starts from these partial
+  // sums instead of the bias; with `acc_out` it leaves its accumulators
+  // there instead of running the epilogue. Both [npix][2 * nco][8] int32,
+  // in the tile's register order (Madd16Lane).
+  const int32_t* acc_in = nullptr;
+  int32_t* acc_out = nullptr;
 };
 
 using DenseTileFn = void (*)(const DenseGeom&, const DenseTile&);
