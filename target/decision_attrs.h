@@ -8,7 +8,8 @@
 //   impl_layout   the data layout the implementation's kernel reads
 //   impl_out_layout  the layout it writes (AlterOpLayout reads both)
 //   record_rejected  tuning records of the workload not used, and why
-//   passed_over   better-ranked implementations that do not apply, and why
+//   passed_over   better-ranked implementations that do not apply (or, untuned,
+//                 that the fallback may not choose), and why
 #ifndef QNNC_TARGET_DECISION_ATTRS_H_
 #define QNNC_TARGET_DECISION_ATTRS_H_
 

@@ -29,12 +29,16 @@ struct Decision {
   // its space); empty when none was rejected.
   std::string rejected_records;
   // The candidates ranked above the chosen implementation (higher priority)
-  // that do not apply to this op, each with why ("name: why", joined by
+  // that do not apply to this op, and for an untuned decision also those the
+  // fallback may not choose (Implementation::fallback_ok; none when no
+  // applicable candidate may be chosen and the best-ranked one runs anyway),
+  // each with why ("name: why", joined by
   // kPassedOverSeparator; predicates' messages may contain "; "): what a
   // better-ranked kernel would need (e.g. u8s8.avx2's weight pairs). All of
   // them, including kernels for another kind of workload (the dynamic ones
   // on a constant zero point). Empty when every candidate ranked above the
-  // chosen one applies (a tuned choice then beat them in measurement).
+  // chosen one applies and may be the fallback (or a tuned choice beat them
+  // in measurement).
   std::string passed_over;
 };
 inline constexpr char kPassedOverSeparator[] = " | ";

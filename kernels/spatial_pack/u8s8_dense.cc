@@ -25,7 +25,8 @@ using internal::DenseTileFn;
 
 // u8i16.avx2 tiles whose packed weights exceed kChunkTileWeightBytes run in
 // input-channel chunks of at most kChunkWeightBytes of weights (Make): a
-// chunk stays in a 32 KB L1 beside its input rows.
+// chunk stays in a 48 KB L1 beside a 7x7 plane's input rows (in pixel-major
+// layers of about 128 pixels its partial sums alone take 8-16 KB).
 constexpr int64_t kChunkTileWeightBytes = 32 << 10;
 constexpr int64_t kChunkWeightBytes = 20 << 10;
 
@@ -297,7 +298,7 @@ class U8S8Dense final : public Conv2DKernel {
     int64_t row0 = 0;
     if (c.banded) {
       // Every row of the item is in this band (rows_per_item > 1 only with
-      // one band per image: RunImpl).
+      // one band holding every image: RunImpl).
       in_image = c.band.Get(n, oy0, &row0);
       if (c.band.all_images) in_image += n * c.in_image;
     }
@@ -448,13 +449,13 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   c.chunk_pix = chunk_tiles * tile_ow_;
   c.chunks_per_row = CeilDiv(c.ow, c.chunk_pix);
   const bool spatial_major = static_cast<int64_t>(packed_.size()) <= kSpatialMajorWeightBytes;
-  // Input-channel chunks with one band per image (weight-major layers, the
+  // Input-channel chunks with one band holding every image (weight-major layers, the
   // late small planes): a work item takes whole rows, up to about 64
   // pixels, so a chunk's weights serve them all (ResNet's 7x7 planes: the
   // whole plane).
   if (k_chunk_icbs_ > 0 && !spatial_major && tile_epilogue == nullptr && c.chunks_per_row == 1) {
     c.rows_per_item = std::clamp<int64_t>(64 / c.ow, 1, c.oh);
-    c.rows_per_item = CeilDiv(c.oh, CeilDiv(c.oh, c.rows_per_item));  // equal groups
+    c.rows_per_item = CeilDiv(c.oh, CeilDiv(c.oh, c.rows_per_item));  // no more groups than needed
     // With threads, at least 4 items per thread where there are rows.
     while (threads > 1 && c.rows_per_item > 1 &&
            oc_chunks * g.n * CeilDiv(c.oh, c.rows_per_item) < 4 * threads) {
