@@ -123,17 +123,14 @@ bool RegisterAll() {
         })->UseRealTime()->Unit(benchmark::kMillisecond);
       };
       // Every u8s8 variant this host runs (kU8S8Variants; madd16 on dense
-      // layers), default config; at one thread the whole tile space of the
-      // VNNI and madd16 variants on dense layers (the tuning view).
+      // layers), default config; at one thread the whole tile space of each
+      // on dense layers (the tuning view).
       for (const U8S8Variant& v : kU8S8Variants) {
         if (!IsaSupported(v.isa) || v.isa == Isa::kScalar) continue;
         if (v.arith == Arithmetic::kMadd16 && l.groups != 1) continue;
         if (!VariantApplies(v, l.groups > 1 && l.groups == l.c)) continue;
         add(v.name, false, v.isa, {}, v.arith);
-        if (threads != 1 || l.groups != 1 ||
-            (v.isa != Isa::kAvx512vnni && v.isa != Isa::kAvxvnni && v.arith != Arithmetic::kMadd16)) {
-          continue;
-        }
+        if (threads != 1 || l.groups != 1) continue;
         const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
         for (int64_t co : space.at("tile_co")) {
           for (int64_t ow : space.at("tile_ow")) {

@@ -94,6 +94,12 @@ std::vector<Case> Cases() {
   // asymmetric padding and a partial block again (300 channels).
   add({"chunked_partial_block", 1, 200, 6, 9, 40, 3, 3, {1, 1}, {1, 1, 1, 1}});
   add({"chunked_rows_batch2_s2", 2, 300, 9, 8, 96, 3, 3, {2, 2}, {1, 0, 1, 2}});
+  // The AVX2 tiles run a row as tiles of sizes one pixel apart, each size
+  // in one call of several strips (DenseTile::strips): a flat 7x7 plane
+  // (49 = 4 x 6 + 5 x 5 at tile_ow 6, 10 x 4 + 3 x 3 at 4) with K = 16,
+  // and rows of 14 (5, 5, 4 / 4, 4, 3, 3) through a 3x3.
+  add({"split_tiles_flat_7x7", 1, 16, 7, 7, 48, 1, 1});
+  add({"split_tiles_rows_14", 1, 24, 14, 14, 32, 3, 3, {1, 1}, {1, 1, 1, 1}});
   // Zero points and clamps at the limits; per-tensor multiplier.
   Case c = {"zx0_u8zp0", 1, 24, 9, 9, 20, 3, 3, {1, 1}, {1, 1, 1, 1}};
   c.zx = 0, c.out_zp = 0;

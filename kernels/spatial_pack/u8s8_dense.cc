@@ -104,6 +104,7 @@ class U8S8Dense final : public Conv2DKernel {
         k->k_chunk_icbs_ = CeilDiv(icbs, chunks);  // equal chunks
       }
     }
+    k->strips_ = isa == Isa::kAvx2 && k->group_words_ == 0;
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
     k->fns_.assign((k->nco_ + 1) * (max_pix + 1), nullptr);
@@ -341,8 +342,16 @@ class U8S8Dense final : public Conv2DKernel {
               in_image + (t.icb_lo + i0) * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;
           uint8_t* out_row =
               c.out ? c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row : nullptr;
-          for (int64_t ox = ox0; ox < ox1; ox += k.tile_ow_) {
-            call.npix = static_cast<int>(std::min(k.tile_ow_, ox1 - ox));
+          // As few tiles as tile_ow allows, of sizes that differ by at most
+          // one pixel (a 7x7 plane at tile_ow 6: 4 x 6 + 5 x 5, not 8 x 6 +
+          // 1: a one-pixel tile reads a whole tile's weights); where the
+          // kernel takes strips, each size in one call.
+          const int64_t tiles = CeilDiv(ox1 - ox0, k.tile_ow_);
+          const int64_t big = CeilDiv(ox1 - ox0, tiles);
+          const int64_t bigs = (ox1 - ox0) - tiles * (big - 1);  // tiles of `big` pixels, the rest one less
+          for (int64_t ox = ox0, ti = 0; ox < ox1; ox += call.npix * call.strips, ti += call.strips) {
+            call.npix = static_cast<int>(ti < bigs ? big : big - 1);
+            call.strips = !k.strips_ ? 1 : static_cast<int>(ti < bigs ? bigs - ti : tiles - ti);
             call.in = in_row + ox * c.geom.pix_bytes;
             call.out = tile_buf ? reinterpret_cast<uint8_t*>(tile_buf + (ox - ox0) * 16)
                                 : out_row + ox * c.out_pix;
@@ -375,6 +384,7 @@ class U8S8Dense final : public Conv2DKernel {
   std::vector<internal::DenseCorrection> corrections_;
   int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
   int64_t k_chunk_icbs_ = 0;  // > 0: input-channel blocks per chunk of a tile (Make, Work)
+  bool strips_ = false;  // the tile functions take DenseTile::strips (AVX2 dense, not grouped)
   Epilogue ep_;
   std::vector<int32_t> bias_;
   std::vector<float> mult_;

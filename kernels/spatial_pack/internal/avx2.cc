@@ -18,7 +18,7 @@ namespace qnnc::kernels::spatial_pack::internal {
 namespace {
 
 template <int NPIX, int Q>
-void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
+__attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, const DenseTile& t) {
   __m256i acc[2][NPIX];
   for (int h = 0; h < 2; ++h) {
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * h));
@@ -27,29 +27,32 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
   const __m256i ones = _mm256_set1_epi16(1);
   const int8_t* w = t.w;
   const int64_t pix = g.pix_bytes;
+  // Not unrolled, as in the madd16 tile below: unrolled, GCC hoisted the
+  // products of the Q steps and spilled them (ResNet-50's 1x1 at K = 256:
+  // 0.57-0.60 against 0.52-0.54 ms, one thread, cap avx2).
+  auto steps = [&](const uint8_t* src, int q_end) __attribute__((always_inline)) {
+#pragma GCC unroll 1
+    for (int q = 0; q < q_end; ++q) {
+      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+      const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
+      w += 64;
+      for (int p = 0; p < NPIX; ++p) {
+        const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix + 4 * q));
+        acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w0), ones));
+        acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
+      }
+    }
+    w += 64 * (Q - q_end);  // the skipped steps' zero weights
+  };
   for (int64_t icb = 0; icb < t.icb_count; ++icb) {
     const uint8_t* src_b = t.in + icb * g.in_cstride;
     const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
+    if (g.kh == 1 && g.kw == 1) {  // 1x1 layers: no tap loops
+      steps(src_b, q_end);
+      continue;
+    }
     for (int64_t ky = 0; ky < g.kh; ++ky) {
-      const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
-      for (int64_t kx = 0; kx < g.kw; ++kx) {
-        const uint8_t* src = src_y + kx * g.dil_w_bytes;
-        // Not unrolled, as in the madd16 tile below: unrolled, GCC hoisted
-        // the products of the Q steps and spilled them (ResNet-50's 1x1 at
-        // K = 256: 0.57-0.60 against 0.52-0.54 ms, one thread, cap avx2).
-#pragma GCC unroll 1
-        for (int q = 0; q < q_end; ++q) {
-          const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
-          const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
-          w += 64;
-          for (int p = 0; p < NPIX; ++p) {
-            const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix + 4 * q));
-            acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w0), ones));
-            acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
-          }
-        }
-        w += 64 * (Q - q_end);  // the skipped steps' zero weights
-      }
+      for (int64_t kx = 0; kx < g.kw; ++kx) steps(src_b + ky * g.dil_h_bytes + kx * g.dil_w_bytes, q_end);
     }
   }
   // The steps whose pairs did not all fit, again with the rest of their
@@ -80,6 +83,17 @@ void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
   }
 }
 
+// DenseTile::strips tiles, one after the other.
+template <int NPIX, int Q>
+void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
+  DenseTile s = t;
+  for (int i = 0; i < t.strips; ++i) {
+    DenseTileOne<NPIX, Q>(g, s);
+    s.in += NPIX * g.pix_bytes;
+    s.out += NPIX * OutPixelBytes(g.ep);
+  }
+}
+
 template <int Q, size_t... P>
 const DenseTileFn* MakeTable(std::index_sequence<P...>) {
   static constexpr DenseTileFn table[] = {&DenseTileImpl<static_cast<int>(P) + 1, Q>...};
@@ -95,65 +109,89 @@ const DenseTileFn* MakeTable(std::index_sequence<P...>) {
 // vector instruction but its vpaddd (widening in registers instead cost a
 // vpand and a vpsrlw per pixel and step: 147 against 159 GOPS). Its
 // accumulators: Madd16Acc (avx2_epilogue.h).
+//
+// Madd16Step is one step (q) of such a tile at `src`: per 16-channel group
+// j, the even pairs of its two ymm, then the odd.
+template <int NCO, int NPIX>
+__attribute__((always_inline)) inline void Madd16Step(Madd16Acc<NCO, NPIX>* tile, const uint8_t* src,
+                                                      int64_t pix, const int8_t* w) {
+  auto& acc = tile->v;
+  for (int p = 0; p < NPIX; ++p) {
+    const __m256i xe = _mm256_set1_epi32(LoadWord(src + p * pix));
+    const __m256i xo = _mm256_set1_epi32(LoadWord(src + p * pix + 4));
+    for (int j = 0; j < NCO; ++j) {
+      const __m256i* wj = reinterpret_cast<const __m256i*>(w + 128 * j);
+      acc[2 * j][p] = _mm256_add_epi32(acc[2 * j][p], _mm256_madd_epi16(xe, _mm256_loadu_si256(wj)));
+      acc[2 * j + 1][p] = _mm256_add_epi32(acc[2 * j + 1][p], _mm256_madd_epi16(xe, _mm256_loadu_si256(wj + 1)));
+      acc[2 * j][p] = _mm256_add_epi32(acc[2 * j][p], _mm256_madd_epi16(xo, _mm256_loadu_si256(wj + 2)));
+      acc[2 * j + 1][p] = _mm256_add_epi32(acc[2 * j + 1][p], _mm256_madd_epi16(xo, _mm256_loadu_si256(wj + 3)));
+    }
+  }
+}
+
 template <int NCO, int NPIX, int Q>
 void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   constexpr int kVecs = 2 * NCO;  // 8 output channels per ymm
-  Madd16Acc<NCO, NPIX> tile;
-  auto& acc = tile.v;
-  if (t.acc_in != nullptr) {
-    for (int p = 0; p < NPIX; ++p) {
+  const int64_t pix = g.pix_bytes;
+  // 1x1 layers (most of the small-K ones: MobileNetV2's expansions) take a
+  // loop of blocks and steps only.
+  const bool one_tap = g.kh == 1 && g.kw == 1;
+  DenseTile s = t;
+  for (int strip = 0; strip < t.strips; ++strip) {
+    Madd16Acc<NCO, NPIX> tile;
+    auto& acc = tile.v;
+    if (s.acc_in != nullptr) {
+      for (int p = 0; p < NPIX; ++p) {
+        for (int v = 0; v < kVecs; ++v) {
+          acc[v][p] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.acc_in + (p * kVecs + v) * 8));
+        }
+      }
+    } else {
       for (int v = 0; v < kVecs; ++v) {
-        acc[v][p] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.acc_in + (p * kVecs + v) * 8));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * v));
+        for (int p = 0; p < NPIX; ++p) acc[v][p] = b;
       }
     }
-  } else {
-    for (int v = 0; v < kVecs; ++v) {
-      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + 8 * v));
-      for (int p = 0; p < NPIX; ++p) acc[v][p] = b;
-    }
-  }
-  const int8_t* w = t.w;
-  const int64_t pix = g.pix_bytes;
-  for (int64_t icb = 0; icb < t.icb_count; ++icb) {
-    const uint8_t* src_b = t.in + icb * g.in_cstride;
-    const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
-    for (int64_t ky = 0; ky < g.kh; ++ky) {
-      const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
-      for (int64_t kx = 0; kx < g.kw; ++kx) {
-        const uint8_t* src = src_y + kx * g.dil_w_bytes;
+    const int8_t* w = t.w;
+    if (one_tap) {
+      for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+        const uint8_t* src = s.in + icb * g.in_cstride;
+        const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
         // Not unrolled: GCC would hoist the products of several steps and
         // spill them (measured: 110 instead of 147 GOPS at 4 pixels).
 #pragma GCC unroll 1
-        for (int q = 0; q < q_end; ++q) {
-          // Per 16-channel group j: even pairs of its two ymm, then odd.
-          for (int p = 0; p < NPIX; ++p) {
-            const __m256i xe = _mm256_set1_epi32(LoadWord(src + p * pix + 8 * q));
-            const __m256i xo = _mm256_set1_epi32(LoadWord(src + p * pix + 8 * q + 4));
-            for (int j = 0; j < NCO; ++j) {
-              const __m256i* wj = reinterpret_cast<const __m256i*>(w + 128 * j);
-              acc[2 * j][p] = _mm256_add_epi32(acc[2 * j][p], _mm256_madd_epi16(xe, _mm256_loadu_si256(wj)));
-              acc[2 * j + 1][p] =
-                  _mm256_add_epi32(acc[2 * j + 1][p], _mm256_madd_epi16(xe, _mm256_loadu_si256(wj + 1)));
-              acc[2 * j][p] = _mm256_add_epi32(acc[2 * j][p], _mm256_madd_epi16(xo, _mm256_loadu_si256(wj + 2)));
-              acc[2 * j + 1][p] =
-                  _mm256_add_epi32(acc[2 * j + 1][p], _mm256_madd_epi16(xo, _mm256_loadu_si256(wj + 3)));
-            }
-          }
-          w += 128 * NCO;
-        }
+        for (int q = 0; q < q_end; ++q, w += 128 * NCO) Madd16Step(&tile, src + 8 * q, pix, w);
         w += 128 * NCO * (Q - q_end);  // the skipped steps' zero weights
       }
-    }
-  }
-  if (t.acc_out != nullptr) {
-    for (int p = 0; p < NPIX; ++p) {
-      for (int v = 0; v < kVecs; ++v) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.acc_out + (p * kVecs + v) * 8), acc[v][p]);
+    } else {
+      for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+        const uint8_t* src_b = s.in + icb * g.in_cstride;
+        const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
+        for (int64_t ky = 0; ky < g.kh; ++ky) {
+          const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            const uint8_t* src = src_y + kx * g.dil_w_bytes;
+#pragma GCC unroll 1
+            for (int q = 0; q < q_end; ++q, w += 128 * NCO) Madd16Step(&tile, src + 8 * q, pix, w);
+            w += 128 * NCO * (Q - q_end);
+          }
+        }
       }
     }
-    return;
+    if (s.acc_out != nullptr) {
+      for (int p = 0; p < NPIX; ++p) {
+        for (int v = 0; v < kVecs; ++v) {
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(s.acc_out + (p * kVecs + v) * 8), acc[v][p]);
+        }
+      }
+    } else {
+      StoreMadd16Tile<NCO, NPIX>(g, s, tile);
+    }
+    s.in += NPIX * pix;
+    s.out += NPIX * OutPixelBytes(g.ep);
+    if (s.acc_in != nullptr) s.acc_in += NPIX * kVecs * 8;
+    if (s.acc_out != nullptr) s.acc_out += NPIX * kVecs * 8;
   }
-  StoreMadd16Tile<NCO, NPIX>(g, t, tile);
 }
 
 // Grouped convolutions (GetGroupedTileMadd16Avx2): the widened pixel's 32

@@ -122,6 +122,13 @@ struct DenseTile {
   // in the tile's register order (Madd16Lane).
   const int32_t* acc_in = nullptr;
   int32_t* acc_out = nullptr;
+  // AVX2 dense tiles (vpmaddubsw and madd16) only: `strips` tiles of npix
+  // pixels side by side in one call, each npix pixels of input
+  // (npix * pix_bytes), output and acc_in/acc_out after the one before, so
+  // the call, the driver's set-up and the loop nest's are paid once per
+  // strip run, not per register tile (a 1x1 layer with K = 16 spent more
+  // instructions on them than on its products).
+  int strips = 1;
 };
 
 using DenseTileFn = void (*)(const DenseGeom&, const DenseTile&);
