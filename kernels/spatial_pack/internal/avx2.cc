@@ -30,9 +30,9 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
   // Not unrolled, as in the madd16 tile below: unrolled, GCC hoisted the
   // products of the Q steps and spilled them (ResNet-50's 1x1 at K = 256:
   // 0.57-0.60 against 0.52-0.54 ms, one thread, cap avx2).
-  auto steps = [&](const uint8_t* src, int q_end) __attribute__((always_inline)) {
+  auto steps = [&](const uint8_t* src, int count) __attribute__((always_inline)) {
 #pragma GCC unroll 1
-    for (int q = 0; q < q_end; ++q) {
+    for (int q = 0; q < count; ++q) {
       const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
       const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
       w += 64;
@@ -42,17 +42,31 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
         acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
       }
     }
-    w += 64 * (Q - q_end);  // the skipped steps' zero weights
   };
+  // A row's taps adjacent (dilation 1: 4 * Q bytes apart): its kw * Q steps
+  // in one loop, as in the madd16 tile.
+  // 1x1 layers (MobileNetV2's expansions, K = 16-32) pay for no tap loops:
+  // with them they ran 14% more instructions (callgrind, cap avx2).
+  const bool one_tap = g.kh == 1 && g.kw == 1;
+  const bool row_runs = g.dil_w_bytes == 4 * Q;
   for (int64_t icb = 0; icb < t.icb_count; ++icb) {
     const uint8_t* src_b = t.in + icb * g.in_cstride;
     const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
-    if (g.kh == 1 && g.kw == 1) {  // 1x1 layers: no tap loops
+    if (one_tap) {
       steps(src_b, q_end);
+      w += 64 * (Q - q_end);
       continue;
     }
     for (int64_t ky = 0; ky < g.kh; ++ky) {
-      for (int64_t kx = 0; kx < g.kw; ++kx) steps(src_b + ky * g.dil_h_bytes + kx * g.dil_w_bytes, q_end);
+      const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
+      if (row_runs && q_end == Q) {
+        steps(src_y, static_cast<int>(g.kw) * Q);
+        continue;
+      }
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        steps(src_y + kx * g.dil_w_bytes, q_end);
+        w += 64 * (Q - q_end);  // the skipped steps' zero weights
+      }
     }
   }
   // The steps whose pairs did not all fit, again with the rest of their
@@ -133,6 +147,11 @@ template <int NCO, int NPIX, int Q>
 void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   constexpr int kVecs = 2 * NCO;  // 8 output channels per ymm
   const int64_t pix = g.pix_bytes;
+  // Where a row's taps are adjacent pixels (dilation 1: the next tap is
+  // the next 8 * Q bytes of the widened input, and its weights the next
+  // steps), the kw * Q steps of a row of the kernel run as one loop: a 7x7
+  // stem on 4-channel blocks, one step per tap, paid a tap loop per step.
+  const bool row_runs = g.dil_w_bytes == 8 * Q;
   // 1x1 layers (most of the small-K ones: MobileNetV2's expansions) take a
   // loop of blocks and steps only.
   const bool one_tap = g.kh == 1 && g.kw == 1;
@@ -153,28 +172,29 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
       }
     }
     const int8_t* w = t.w;
-    if (one_tap) {
-      for (int64_t icb = 0; icb < t.icb_count; ++icb) {
-        const uint8_t* src = s.in + icb * g.in_cstride;
-        const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
-        // Not unrolled: GCC would hoist the products of several steps and
-        // spill them (measured: 110 instead of 147 GOPS at 4 pixels).
+    // Not unrolled: GCC would hoist the products of several steps and
+    // spill them (measured: 110 instead of 147 GOPS at 4 pixels).
+    auto run = [&](const uint8_t* src, int steps) __attribute__((always_inline)) {
 #pragma GCC unroll 1
-        for (int q = 0; q < q_end; ++q, w += 128 * NCO) Madd16Step(&tile, src + 8 * q, pix, w);
-        w += 128 * NCO * (Q - q_end);  // the skipped steps' zero weights
+      for (int q = 0; q < steps; ++q, w += 128 * NCO) Madd16Step(&tile, src + 8 * q, pix, w);
+    };
+    for (int64_t icb = 0; icb < t.icb_count; ++icb) {
+      const uint8_t* src_b = s.in + icb * g.in_cstride;
+      const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
+      if (one_tap) {
+        run(src_b, q_end);
+        w += 128 * NCO * (Q - q_end);
+        continue;
       }
-    } else {
-      for (int64_t icb = 0; icb < t.icb_count; ++icb) {
-        const uint8_t* src_b = s.in + icb * g.in_cstride;
-        const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
-        for (int64_t ky = 0; ky < g.kh; ++ky) {
-          const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
-          for (int64_t kx = 0; kx < g.kw; ++kx) {
-            const uint8_t* src = src_y + kx * g.dil_w_bytes;
-#pragma GCC unroll 1
-            for (int q = 0; q < q_end; ++q, w += 128 * NCO) Madd16Step(&tile, src + 8 * q, pix, w);
-            w += 128 * NCO * (Q - q_end);
-          }
+      for (int64_t ky = 0; ky < g.kh; ++ky) {
+        const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
+        if (row_runs && q_end == Q) {
+          run(src_y, static_cast<int>(g.kw) * Q);
+          continue;
+        }
+        for (int64_t kx = 0; kx < g.kw; ++kx) {
+          run(src_y + kx * g.dil_w_bytes, q_end);
+          w += 128 * NCO * (Q - q_end);  // the skipped steps' zero weights
         }
       }
     }
