@@ -159,6 +159,41 @@ TEST(DecideOnce, Avx2WeightPairsThatCouldSaturateGoToTheInt16Kernel) {
       << why;
 }
 
+// Deep reductions amortize the corrections: where each output sums at least
+// 2304 products (256 channels x 3 x 3), the fallback takes u8s8.avx2 up to
+// 18% of corrected steps (ResNet-18's 512 -> 512 layers: 17%), and says
+// why it does not past that or below that depth. The workload is kConv's,
+// with its weight's shape and corrected share set as a deep layer's would be.
+TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
+  const target::Target avx2 = *target::ParseTarget("x86_64+avx2");
+  auto graph = ir::ParseGraph(kConv);
+  ASSERT_TRUE(graph.ok());
+  auto base = target::ExtractWorkload(**graph, *(*graph)->nodes()[0]);
+  ASSERT_TRUE(base.ok());
+  const target::Implementation* maddubs =
+      target::GlobalRegistry().FindImplementation("qnn.conv2d", "x86.spatial_pack.u8s8.avx2");
+  ASSERT_NE(maddubs, nullptr);
+  ASSERT_TRUE(maddubs->fallback_ok);
+  auto ok = [&](int64_t cg, int64_t k, double corrected) {
+    target::Workload w = *base;
+    w.weight.shape = {512, cg, k, k};
+    w.weight_pairs_corrected = corrected;
+    return maddubs->fallback_ok(w, avx2);
+  };
+  EXPECT_TRUE(ok(512, 3, 0.17).ok());
+  EXPECT_TRUE(ok(256, 3, 0.18).ok());
+  EXPECT_TRUE(ok(64, 3, 0.02).ok());
+  absl::Status too_many = ok(512, 3, 0.22);
+  EXPECT_FALSE(too_many.ok());
+  EXPECT_NE(too_many.message().find("18% where each output sums at least 2304 products; it sums 4608"),
+            std::string::npos)
+      << too_many;
+  absl::Status shallow = ok(128, 3, 0.05);  // 1152 products
+  EXPECT_FALSE(shallow.ok());
+  EXPECT_NE(shallow.message().find("it sums 1152"), std::string::npos) << shallow;
+  EXPECT_FALSE(ok(256, 1, 0.05).ok());  // a 1x1 with 256 channels: 256 products
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Targets, DecideOnceOnX86,
     ::testing::Values(std::make_pair("x86_64+avx512vnni", "x86.spatial_pack.u8s8.vnni"),
