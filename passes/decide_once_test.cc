@@ -123,8 +123,9 @@ TEST_P(DecideOnceOnX86, RecordsChangeLegalizationAndKernelTogether) {
 }
 
 // On AVX2 the fallback takes vpmaddubsw (u8s8.avx2) for a convolution only
-// when at most 2% of its steps need a correction; kConv's weights fit, and
-// with the pair (w[0][0][0][0], w[0][1][0][0]) = (100, 100) they do not (11%):
+// when at most 2% of its half steps need a correction; kConv's weights fit,
+// and with the pair (w[0][0][0][0], w[0][1][0][0]) = (100, 100) they do not
+// (one half step of 18, 5.6%):
 // the fallback is then the int16 kernel, which computes the same bits, and
 // fallback_ok says why.
 TEST(DecideOnce, Avx2WeightPairsThatCouldSaturateGoToTheInt16Kernel) {
@@ -154,14 +155,15 @@ TEST(DecideOnce, Avx2WeightPairsThatCouldSaturateGoToTheInt16Kernel) {
   EXPECT_TRUE(maddubs->applicable(*workload, avx2).ok());
   ASSERT_TRUE(maddubs->fallback_ok);
   absl::Status why = maddubs->fallback_ok(*workload, avx2);
-  EXPECT_NE(why.message().find("got 200 in the natural order and 11.1111% of its steps to correct"),
+  EXPECT_NE(why.message().find("got 200 in the natural order and 5.55556% of its half steps to correct"),
             std::string::npos)
       << why;
 }
 
 // Deep reductions amortize the corrections: where each output sums at least
 // 2304 products (256 channels x 3 x 3), the fallback takes u8s8.avx2 up to
-// 18% of corrected steps (ResNet-18's 512 -> 512 layers: 17%), and says
+// 18% of corrected half steps (ResNet-18's 256- and 512-channel 3x3
+// layers: 8-13.5%), and says
 // why it does not past that or below that depth. The workload is kConv's,
 // with its weight's shape and corrected share set as a deep layer's would be.
 TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
@@ -185,12 +187,12 @@ TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
   EXPECT_TRUE(ok(64, 3, 0.02).ok());
   absl::Status too_many = ok(512, 3, 0.22);
   EXPECT_FALSE(too_many.ok());
-  EXPECT_NE(too_many.message().find("18% where each output sums at least 2304 products; it sums 4608"),
+  EXPECT_NE(too_many.message().find("18% where each output sums at least 2304 products; here each sums 4608"),
             std::string::npos)
       << too_many;
   absl::Status shallow = ok(128, 3, 0.05);  // 1152 products
   EXPECT_FALSE(shallow.ok());
-  EXPECT_NE(shallow.message().find("it sums 1152"), std::string::npos) << shallow;
+  EXPECT_NE(shallow.message().find("here each sums 1152"), std::string::npos) << shallow;
   EXPECT_FALSE(ok(256, 1, 0.05).ok());  // a 1x1 with 256 channels: 256 products
 }
 

@@ -238,21 +238,25 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   return impl;
 }
 
-// Above this share of corrected steps (Workload::weight_pairs_corrected)
-// the vpmaddubsw kernel stopped being faster than u8i16's vpmaddwd, so the
-// fallback leaves it there (the tuner does not). Measured
-// on MobileNetV2's 1x1 layers at cap avx2, one thread, against u8i16.avx2:
-// 0.82-0.91x of its time with none, 0.87-0.94x at 0.3-0.8%, 0.96-0.99x at
-// 2.3-3.2%, 1.09-1.17x at 4-9% (README, "On AVX2 hosts").
+// Above this share of corrected half steps (Workload::weight_pairs_corrected:
+// 8 output channels of one step, the unit the kernel corrects since session
+// 20) the vpmaddubsw kernel stopped being faster than u8i16's vpmaddwd, so
+// the fallback leaves it there (the tuner does not). Measured on
+// MobileNetV2's 1x1 layers at cap avx2, one thread, against u8i16.avx2 (as
+// shares of whole steps, which a correction then covered): 0.82-0.91x of
+// its time with none, 0.87-0.94x at 0.3-0.8%, 0.96-0.99x at 2.3-3.2%,
+// 1.09-1.17x at 4-9% (README, "On AVX2 hosts"). Since session 20 (Zen 5,
+// tuner): its expansions with 16-32 input channels, at 2.1-3.7% of half
+// steps, stay 1.03-1.13x; the 1x1 layers at 0-1.6%, 0.82-0.92x.
 constexpr double kMaxMaddubsCorrected = 0.02;
 // Deep reductions amortize the corrections better: on ResNet-18's 3x3
-// layers (cap avx2, Zen 5, tuner and per-op times in the model) u8s8.avx2's
-// time against u8i16.avx2's fits 0.80 + 0.93 x the corrected share, 0.95 at
-// 17% for the 512 -> 512 layers (4608 products per output; 1.42 -> 1.26 ms
-// each in the model) and 1.01-1.02 at 22-25% for the 2304-product ones. So
+// layers (cap avx2, Zen 5, tuner) u8s8.avx2's time against u8i16.avx2's is
+// 0.89 at 8.4% of half steps corrected (the 512 -> 512 layers, 4608
+// products per output), 0.94-0.96 at 12-13.5% (the 2304-product ones),
+// 1.01-1.02 at 15-17.6% (1152 products) and 1.04-1.10 at 21-25% (576). So
 // where each output sums at least kDeepMaddubsProducts products, the
-// fallback takes it up to kMaxDeepMaddubsCorrected (README, "A kernel row's
-// taps in one loop").
+// fallback takes it up to kMaxDeepMaddubsCorrected (README, "Corrections
+// by the half step").
 constexpr int64_t kDeepMaddubsProducts = 2304;
 constexpr double kMaxDeepMaddubsCorrected = 0.18;
 
@@ -292,7 +296,7 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
     }
     return absl::OkStatus();
   };
-  // Exact with any share of corrected steps, but slower than u8i16.avx2
+  // Exact with any share of corrected half steps, but slower than u8i16.avx2
   // above kMaxMaddubsCorrected where that was measured (Zen 5); on Intel,
   // where u8i16's vpmaddwd + vpaddd share three vector ports, it won more:
   // the tuner measures it on every layer (compete where you run).
@@ -308,14 +312,14 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
     }
     return absl::FailedPreconditionError(absl::StrCat(
         "not the fallback where more than ", kMaxMaddubsCorrected * 100,
-        "% of its steps need a correction (", kMaxDeepMaddubsCorrected * 100, "% where each output sums at least ",
-        kDeepMaddubsProducts, " products; it sums ", products,
+        "% of its half steps (8 output channels) need a correction (", kMaxDeepMaddubsCorrected * 100, "% where each output sums at least ",
+        kDeepMaddubsProducts, " products; here each sums ", products,
         "; a weight pair whose same-signed parts add up to more "
         "than ", sp::kMaddubsMaxPairSum,
         " could saturate vpmaddubsw's int16 sum, in the order of the input channels it chooses "
         "within each block of 16): got ", *w.max_weight_pair_sum, " in the natural order and ",
         absl::SixDigits(*w.weight_pairs_corrected * 100),
-        "% of its steps to correct (exact, but slower than x86.spatial_pack.u8i16.avx2 there "
+        "% of its half steps to correct (exact, but slower than x86.spatial_pack.u8i16.avx2 there "
         "where measured; the tuner measures both)"));
   };
   return impl;

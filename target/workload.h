@@ -42,9 +42,10 @@ struct Workload {
   // of input channels (2m, 2m+1) adds in vpmaddubsw's int16 sum
   // (kernels/spatial_pack MaxWeightPairSum); not part of the key.
   std::optional<int64_t> max_weight_pair_sum;
-  // The share of the AVX2 vpmaddubsw kernel's units of work that hold a
-  // pair that could saturate, in the channel order it would choose
-  // (kernels/spatial_pack PlanPairing: it corrects those); not part of the key.
+  // The share of the AVX2 vpmaddubsw kernel's half steps (8 output
+  // channels x 4 input channels x one tap) that hold a pair that could
+  // saturate, in the channel order it would choose (kernels/spatial_pack
+  // PlanPairing: it corrects those); not part of the key.
   std::optional<double> weight_pairs_corrected;
   // Range of the requantization multipliers (input_scale * kernel_scale /
   // output_scale) of the requantize that consumes the op, when constant.

@@ -95,9 +95,10 @@ using Isa = cpu::IsaLevel;
 //             where the pairs cannot saturate vpmaddubsw's int16 sum in the
 //             channel order PlanPairing chooses (weight_pairs.h; any order
 //             but the natural one is read through a copy of the input
-//             reordered per pixel), and a second pass over the steps
-//             holding a pair that could (DenseCorrection): exact for any
-//             s8 weights, fast where few steps need correcting
+//             reordered per pixel), and a second pass over the half
+//             steps (8 output channels) holding a pair that could, one
+//             vpmaddwd each (DenseCorrection): exact for any s8 weights,
+//             fast where few half steps need correcting
 //   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
 //             packed as int16; one pass, exact for any weights ("u8i16").
 //             Dense kernels only (the AVX2 depthwise kernel already is int16).

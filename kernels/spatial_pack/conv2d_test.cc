@@ -533,10 +533,10 @@ TEST(ErrorTest, BadKnobsAndParams) {
   ASSERT_GT(MaxWeightPairSum(full.w, 1), kMaddubsMaxPairSum);
   const PairingPlan plan = PlanPairing(full.w, 1);
   EXPECT_EQ(plan.units, 4 * 9);
-  EXPECT_GT(plan.corrected_units, 0);
+  EXPECT_GT(plan.corrected_halves, 0);
   auto corrected = Conv2DKernel::DescribeU8S8(full.w, full.params, {{"tile_ow", 4}}, Isa::kAvx2);
   ASSERT_TRUE(corrected.ok()) << corrected.status();
-  EXPECT_NE(corrected->find(absl::StrCat(" corrected=", plan.corrected_units, "/36")), std::string::npos)
+  EXPECT_NE(corrected->find(absl::StrCat(" corrected=", plan.corrected_halves, "/72")), std::string::npos)
       << *corrected;
   EXPECT_EQ(*d, "u8i16.avx2.dense tile_co=16 tile_ow=4");
 }
@@ -566,7 +566,7 @@ TEST(PlanPairingTest, NaturalReorderedOrCorrected) {
   auto find = [](std::vector<int8_t> w, tensor::Shape shape, int64_t groups) {
     // The plan's order when it needs no correction.
     PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>(shape, w), groups);
-    return plan.corrected_units == 0 ? std::optional<PairingOrder>(plan.order) : std::nullopt;
+    return plan.corrected_halves == 0 ? std::optional<PairingOrder>(plan.order) : std::nullopt;
   };
   // Natural: fits as is (one block, channels past 3 are padding).
   auto natural = find({100, 28, -128, 0}, {1, 4, 1, 1}, 1);
@@ -595,7 +595,7 @@ TEST(PlanPairingTest, NaturalReorderedOrCorrected) {
   // needs correcting.
   const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({1, 16, 1, 1}, nine), 1);
   EXPECT_EQ(plan.units, 4);
-  EXPECT_EQ(plan.corrected_units, 1);
+  EXPECT_EQ(plan.corrected_halves, 1);
   // Units are the steps the kernel runs: a tile reads only its groups'
   // blocks (4 groups of 16: one block per tile), and a partial block up to
   // its last real word (8 channels: 2 of 4).

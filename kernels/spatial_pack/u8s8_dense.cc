@@ -140,8 +140,9 @@ class U8S8Dense final : public Conv2DKernel {
     }
     std::string d = absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
     if (plan && !IsNaturalOrder(plan->order)) absl::StrAppend(&d, " pairs=reordered");
-    if (plan && plan->corrected_units > 0) {
-      absl::StrAppend(&d, " corrected=", plan->corrected_units, "/", plan->units);
+    if (plan && plan->corrected_halves > 0) {
+      // Half steps (8 output channels) corrected, of all.
+      absl::StrAppend(&d, " corrected=", plan->corrected_halves, "/", 2 * plan->units);
     }
     return d;
   }
@@ -153,28 +154,32 @@ class U8S8Dense final : public Conv2DKernel {
   struct OcTile {
     int64_t ocb0, nco, icb_lo, icb_count, w_offset;
     int q_last;  // DenseTile::q_last
-    int64_t correction0 = 0, correction_count = 0;  // in corrections_
+    // In corrections_ from correction0: those of the first half, then the second's.
+    int64_t correction0 = 0, correction_count[2] = {0, 0};
   };
 
   // AVX2 vpmaddubsw: splits the pairs of one packed step (nco = 1: [16 oc][4
   // ic]) that could saturate into the part that fits, left in `step`, and the
-  // rest, a correction of the tile (DenseCorrection) when there is any.
-  void SplitStep(int8_t* step, int64_t icb, int64_t k, int64_t q, OcTile* t) {
-    internal::DenseCorrection c{static_cast<int32_t>(icb), static_cast<int32_t>(k / params_.kernel_w),
-                                static_cast<int32_t>(k % params_.kernel_w), static_cast<int32_t>(q), {}};
-    bool any = false;
-    for (int i = 0; i < 64; i += 2) {
-      const int a = step[i], b = step[i + 1];
-      if ((a > 0) != (b > 0) || a == 0 || std::abs(a) + std::abs(b) <= kMaddubsMaxPairSum) continue;
-      // Same sign, magnitudes over 128: b keeps what a leaves of 128.
-      const int kept = (b > 0 ? 1 : -1) * (static_cast<int>(kMaddubsMaxPairSum) - std::abs(a));
-      step[i + 1] = static_cast<int8_t>(kept);
-      c.w[i + 1] = static_cast<int8_t>(b - kept);
-      any = true;
+  // rest, a correction of each half (8 oc) that has any, added to `halves`.
+  void SplitStep(int8_t* step, int64_t icb, int64_t k, int64_t q,
+                 std::vector<internal::DenseCorrection> (&halves)[2]) const {
+    for (int h = 0; h < 2; ++h) {
+      internal::DenseCorrection c{static_cast<int32_t>(icb), static_cast<int32_t>(k / params_.kernel_w),
+                                  static_cast<int32_t>(k % params_.kernel_w), static_cast<int32_t>(q), {}};
+      bool any = false;
+      for (int i = 0; i < 32; i += 2) {  // the pair of bytes (i, i + 1): output channel i / 4, pair i % 4 / 2
+        int8_t* pair = step + 32 * h + i;
+        const int a = pair[0], b = pair[1];
+        if ((a > 0) != (b > 0) || a == 0 || std::abs(a) + std::abs(b) <= kMaddubsMaxPairSum) continue;
+        // Same sign, magnitudes over 128: a keeps what b leaves of 128, the
+        // rest (at most 128 in magnitude) goes to the correction.
+        const int kept = (a > 0 ? 1 : -1) * (static_cast<int>(kMaddubsMaxPairSum) - std::abs(b));
+        pair[0] = static_cast<int8_t>(kept);
+        c.w[i / 2] = static_cast<int16_t>(a - kept);
+        any = true;
+      }
+      if (any) halves[h].push_back(c);
     }
-    if (!any) return;
-    corrections_.push_back(c);
-    ++t->correction_count;
   }
 
   // Packed weight bytes of one input-channel block of a tile of `nco`
@@ -229,7 +234,7 @@ class U8S8Dense final : public Conv2DKernel {
       const int64_t q4 = ib / 4;
       packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
       int8_t* dst = packed_.data() + t.w_offset;
-      t.correction0 = static_cast<int64_t>(corrections_.size());
+      std::vector<internal::DenseCorrection> halves[2];  // the tile's corrections (SplitStep)
       for (int64_t icb = 0; icb < t.icb_count; ++icb) {
         for (int64_t k = 0; k < kk; ++k) {
           for (int64_t q = 0; q < q4; ++q) {
@@ -254,9 +259,14 @@ class U8S8Dense final : public Conv2DKernel {
                 }
               }
             }
-            if (correct_) SplitStep(step, icb, k, q, &t);  // AVX2: nco = 1
+            if (correct_) SplitStep(step, icb, k, q, halves);  // AVX2: nco = 1
           }
         }
+      }
+      t.correction0 = static_cast<int64_t>(corrections_.size());
+      for (int h = 0; h < 2; ++h) {
+        t.correction_count[h] = static_cast<int64_t>(halves[h].size());
+        corrections_.insert(corrections_.end(), halves[h].begin(), halves[h].end());
       }
       tiles_.push_back(t);
     }
@@ -336,7 +346,7 @@ class U8S8Dense final : public Conv2DKernel {
         call.icb_count = count;
         call.q_last = last ? t.q_last : 0;
         call.corrections = last ? k.corrections_.data() + t.correction0 : nullptr;
-        call.correction_count = last ? t.correction_count : 0;
+        for (int h = 0; h < 2; ++h) call.correction_count[h] = last ? t.correction_count[h] : 0;
         for (int64_t oy = oy0; oy < oy1; ++oy) {
           const uint8_t* in_row =
               in_image + (t.icb_lo + i0) * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;

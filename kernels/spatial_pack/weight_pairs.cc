@@ -54,10 +54,10 @@ struct Weights {
   }
 };
 
-// Minimum-cost pairing of the channels of one block (cost[a][b]: the (16
+// Minimum-cost pairing of the channels of one block (cost[a][b]: the (8
 // output channels, tap) at which the pair (a, b) could saturate; the sum
-// over the pairs stands in for the kernel's corrected steps, which hold two
-// pairs): exact for that sum, by dynamic programming over the unpaired sets,
+// over the pairs stands in for the kernel's corrected half steps, which
+// hold two pairs): exact for that sum, by dynamic programming over the unpaired sets,
 // lowest channel first and its natural partner (a ^ 1) first, so ties keep
 // the natural order.
 class BlockMatcher {
@@ -146,16 +146,18 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
         for (int c = a + 1; c < nodes; ++c) {
           const int16_t *pa = pos.data() + a * per_channel, *pc = pos.data() + c * per_channel;
           const int16_t *na = neg.data() + a * per_channel, *nc = neg.data() + c * per_channel;
-          int64_t units = 0;  // (16 output channels, tap) where (a, c) could saturate
+          int64_t halves = 0;  // (8 output channels, tap) where (a, c) could saturate
           for (int64_t u = 0; u < unit_count; ++u) {
-            int bad = 0;
-            for (int l = 0; l < kBlock; ++l) {
-              const int64_t i = u * kBlock + l;
-              bad |= (pa[i] + pc[i] > kMaddubsMaxPairSum) | (na[i] + nc[i] > kMaddubsMaxPairSum);
+            for (int h = 0; h < 2; ++h) {
+              int bad = 0;
+              for (int l = 8 * h; l < 8 * h + 8; ++l) {
+                const int64_t i = u * kBlock + l;
+                bad |= (pa[i] + pc[i] > kMaddubsMaxPairSum) | (na[i] + nc[i] > kMaddubsMaxPairSum);
+              }
+              halves += bad;
             }
-            units += bad;
           }
-          cost[a][c] = cost[c][a] = units;
+          cost[a][c] = cost[c][a] = halves;
         }
       }
       const uint32_t all = (1u << nodes) - 1;
@@ -164,7 +166,7 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
   }
   // The steps the kernel runs (as u8s8_dense.cc packs them: per tile of 16
   // output channels, the input blocks of its groups, up to the last real
-  // word of the last block), and those holding a saturating pair.
+  // word of the last block), and their halves holding a saturating pair.
   const int64_t ib = ic_count <= 4 ? 4 : kBlock;  // the image stem's 4-channel blocks
   for (int64_t ocb = 0; ocb < ocbs; ++ocb) {
     const int64_t oc_lo = ocb * kBlock, oc_hi = std::min(wt.oc_count, oc_lo + kBlock);
@@ -174,15 +176,18 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
       const int64_t base = blk * ib / kBlock * kBlock, slot0 = blk * ib % kBlock;
       for (int64_t q = 0; q < words; ++q) {
         for (int64_t k = 0; k < wt.kk; ++k) {
-          bool bad = false;
-          for (int64_t oc = oc_lo; oc < oc_hi && !bad && !natural; ++oc) {
-            for (int pair = 0; pair < 2 && !bad; ++pair) {
-              const int64_t s = base + slot0 + 4 * q + 2 * pair;
-              bad = Saturates(wt.At(oc, base + plan.order[s], k), wt.At(oc, base + plan.order[s + 1], k));
-            }
-          }
           ++plan.units;
-          plan.corrected_units += bad;
+          for (int64_t h = 0; h < 2 && !natural; ++h) {
+            bool bad = false;
+            const int64_t end = std::min(oc_hi, oc_lo + 8 * h + 8);
+            for (int64_t oc = oc_lo + 8 * h; oc < end && !bad; ++oc) {
+              for (int pair = 0; pair < 2 && !bad; ++pair) {
+                const int64_t s = base + slot0 + 4 * q + 2 * pair;
+                bad = Saturates(wt.At(oc, base + plan.order[s], k), wt.At(oc, base + plan.order[s + 1], k));
+              }
+            }
+            plan.corrected_halves += bad;
+          }
         }
       }
     }

@@ -33,7 +33,7 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 //
 // PlanPairing chooses the order: the natural one when every pair fits in
 // it; else, per block, the pairing whose pairs could saturate at the fewest
-// (16 output channels, tap), summed over the pairs (a minimum-cost perfect
+// (8 output channels, tap), summed over the pairs (a minimum-cost perfect
 // matching of the block's channels, exact for that sum; which two pairs
 // share a word of 4 slots is not optimized; a partial block's channels
 // pair among themselves, with one padding channel if their count is odd,
@@ -41,16 +41,18 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 // weights (groups > 1) and at most 4 input channels (the image stem's
 // 4-channel blocks) keep the natural order. `units` counts the steps the
 // AVX2 kernel runs (16 output channels x one word of 4 slots x one tap, over
-// each tile's input blocks up to its last real word), `corrected_units`
-// those that still hold a saturating pair: the kernel runs those twice (the
-// part of the weights that fits, then a correction with the rest; see
-// u8s8_dense.cc).
+// each tile's input blocks up to its last real word); each step is two
+// halves of 8 output channels (one ymm of weights each), and
+// `corrected_halves` counts those that still hold a saturating pair: the
+// kernel runs those twice (the part of the weights that fits, then a
+// correction of that half with the rest; see u8s8_dense.cc).
+// CorrectedFraction is the share of the work run twice.
 using PairingOrder = std::vector<uint8_t>;
 struct PairingPlan {
   PairingOrder order;
   int64_t units = 0;
-  int64_t corrected_units = 0;
-  double CorrectedFraction() const { return units ? static_cast<double>(corrected_units) / units : 0.0; }
+  int64_t corrected_halves = 0;
+  double CorrectedFraction() const { return units ? static_cast<double>(corrected_halves) / (2 * units) : 0.0; }
 };
 PairingPlan PlanPairing(const int16_t* weight, const tensor::Shape& shape, int64_t groups);
 PairingPlan PlanPairing(const tensor::Tensor& weight_s8_OIHW, int64_t groups);

@@ -1,7 +1,7 @@
 // AVX2 microkernels: vpmaddubsw (u8 x s8 pairs -> s16, saturating) then
 // vpmaddwd by ones (-> s32), on weights packed so that every pair fits (the
-// rest of the pairs that did not: DenseCorrection steps after the main
-// loop; exact); the madd16 tiles (a widened input, int16 weights,
+// rest of the pairs that did not: DenseCorrection half steps after the
+// main loop, by vpmaddwd; exact); the madd16 tiles (a widened input, int16 weights,
 // vpmaddwd alone: exact for any weights); the depthwise rows.
 // Compiled with -mavx2 -mfma; stubs otherwise.
 #include "kernels/spatial_pack/internal/microkernels.h"
@@ -10,6 +10,7 @@
 #include <immintrin.h>
 
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "kernels/spatial_pack/internal/avx2_epilogue.h"
@@ -69,20 +70,25 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
       }
     }
   }
-  // The steps whose pairs did not all fit, again with the rest of their
-  // weights (DenseCorrection).
+  // The halves of steps whose pairs did not all fit, with the rest of their
+  // first weights (DenseCorrection): channels 0 and 2 of the word as int16,
+  // by one vpmaddwd (exact in int32). Those of the first 8 output channels,
+  // then the second's.
+  const DenseCorrection* c = t.corrections;
+  const __m256i even = _mm256_set1_epi16(0x00ff);
+  auto correct = [&](auto half, int64_t count) __attribute__((always_inline)) {
 #pragma GCC unroll 1
-  for (int64_t e = 0; e < t.correction_count; ++e) {
-    const DenseCorrection& c = t.corrections[e];
-    const uint8_t* src = t.in + c.icb * g.in_cstride + c.ky * g.dil_h_bytes + c.kx * g.dil_w_bytes + 4 * c.q;
-    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c.w));
-    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c.w + 32));
-    for (int p = 0; p < NPIX; ++p) {
-      const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix));
-      acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w0), ones));
-      acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
+    for (int64_t e = 0; e < count; ++e, ++c) {
+      const uint8_t* src = t.in + c->icb * g.in_cstride + c->ky * g.dil_h_bytes + c->kx * g.dil_w_bytes + 4 * c->q;
+      const __m256i cw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c->w));
+      for (int p = 0; p < NPIX; ++p) {
+        const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);
+        acc[half][p] = _mm256_add_epi32(acc[half][p], _mm256_madd_epi16(x, cw));
+      }
     }
-  }
+  };
+  correct(std::integral_constant<int, 0>(), t.correction_count[0]);
+  correct(std::integral_constant<int, 1>(), t.correction_count[1]);
   const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
   const __m256i zp = _mm256_set1_epi32(g.ep.zp);
   const __m256 m0 = _mm256_loadu_ps(t.mult), m1 = _mm256_loadu_ps(t.mult + 8);
