@@ -97,7 +97,7 @@ using Isa = cpu::IsaLevel;
 //             but the natural one is read through a copy of the input
 //             reordered per pixel), and a second pass over the half
 //             steps (8 output channels) holding a pair that could, one
-//             vpmaddwd each (DenseCorrection): exact for any s8 weights,
+//             vpmaddwd each (CorrectionRun): exact for any s8 weights,
 //             fast where few half steps need correcting
 //   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
 //             packed as int16; one pass, exact for any weights ("u8i16").

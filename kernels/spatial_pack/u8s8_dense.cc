@@ -151,22 +151,29 @@ class U8S8Dense final : public Conv2DKernel {
                        const TileEpilogue* tile_epilogue) const override;
 
  private:
+  // A step's corrections while packing: its place and both halves' weights.
+  struct Correction {
+    int32_t icb, ky, kx, q;
+    int16_t w[32];  // [2 halves][8 oc][2 pairs]
+  };
+
   struct OcTile {
     int64_t ocb0, nco, icb_lo, icb_count, w_offset;
     int q_last;  // DenseTile::q_last
-    // In corrections_ from correction0: those of the first half, then the second's.
-    int64_t correction0 = 0, correction_count[2] = {0, 0};
+    // Its corrections: correction_steps_ from correction0 and correction_w_
+    // from correction_w0, per internal::CorrectionRun.
+    int64_t correction0 = 0, correction_w0 = 0, correction_count[3] = {0, 0, 0};
   };
 
   // AVX2 vpmaddubsw: splits the pairs of one packed step (nco = 1: [16 oc][4
   // ic]) that could saturate into the part that fits, left in `step`, and the
-  // rest, a correction of each half (8 oc) that has any, added to `halves`.
-  void SplitStep(int8_t* step, int64_t icb, int64_t k, int64_t q,
-                 std::vector<internal::DenseCorrection> (&halves)[2]) const {
+  // rest, a correction of each half (8 oc) that has any, added to the run
+  // (internal::CorrectionRun) of `runs` that fits.
+  void SplitStep(int8_t* step, int64_t icb, int64_t k, int64_t q, std::vector<Correction> (&runs)[3]) const {
+    Correction c{static_cast<int32_t>(icb), static_cast<int32_t>(k / params_.kernel_w),
+                 static_cast<int32_t>(k % params_.kernel_w), static_cast<int32_t>(q), {}};
+    bool any[2] = {false, false};
     for (int h = 0; h < 2; ++h) {
-      internal::DenseCorrection c{static_cast<int32_t>(icb), static_cast<int32_t>(k / params_.kernel_w),
-                                  static_cast<int32_t>(k % params_.kernel_w), static_cast<int32_t>(q), {}};
-      bool any = false;
       for (int i = 0; i < 32; i += 2) {  // the pair of bytes (i, i + 1): output channel i / 4, pair i % 4 / 2
         int8_t* pair = step + 32 * h + i;
         const int a = pair[0], b = pair[1];
@@ -175,10 +182,15 @@ class U8S8Dense final : public Conv2DKernel {
         // rest (at most 128 in magnitude) goes to the correction.
         const int kept = (a > 0 ? 1 : -1) * (static_cast<int>(kMaddubsMaxPairSum) - std::abs(b));
         pair[0] = static_cast<int8_t>(kept);
-        c.w[i / 2] = static_cast<int16_t>(a - kept);
-        any = true;
+        c.w[16 * h + i / 2] = static_cast<int16_t>(a - kept);
+        any[h] = true;
       }
-      if (any) halves[h].push_back(c);
+    }
+    if (any[0] && any[1]) {
+      runs[internal::kBothHalves].push_back(c);
+    } else if (any[0] || any[1]) {
+      if (any[1]) std::copy(c.w + 16, c.w + 32, c.w);  // the second half's weights only
+      runs[any[0] ? internal::kFirstHalf : internal::kSecondHalf].push_back(c);
     }
   }
 
@@ -234,7 +246,7 @@ class U8S8Dense final : public Conv2DKernel {
       const int64_t q4 = ib / 4;
       packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
       int8_t* dst = packed_.data() + t.w_offset;
-      std::vector<internal::DenseCorrection> halves[2];  // the tile's corrections (SplitStep)
+      std::vector<Correction> runs[3];  // the tile's corrections (SplitStep)
       for (int64_t icb = 0; icb < t.icb_count; ++icb) {
         for (int64_t k = 0; k < kk; ++k) {
           for (int64_t q = 0; q < q4; ++q) {
@@ -259,14 +271,18 @@ class U8S8Dense final : public Conv2DKernel {
                 }
               }
             }
-            if (correct_) SplitStep(step, icb, k, q, halves);  // AVX2: nco = 1
+            if (correct_) SplitStep(step, icb, k, q, runs);  // AVX2: nco = 1
           }
         }
       }
-      t.correction0 = static_cast<int64_t>(corrections_.size());
-      for (int h = 0; h < 2; ++h) {
-        t.correction_count[h] = static_cast<int64_t>(halves[h].size());
-        corrections_.insert(corrections_.end(), halves[h].begin(), halves[h].end());
+      t.correction0 = static_cast<int64_t>(correction_steps_.size());
+      t.correction_w0 = static_cast<int64_t>(correction_w_.size());
+      for (int r = 0; r < 3; ++r) {
+        t.correction_count[r] = static_cast<int64_t>(runs[r].size());
+        for (const Correction& c : runs[r]) {
+          correction_steps_.push_back({c.icb, c.ky, c.kx, c.q});
+          correction_w_.insert(correction_w_.end(), c.w, c.w + (r == internal::kBothHalves ? 32 : 16));
+        }
       }
       tiles_.push_back(t);
     }
@@ -287,6 +303,7 @@ class U8S8Dense final : public Conv2DKernel {
     bool banded;  // padded input: per-thread bands (`band`), else `in`
     BandPad band;
     const TileEpilogue* tile_epilogue = nullptr;  // tiles go there, not to `out`
+    const int64_t* correction_offsets = nullptr;  // per correction_steps_ (RunImpl)
   };
 
   static void WorkSpatialMajor(void* vctx, size_t item, size_t oc_chunk) {
@@ -345,8 +362,11 @@ class U8S8Dense final : public Conv2DKernel {
         call.w = k.packed_.data() + t.w_offset + i0 * k.IcbWeightBytes(t.nco);
         call.icb_count = count;
         call.q_last = last ? t.q_last : 0;
-        call.corrections = last ? k.corrections_.data() + t.correction0 : nullptr;
-        for (int h = 0; h < 2; ++h) call.correction_count[h] = last ? t.correction_count[h] : 0;
+        // u8s8.avx2 (the only kernel with corrections) runs no chunks, so
+        // `in` is at the tile's first block, where the offsets start.
+        call.correction_offsets = c.correction_offsets + t.correction0;
+        call.correction_w = k.correction_w_.data() + t.correction_w0;
+        for (int r = 0; r < 3; ++r) call.correction_count[r] = last ? t.correction_count[r] : 0;
         for (int64_t oy = oy0; oy < oy1; ++oy) {
           const uint8_t* in_row =
               in_image + (t.icb_lo + i0) * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;
@@ -391,7 +411,13 @@ class U8S8Dense final : public Conv2DKernel {
   internal::ShuffleFn shuffle_ = nullptr;
   // AVX2 vpmaddubsw: the pairs that could saturate are split (SplitStep).
   bool correct_ = false;
-  std::vector<internal::DenseCorrection> corrections_;
+  // Where each correction's word is (CorrectionStep) and its weights
+  // (DenseTile::correction_w), all tiles' in turn.
+  struct CorrectionStep {
+    int32_t icb, ky, kx, q;  // icb from the tile's first block
+  };
+  std::vector<CorrectionStep> correction_steps_;
+  std::vector<int16_t> correction_w_;
   int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
   int64_t k_chunk_icbs_ = 0;  // > 0: input-channel blocks per chunk of a tile (Make, Work)
   bool strips_ = false;  // the tile functions take DenseTile::strips (AVX2 dense, not grouped)
@@ -518,6 +544,14 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     c.geom.in_cstride = b.PlaneBytes();
     c.in_image = b.ImageBytes();
   }
+  // The corrections' input offsets for this run's geometry (a few thousand
+  // per layer at most: ResNet-18's 512 -> 512 has 6158).
+  std::vector<int64_t> correction_offsets(correction_steps_.size());
+  for (size_t i = 0; i < correction_steps_.size(); ++i) {
+    const CorrectionStep& s = correction_steps_[i];
+    correction_offsets[i] = s.icb * c.geom.in_cstride + s.ky * c.geom.dil_h_bytes + s.kx * c.geom.dil_w_bytes + 4 * s.q;
+  }
+  c.correction_offsets = correction_offsets.data();
   if (spatial_major) {
     // Pixels outermost: each thread takes a band of rows, the band it had in
     // the layer before, so activations stay in its cache (moving them to the

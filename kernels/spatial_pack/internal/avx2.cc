@@ -1,6 +1,6 @@
 // AVX2 microkernels: vpmaddubsw (u8 x s8 pairs -> s16, saturating) then
 // vpmaddwd by ones (-> s32), on weights packed so that every pair fits (the
-// rest of the pairs that did not: DenseCorrection half steps after the
+// rest of the pairs that did not: corrections of half steps after the
 // main loop, by vpmaddwd; exact); the madd16 tiles (a widened input, int16 weights,
 // vpmaddwd alone: exact for any weights); the depthwise rows.
 // Compiled with -mavx2 -mfma; stubs otherwise.
@@ -71,24 +71,35 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
     }
   }
   // The halves of steps whose pairs did not all fit, with the rest of their
-  // first weights (DenseCorrection): channels 0 and 2 of the word as int16,
-  // by one vpmaddwd (exact in int32). Those of the first 8 output channels,
-  // then the second's.
-  const DenseCorrection* c = t.corrections;
+  // first weights (DenseTile::correction_w): channels 0 and 2 of the word as
+  // int16, by one vpmaddwd (exact in int32). The steps corrected in both
+  // halves, then in the first only, then in the second.
+  const int64_t* off = t.correction_offsets;
+  const __m256i* cw = reinterpret_cast<const __m256i*>(t.correction_w);
   const __m256i even = _mm256_set1_epi16(0x00ff);
+#pragma GCC unroll 1
+  for (int64_t e = 0; e < t.correction_count[kBothHalves]; ++e, cw += 2) {
+    const uint8_t* src = t.in + *off++;
+    const __m256i c0 = _mm256_loadu_si256(cw), c1 = _mm256_loadu_si256(cw + 1);
+    for (int p = 0; p < NPIX; ++p) {
+      const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);
+      acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(x, c0));
+      acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(x, c1));
+    }
+  }
   auto correct = [&](auto half, int64_t count) __attribute__((always_inline)) {
 #pragma GCC unroll 1
-    for (int64_t e = 0; e < count; ++e, ++c) {
-      const uint8_t* src = t.in + c->icb * g.in_cstride + c->ky * g.dil_h_bytes + c->kx * g.dil_w_bytes + 4 * c->q;
-      const __m256i cw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c->w));
+    for (int64_t e = 0; e < count; ++e, ++cw) {
+      const uint8_t* src = t.in + *off++;
+      const __m256i c = _mm256_loadu_si256(cw);
       for (int p = 0; p < NPIX; ++p) {
         const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);
-        acc[half][p] = _mm256_add_epi32(acc[half][p], _mm256_madd_epi16(x, cw));
+        acc[half][p] = _mm256_add_epi32(acc[half][p], _mm256_madd_epi16(x, c));
       }
     }
   };
-  correct(std::integral_constant<int, 0>(), t.correction_count[0]);
-  correct(std::integral_constant<int, 1>(), t.correction_count[1]);
+  correct(std::integral_constant<int, 0>(), t.correction_count[kFirstHalf]);
+  correct(std::integral_constant<int, 1>(), t.correction_count[kSecondHalf]);
   const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
   const __m256i zp = _mm256_set1_epi32(g.ep.zp);
   const __m256 m0 = _mm256_loadu_ps(t.mult), m1 = _mm256_loadu_ps(t.mult + 8);

@@ -99,10 +99,12 @@ struct DenseGeom {
 // with them, by one vpmaddwd: a quarter of a step's multiplies.
 // Trained weights' large values rarely fill both halves (ResNet-18: 0.16-0.57
 // of its steps hold such a pair, 0.08-0.34 of their halves).
-struct DenseCorrection {
-  int32_t icb, ky, kx, q;  // the step (icb from the tile's first block)
-  int16_t w[16];           // [8 oc][2 pairs]: the rest of each pair's first weight
-};
+//
+// A tile's corrections come in three runs: the steps corrected in both
+// halves (64 bytes of weights each: the first half's [8 oc][2 pairs] int16,
+// then the second's; one input word serves both), then those corrected in
+// the first half only, then in the second only (32 bytes each).
+enum CorrectionRun { kBothHalves = 0, kFirstHalf = 1, kSecondHalf = 2 };
 
 struct DenseTile {
   const uint8_t* in = nullptr;  // input at (icb_lo, ih0, iw0)
@@ -117,10 +119,12 @@ struct DenseTile {
   const float* mult = nullptr;    // 16 * nco
   uint8_t* out = nullptr;  // output at (first oc block, oh, ow0): 16 lanes (OutPixelBytes)
   int nco = 1, npix = 1;
-  // AVX2 vpmaddubsw only: the corrections of the first half (output
-  // channels 0-7), then those of the second.
-  const DenseCorrection* corrections = nullptr;
-  int64_t correction_count[2] = {0, 0};
+  // AVX2 vpmaddubsw only: the tile's corrections, per CorrectionRun: their
+  // input words' byte offsets from `in` (set per run: they depend on the
+  // padded input's geometry) and their weights, with the count of each run.
+  const int64_t* correction_offsets = nullptr;
+  const int16_t* correction_w = nullptr;
+  int64_t correction_count[3] = {0, 0, 0};
   // AVX2 madd16 only: a tile split into chunks of its input-channel blocks
   // (u8s8_dense.cc, so that a chunk's weights stay in L1 across the tiles
   // of several pixels). With `acc_in` the tile starts from these partial
