@@ -622,6 +622,29 @@ TEST(PlanPairingTest, NaturalReorderedOrCorrected) {
   EXPECT_NE((*fits)[17], 1) << "channels 16 and 17 paired";
 }
 
+// A half step is corrected where either pair of its word could saturate,
+// so pairs that saturate in the same halves share words. Six channels of 16
+// output channels: 0, 1, 4 and 5 are 100 in outputs 0-7 and 50 in 8-15,
+// channels 2 and 3 the other way round; every pair saturates somewhere (100
+// + 50 > 128), least in pairs of alike channels: (0, 1) and (4, 5) in the
+// first half, (2, 3) in the second. In words as paired, (0, 1, 2, 3) and
+// (4, 5, padding) would need three halves corrected; (0, 1, 4, 5) and (2, 3,
+// padding) need two.
+TEST(PlanPairingTest, PairsThatSaturateAlikeShareWords) {
+  std::vector<int8_t> w(16 * 6);
+  for (int oc = 0; oc < 16; ++oc) {
+    for (int ic = 0; ic < 6; ++ic) w[oc * 6 + ic] = ((oc < 8) != (ic == 2 || ic == 3)) ? 100 : 50;
+  }
+  const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({16, 6, 1, 1}, w), 1);
+  EXPECT_EQ(plan.units, 2);
+  EXPECT_EQ(plan.corrected_halves, 2);
+  const std::set<int> first_word(plan.order.begin(), plan.order.begin() + 4);
+  EXPECT_EQ(first_word, (std::set<int>{0, 1, 4, 5}));
+  EXPECT_EQ(std::set<int>(plan.order.begin() + 4, plan.order.begin() + 6), (std::set<int>{2, 3}));
+  EXPECT_EQ(plan.order[6], 6);  // padding keeps its slots
+  EXPECT_EQ(plan.order[7], 7);
+}
+
 // The AVX2 one-pass kernel takes weights that fit only reordered, and says so.
 TEST(U8S8Test, Avx2DescribesReorderedPairs) {
   Case k = {"reordered", 1, 40, 5, 7, 24, 1, 1};

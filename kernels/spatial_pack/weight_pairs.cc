@@ -101,6 +101,81 @@ class BlockMatcher {
   std::vector<uint8_t> partner_;
 };
 
+// The (8 output channels, tap) units at which the pair of channels with
+// these magnitudes (pos and neg: [unit][16 lanes]) could saturate, as bits.
+std::vector<uint64_t> SaturatingHalves(const int16_t* pa, const int16_t* pc, const int16_t* na,
+                                       const int16_t* nc, int64_t unit_count) {
+  std::vector<uint64_t> bits((2 * unit_count + 63) / 64, 0);
+  for (int64_t u = 0; u < unit_count; ++u) {
+    for (int h = 0; h < 2; ++h) {
+      int bad = 0;
+      for (int l = 8 * h; l < 8 * h + 8; ++l) {
+        const int64_t i = u * kBlock + l;
+        bad |= (pa[i] + pc[i] > kMaddubsMaxPairSum) | (na[i] + nc[i] > kMaddubsMaxPairSum);
+      }
+      if (bad) bits[(2 * u + h) / 64] |= uint64_t{1} << ((2 * u + h) % 64);
+    }
+  }
+  return bits;
+}
+
+// Which two pairs share a word of 4 slots. A half step is corrected where
+// either of its word's pairs could saturate, so the pairs whose saturating
+// halves coincide most share words: a minimum-cost perfect matching of the
+// pairs (cost: the halves where either saturates), by dynamic programming
+// over at most 8, ties keeping the words as they are. With an odd number of
+// pairs, the one left over shares the last word with two padding channels.
+// sets[i]: pair i's (slots 2i, 2i + 1) saturating halves.
+void GroupWords(const std::vector<std::vector<uint64_t>>& sets, uint8_t* slots) {
+  const int pairs = static_cast<int>(sets.size());
+  const int items = pairs + pairs % 2;  // item `pairs` (when odd): the padding pair
+  int64_t cost[kBlock / 2][kBlock / 2] = {};
+  for (int a = 0; a < pairs; ++a) {
+    for (int b = a + 1; b < items; ++b) {
+      int64_t n = 0;
+      for (size_t i = 0; i < sets[a].size(); ++i) n += __builtin_popcountll(sets[a][i] | (b < pairs ? sets[b][i] : 0));
+      cost[a][b] = cost[b][a] = n;
+    }
+  }
+  std::vector<int64_t> best(size_t{1} << items, -1);
+  std::vector<uint8_t> partner(size_t{1} << items, 0);
+  best[0] = 0;
+  // Sets in increasing order: every subset is solved before the sets holding it.
+  for (uint32_t set = 1; set < (1u << items); ++set) {
+    if (__builtin_popcount(set) % 2 != 0) continue;
+    const int a = __builtin_ctz(set);
+    const uint32_t rest = set & ~(1u << a);
+    auto attempt = [&](int b) {
+      const int64_t v = cost[a][b] + best[rest & ~(1u << b)];
+      if (best[set] < 0 || v < best[set]) best[set] = v, partner[set] = static_cast<uint8_t>(b);
+    };
+    if (rest & (1u << (a ^ 1))) attempt(a ^ 1);
+    for (uint32_t r = rest & ~(1u << (a ^ 1)); r != 0; r &= r - 1) attempt(__builtin_ctz(r));
+  }
+  uint8_t old[kBlock];
+  std::copy(slots, slots + 2 * items, old);  // the padding pair's slots too
+  int word = 0, padded_with = -1;
+  for (uint32_t set = (1u << items) - 1; set != 0;) {
+    const int a = __builtin_ctz(set), b = partner[set];
+    set &= ~((1u << a) | (1u << b));
+    if (b == pairs) {
+      padded_with = a;
+      continue;
+    }
+    for (int i = 0; i < 2; ++i) {
+      slots[4 * word + i] = old[2 * a + i];
+      slots[4 * word + 2 + i] = old[2 * b + i];
+    }
+    ++word;
+  }
+  if (padded_with >= 0) {
+    for (int i = 0; i < 2; ++i) {
+      slots[4 * word + i] = old[2 * padded_with + i];
+      slots[4 * word + 2 + i] = old[2 * pairs + i];
+    }
+  }
+}
+
 }  // namespace
 
 PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t groups) {
@@ -161,7 +236,15 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
         }
       }
       const uint32_t all = (1u << nodes) - 1;
-      matcher.Solve(cost, all, plan.order.data() + c0);
+      uint8_t* slots = plan.order.data() + c0;
+      matcher.Solve(cost, all, slots);
+      std::vector<std::vector<uint64_t>> sets(nodes / 2);
+      for (int m = 0; m < nodes / 2; ++m) {
+        const int a = slots[2 * m], c = slots[2 * m + 1];
+        sets[m] = SaturatingHalves(pos.data() + a * per_channel, pos.data() + c * per_channel,
+                                   neg.data() + a * per_channel, neg.data() + c * per_channel, unit_count);
+      }
+      GroupWords(sets, slots);
     }
   }
   // The steps the kernel runs (as u8s8_dense.cc packs them: per tile of 16
