@@ -250,14 +250,14 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
 // steps, stay 1.03-1.13x; the 1x1 layers at 0-1.6%, 0.82-0.92x.
 constexpr double kMaxMaddubsCorrected = 0.02;
 // Deep reductions amortize the corrections better: on ResNet-18's 3x3
-// layers (cap avx2, Zen 5, tuner) u8s8.avx2's time against u8i16.avx2's is
-// 0.89 at 8.4% of half steps corrected (the 512 -> 512 layers, 4608
-// products per output), 0.94-0.96 at 12-13.5% (the 2304-product ones),
-// 1.01-1.02 at 15-17.6% (1152 products) and 1.04-1.10 at 21-25% (576). So
-// where each output sums at least kDeepMaddubsProducts products, the
-// fallback takes it up to kMaxDeepMaddubsCorrected (README, "Corrections
-// by the half step").
-constexpr int64_t kDeepMaddubsProducts = 2304;
+// layers (cap avx2, Zen 5, tuner; corrections by the half step in three
+// runs, pairs grouped into words) u8s8.avx2's time against u8i16.avx2's is
+// 0.84 at 8% of half steps corrected (the 512 -> 512 layers, 4608 products
+// per output), 0.90-0.93 at 11-13% (2304 products), 0.94-0.95 at 14-17%
+// (1152), 0.97 at 16-20% and 1.02 at 25% (576). So where each output sums
+// at least kDeepMaddubsProducts products, the fallback takes it up to
+// kMaxDeepMaddubsCorrected (README, "Corrections by the half step").
+constexpr int64_t kDeepMaddubsProducts = 1152;
 constexpr double kMaxDeepMaddubsCorrected = 0.18;
 
 namespace {
