@@ -153,6 +153,9 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
   p.strides = c.conv.strides;
   p.dilation = c.conv.dilation;
   p.pads = c.conv.padding;
+  if (const ir::Shape& in = n.input(kData)->type()->shape; in.size() >= 4) {
+    p.in_height = in[2], p.in_width = in[3];  // NCHW and the blocked NCHWxc alike
+  }
   ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", 0.0));
   RETURN_IF_ERROR(CheckPadValue(n, pad_value));
   p.input_zero_point = static_cast<int32_t>(pad_value);

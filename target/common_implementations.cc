@@ -78,6 +78,7 @@ sp::QuantizedConvParams KernelParams(const Workload& w) {
   p.strides = {w.strides[0], w.strides[1]};
   p.dilation = {w.dilation[0], w.dilation[1]};
   p.pads = {w.padding[0], w.padding[1], w.padding[2], w.padding[3]};
+  if (w.data.shape.size() == 4) p.in_height = w.data.shape[2], p.in_width = w.data.shape[3];
   return p;
 }
 

@@ -111,7 +111,10 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
     if (pairs && w.min_weight_offset && *w.min_weight_offset >= -128 &&
         *w.max_weight_offset <= 127) {
       w.max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w.groups);
-      w.weight_pairs_corrected = kernels::spatial_pack::PlanPairing(offsets, w.groups).CorrectedFraction();
+      // With the kernel's orders for this input plane (NCHW).
+      const int64_t orders = kernels::spatial_pack::PairingOrderGroups(
+          offsets.shape(), w.groups, w.data.rank() == 4 ? w.data.shape[2] : 0, w.data.rank() == 4 ? w.data.shape[3] : 0);
+      w.weight_pairs_corrected = kernels::spatial_pack::PlanPairing(offsets, w.groups, orders).CorrectedFraction();
     }
   }
   // The requantize consuming the accumulator, maybe through bias additions.

@@ -173,7 +173,9 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
                                             DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return DescribeU8S8Depthwise(isa);
   if (isa == Isa::kAvx2 && arith == Arithmetic::kMaddubs) {
-    const PairingPlan plan = PlanPairing(values.data(), weight.shape(), params.groups);
+    const PairingPlan plan =
+        PlanPairing(values.data(), weight.shape(), params.groups,
+                    PairingOrderGroups(weight.shape(), params.groups, params.in_height, params.in_width));
     return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, &plan);
   }
   return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, nullptr);

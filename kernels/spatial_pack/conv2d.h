@@ -83,6 +83,11 @@ struct QuantizedConvParams {
   // kU8 or kI8; kI32 (u8s8 kernels): the raw accumulators sum x * w' + bias,
   // no requantization (multipliers, output zero point and clamp unused).
   tensor::DType out_dtype = tensor::DType::kU8;
+  // The input plane (rows, columns), when known when the kernel is made:
+  // the AVX2 vpmaddubsw kernel sizes its channel orders by it
+  // (weight_pairs.h PairingOrderGroups; 0: one order). Not checked at run:
+  // any input size runs.
+  int64_t in_height = 0, in_width = 0;
 };
 
 // The instruction set of a kernel variant: a level of kernels/cpu/isa.h

@@ -250,6 +250,7 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
   q.groups = k.groups;
   q.kernel_h = k.kh;
   q.kernel_w = k.kw;
+  q.in_height = k.h, q.in_width = k.w;  // the AVX2 vpmaddubsw kernel's orders per output channels
   q.strides = k.s;
   q.dilation = k.d;
   q.pads = k.pads;
@@ -643,6 +644,55 @@ TEST(PlanPairingTest, PairsThatSaturateAlikeShareWords) {
   EXPECT_EQ(std::set<int>(plan.order.begin() + 4, plan.order.begin() + 6), (std::set<int>{2, 3}));
   EXPECT_EQ(plan.order[6], 6);  // padding keeps its slots
   EXPECT_EQ(plan.order[7], 7);
+}
+
+// Output channels may read the input in orders of their own: channels 4
+// and 5 clash (50 + 100) in output channels 0-15, while in 16-31 channels
+// 2 and 3 (100) must pair with 0 and 1 (0), leaving 4 and 5 together. One
+// order must correct a half step; one per 16 output channels none.
+TEST(PlanPairingTest, OrdersPerOutputChannelGroup) {
+  std::vector<int8_t> w(32 * 6);
+  const int8_t first[6] = {0, 0, 0, 0, 50, 100}, second[6] = {0, 0, 100, 100, 50, 50};
+  for (int oc = 0; oc < 32; ++oc) {
+    for (int ic = 0; ic < 6; ++ic) w[oc * 6 + ic] = oc < 16 ? first[ic] : second[ic];
+  }
+  const Tensor weight = Tensor::FromVector<int8_t>({32, 6, 1, 1}, w);
+  const PairingPlan one = PlanPairing(weight, 1);
+  EXPECT_EQ(one.order_groups, 1);
+  EXPECT_GT(one.corrected_halves, 0);
+  const PairingPlan two = PlanPairing(weight, 1, 2);
+  ASSERT_EQ(two.order_groups, 2);
+  EXPECT_EQ(two.oc_per_order, 16);
+  ASSERT_EQ(two.order.size(), 32u);
+  EXPECT_EQ(two.corrected_halves, 0);
+  EXPECT_EQ(two.units, one.units);
+  auto partner = [](const uint8_t* order, int channel) {
+    const int slot = static_cast<int>(std::find(order, order + 16, channel) - order);
+    return order[slot ^ 1];
+  };
+  EXPECT_NE(partner(two.OrderOf(0), 4), 5);
+  EXPECT_EQ(partner(two.OrderOf(16), 4), 5);
+  EXPECT_EQ(two.OrderOf(31), two.OrderOf(16));
+  // More orders than tiles: one per tile.
+  EXPECT_EQ(PlanPairing(weight, 1, 8).order_groups, 2);
+}
+
+// One order per 16 output channels of a 3x3 or larger kernel while the
+// copies stay within about 2 MiB; one for 1x1, grouped weights and unknown
+// planes.
+TEST(PlanPairingTest, OrderGroupsByShape) {
+  EXPECT_EQ(PairingOrderGroups({512, 512, 3, 3}, 1, 7, 7), 32);
+  EXPECT_EQ(PairingOrderGroups({64, 64, 3, 3}, 1, 56, 56), 4);
+  EXPECT_EQ(PairingOrderGroups({40, 64, 3, 3}, 1, 56, 56), 3);  // a partial tile
+  EXPECT_EQ(PairingOrderGroups({256, 256, 1, 1}, 1, 14, 14), 1);
+  EXPECT_EQ(PairingOrderGroups({64, 32, 3, 3}, 2, 56, 56), 1);
+  EXPECT_EQ(PairingOrderGroups({64, 64, 3, 3}, 1, 0, 0), 1);
+  // 64 channels of 128x128 (1 MiB): two copies; of 256x256: one.
+  EXPECT_EQ(PairingOrderGroups({256, 64, 3, 3}, 1, 128, 128), 2);
+  EXPECT_EQ(PairingOrderGroups({256, 64, 3, 3}, 1, 256, 256), 1);
+  // Equal groups of whole tiles: 3 copies allowed of 16 tiles -> 6 tiles
+  // each, so 3 orders.
+  EXPECT_EQ(PairingOrderGroups({256, 64, 3, 3}, 1, 100, 100), 3);
 }
 
 // The AVX2 one-pass kernel takes weights that fit only reordered, and says so.

@@ -83,10 +83,13 @@ class U8S8Dense final : public Conv2DKernel {
       // weights' pairing order. Any other than the natural one is read
       // through a reordered copy; the pairs that still do not fit are
       // corrected (Pack).
-      plan = PlanPairing(weight.data(), {p.out_channels, cg, p.kernel_h, p.kernel_w}, p.groups);
+      const tensor::Shape shape = {p.out_channels, cg, p.kernel_h, p.kernel_w};
+      plan = PlanPairing(weight.data(), shape, p.groups, PairingOrderGroups(shape, p.groups, p.in_height, p.in_width));
       k->correct_ = true;
       if (!IsNaturalOrder(plan.order)) {
         k->order_ = plan.order;
+        k->order_groups_ = plan.order_groups;
+        k->oc_per_order_ = plan.oc_per_order;
         k->shuffle_ = internal::GetShufflePixelsAvx2();
         if (k->shuffle_ == nullptr || k->in_block_ != 16) return absl::InternalError("cannot reorder channels");
       }
@@ -139,7 +142,10 @@ class U8S8Dense final : public Conv2DKernel {
       return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
     }
     std::string d = absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
-    if (plan && !IsNaturalOrder(plan->order)) absl::StrAppend(&d, " pairs=reordered");
+    if (plan && !IsNaturalOrder(plan->order)) {
+      absl::StrAppend(&d, " pairs=reordered");
+      if (plan->order_groups > 1) absl::StrAppend(&d, " orders=", plan->order_groups);
+    }
     if (plan && plan->corrected_halves > 0) {
       // Half steps (8 output channels) corrected, of all.
       absl::StrAppend(&d, " corrected=", plan->corrected_halves, "/", 2 * plan->units);
@@ -160,6 +166,7 @@ class U8S8Dense final : public Conv2DKernel {
   struct OcTile {
     int64_t ocb0, nco, icb_lo, icb_count, w_offset;
     int q_last;  // DenseTile::q_last
+    int64_t order_group = 0;  // the channel order its input is read in (order_)
     // Its corrections: correction_steps_ from correction0 and correction_w_
     // from correction_w0, per internal::CorrectionRun.
     int64_t correction0 = 0, correction_w0 = 0, correction_count[3] = {0, 0, 0};
@@ -215,6 +222,7 @@ class U8S8Dense final : public Conv2DKernel {
       const int64_t oc_hi = std::min<int64_t>(p.out_channels, (ocb0 + t.nco) * 16);
       const int64_t ic_lo = (oc_lo / og) * cg, ic_hi = ((oc_hi - 1) / og + 1) * cg;
       t.icb_lo = ic_lo / ib;
+      t.order_group = order_.empty() ? 0 : oc_lo / oc_per_order_;
       t.icb_count = CeilDiv(ic_hi, ib) - t.icb_lo;
       t.q_last = static_cast<int>(CeilDiv(ic_hi - (t.icb_lo + t.icb_count - 1) * ib, 4));
       if (t.q_last == ib / 4) t.q_last = 0;
@@ -258,7 +266,8 @@ class U8S8Dense final : public Conv2DKernel {
                 const int64_t g = oc / og;
                 for (int64_t i = 0; i < 4; ++i) {
                   const int64_t block = (t.icb_lo + icb) * ib;
-                  const int64_t ic = block + (order_.empty() ? q * 4 + i : order_[block + q * 4 + i]);
+                  const int64_t ic =
+                      block + (order_.empty() ? q * 4 + i : order_[t.order_group * icb_total_ * 16 + block + q * 4 + i]);
                   if (ic < g * cg || ic >= (g + 1) * cg) continue;
                   const int16_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
                   if (madd16_) {
@@ -322,14 +331,15 @@ class U8S8Dense final : public Conv2DKernel {
     const int64_t t0 = oc_chunk * c.tiles_per_chunk;
     const int64_t t1 = std::min<int64_t>(t0 + c.tiles_per_chunk, k.tiles_.size());
     const int stride = static_cast<int>(k.tile_ow_) + 1;
-    const uint8_t* in_image = c.in + n * c.in_image;
-    int64_t row0 = 0;
-    if (c.banded) {
+    // The input of a tile (in its order group's channel order when banded).
+    auto input_of = [&](const OcTile& t, int64_t* row0) {
+      *row0 = 0;
+      if (!c.banded) return c.in + n * c.in_image;
       // Every row of the item is in this band (rows_per_item > 1 only with
       // one band holding every image: RunImpl).
-      in_image = c.band.Get(n, oy0, &row0);
-      if (c.band.all_images) in_image += n * c.in_image;
-    }
+      const uint8_t* band = c.band.Get(n, oy0, row0, t.order_group);
+      return c.band.all_images ? band + n * c.in_image : band;
+    };
     // With a tile epilogue the microkernel writes this thread's chunk buffer
     // ([nco][chunk_pix][16] int32), handed over block by block once the
     // chunk's row is done: one call per block and chunk (about 128 pixels),
@@ -345,6 +355,8 @@ class U8S8Dense final : public Conv2DKernel {
     const int64_t item_pix = (oy1 - oy0) * (ox1 - ox0);
     for (int64_t ti = t0; ti < t1; ++ti) {
       const OcTile& t = k.tiles_[ti];
+      int64_t row0 = 0;
+      const uint8_t* in_image = input_of(t, &row0);
       DenseTile call;
       call.bias = k.bias_.data() + t.ocb0 * 16;
       call.mult = k.mult_.data() + t.ocb0 * 16;
@@ -407,7 +419,9 @@ class U8S8Dense final : public Conv2DKernel {
   bool madd16_ = false;  // int16 weights for GetDenseTileMadd16Avx2
   // A PairingOrder other than the natural one (AVX2 vpmaddubsw): the weights
   // are packed in it and the input is read through a reordered copy.
+  // One order per oc_per_order_ output channels (PairingPlan), in turn.
   PairingOrder order_;
+  int64_t order_groups_ = 1, oc_per_order_ = 0;
   internal::ShuffleFn shuffle_ = nullptr;
   // AVX2 vpmaddubsw: the pairs that could saturate are split (SplitStep).
   bool correct_ = false;
@@ -522,6 +536,7 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     if (shuffled) {
       b.rows.shuffle = shuffle_;
       b.orders = order_.data();
+      b.order_groups = order_groups_;
     }
     b.hp = hp;
     b.planes = icb_total_;
@@ -540,7 +555,7 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     b.band_in_rows = std::min(hp, (b.band_rows - 1) * p.strides[0] +
                                       (p.kernel_h - 1) * p.dilation[0] + 1);
     b.run = NextRunId();
-    RETURN_IF_ERROR(CheckPaddedBytes((b.all_images ? g.n : 1) * b.ImageBytes()));
+    RETURN_IF_ERROR(CheckPaddedBytes((b.order_groups + (b.order_groups > 1)) * (b.all_images ? g.n : 1) * b.ImageBytes()));
     c.geom.in_cstride = b.PlaneBytes();
     c.in_image = b.ImageBytes();
   }

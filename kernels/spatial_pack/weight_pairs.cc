@@ -178,22 +178,42 @@ void GroupWords(const std::vector<std::vector<uint64_t>>& sets, uint8_t* slots) 
 
 }  // namespace
 
-PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t groups) {
+int64_t PairingOrderGroups(const tensor::Shape& shape, int64_t groups, int64_t in_height, int64_t in_width) {
+  if (shape.size() != 4 || groups != 1 || shape[2] * shape[3] <= 1 || in_height <= 0 || in_width <= 0) return 1;
+  const int64_t ocbs = (shape[0] + kBlock - 1) / kBlock, pixels = in_height * in_width;
+  const int64_t input_bytes = pixels * ((shape[1] + kBlock - 1) / kBlock) * kBlock;
+  constexpr int64_t kMaxCopyBytes = 2 << 20;
+  const int64_t by_bytes = kMaxCopyBytes / std::max<int64_t>(1, input_bytes);
+  const int64_t wanted = std::clamp<int64_t>(by_bytes, 1, ocbs);
+  const int64_t tiles_per_order = (ocbs + wanted - 1) / wanted;  // equal groups of whole tiles
+  return (ocbs + tiles_per_order - 1) / tiles_per_order;
+}
+
+PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t groups, int64_t order_groups) {
   const Weights wt{w, shape[0], shape[1], shape[2] * shape[3], std::max<int64_t>(1, shape[0] / groups)};
   const int64_t ic_count = groups * wt.cg, blocks = (ic_count + kBlock - 1) / kBlock;
   const int64_t ocbs = (wt.oc_count + kBlock - 1) / kBlock;
+  const bool natural = MaxWeightPairSum(w, shape, groups) <= kMaddubsMaxPairSum;
+  const bool reorder = !natural && groups == 1 && wt.cg > 4;
   PairingPlan plan;
-  plan.order.resize(blocks * kBlock);
+  // Orders of whole 16-channel tiles, as equal as they go.
+  const int64_t per_group = reorder ? (ocbs + std::clamp<int64_t>(order_groups, 1, ocbs) - 1) /
+                                          std::clamp<int64_t>(order_groups, 1, ocbs)
+                                    : ocbs;
+  plan.order_groups = (ocbs + per_group - 1) / per_group;
+  plan.oc_per_order = per_group * kBlock;
+  const int64_t per_order = blocks * kBlock;
+  plan.order.resize(plan.order_groups * per_order);
   for (int64_t i = 0; i < static_cast<int64_t>(plan.order.size()); ++i) {
     plan.order[i] = static_cast<uint8_t>(i % kBlock);
   }
-  const bool natural = MaxWeightPairSum(w, shape, groups) <= kMaddubsMaxPairSum;
-  if (!natural && groups == 1 && wt.cg > 4) {
-    // The block's weights by channel, [unit = (16 output channels, tap)][16],
+  for (int64_t og = 0; og < plan.order_groups && reorder; ++og) {
+    // The group's weights by channel, [unit = (16 output channels, tap)][16],
     // as their positive and negative magnitudes (0 past the output channels):
     // a pair saturates a unit where either sum passes 128 in some lane, 16
     // lanes the compiler compares at once.
-    const int64_t unit_count = ocbs * wt.kk, per_channel = unit_count * kBlock;
+    const int64_t oc0 = og * plan.oc_per_order, oc1 = std::min(wt.oc_count, oc0 + plan.oc_per_order);
+    const int64_t unit_count = ((oc1 - oc0 + kBlock - 1) / kBlock) * wt.kk, per_channel = unit_count * kBlock;
     std::vector<int16_t> pos, neg;
     BlockMatcher matcher;
     for (int64_t b = 0; b < blocks; ++b) {
@@ -206,11 +226,11 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
       const int nodes = static_cast<int>(n + n % 2);
       pos.assign(nodes * per_channel, 0);
       neg.assign(nodes * per_channel, 0);
-      for (int64_t oc = 0; oc < wt.oc_count; ++oc) {
+      for (int64_t oc = oc0; oc < oc1; ++oc) {
         for (int64_t c = 0; c < n; ++c) {
           const int16_t* src = w + (oc * wt.cg + c0 + c) * wt.kk;
           for (int64_t k = 0; k < wt.kk; ++k) {
-            const int64_t at = c * per_channel + ((oc / kBlock) * wt.kk + k) * kBlock + oc % kBlock;
+            const int64_t at = c * per_channel + (((oc - oc0) / kBlock) * wt.kk + k) * kBlock + oc % kBlock;
             pos[at] = static_cast<int16_t>(std::max<int>(src[k], 0));
             neg[at] = static_cast<int16_t>(std::max<int>(-src[k], 0));
           }
@@ -236,7 +256,7 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
         }
       }
       const uint32_t all = (1u << nodes) - 1;
-      uint8_t* slots = plan.order.data() + c0;
+      uint8_t* slots = plan.order.data() + og * per_order + c0;
       matcher.Solve(cost, all, slots);
       std::vector<std::vector<uint64_t>> sets(nodes / 2);
       for (int m = 0; m < nodes / 2; ++m) {
@@ -264,9 +284,10 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
             bool bad = false;
             const int64_t end = std::min(oc_hi, oc_lo + 8 * h + 8);
             for (int64_t oc = oc_lo + 8 * h; oc < end && !bad; ++oc) {
+              const uint8_t* order = plan.OrderOf(oc);
               for (int pair = 0; pair < 2 && !bad; ++pair) {
                 const int64_t s = base + slot0 + 4 * q + 2 * pair;
-                bad = Saturates(wt.At(oc, base + plan.order[s], k), wt.At(oc, base + plan.order[s + 1], k));
+                bad = Saturates(wt.At(oc, base + order[s], k), wt.At(oc, base + order[s + 1], k));
               }
             }
             plan.corrected_halves += bad;
@@ -278,9 +299,9 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
   return plan;
 }
 
-PairingPlan PlanPairing(const tensor::Tensor& weight, int64_t groups) {
+PairingPlan PlanPairing(const tensor::Tensor& weight, int64_t groups, int64_t order_groups) {
   std::vector<int16_t> w(weight.data<int8_t>(), weight.data<int8_t>() + weight.num_elements());
-  return PlanPairing(w.data(), weight.shape(), groups);
+  return PlanPairing(w.data(), weight.shape(), groups, order_groups);
 }
 
 bool IsNaturalOrder(const PairingOrder& order) {

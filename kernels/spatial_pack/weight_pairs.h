@@ -47,15 +47,38 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 // kernel runs those twice (the part of the weights that fits, then a
 // correction of that half with the rest; see u8s8_dense.cc).
 // CorrectedFraction is the share of the work run twice.
+//
+// The order may differ between groups of output channels: a copy of the
+// input per order costs little beside a 3x3 layer's products, and the
+// fewer output channels an order serves, the fewer pairs it must fit
+// (ResNet-18's 256 -> 256 3x3: 11.5% of half steps corrected with one order,
+// 2% with one per 16 output channels). `order_groups` orders serve
+// `oc_per_order` output channels each (a multiple of 16), `order` holding
+// them in turn (OrderOf: that of an output channel).
 using PairingOrder = std::vector<uint8_t>;
 struct PairingPlan {
   PairingOrder order;
+  int64_t order_groups = 1, oc_per_order = 0;
   int64_t units = 0;
   int64_t corrected_halves = 0;
   double CorrectedFraction() const { return units ? static_cast<double>(corrected_halves) / (2 * units) : 0.0; }
+  const uint8_t* OrderOf(int64_t oc) const {
+    return order.data() + (oc / oc_per_order) * (static_cast<int64_t>(order.size()) / order_groups);
+  }
 };
-PairingPlan PlanPairing(const int16_t* weight, const tensor::Shape& shape, int64_t groups);
-PairingPlan PlanPairing(const tensor::Tensor& weight_s8_OIHW, int64_t groups);
+// How many orders the AVX2 kernel uses for a convolution with this weight
+// shape (OIHW), groups and input plane (0 when unknown): one per 16 output
+// channels of a 3x3 (or larger) kernel while the copies stay within about
+// 2 MiB (each copy is one vpshufb per 32 bytes of the padded input; on
+// ResNet-18's 7x7 planes 32 orders ran 3% faster than 8); one for 1x1
+// kernels (each input byte serves 16 products per order there: ResNet-18's
+// downsamples ran no faster with 2 to 32 orders), grouped weights and
+// unknown planes.
+int64_t PairingOrderGroups(const tensor::Shape& weight_shape, int64_t groups, int64_t in_height,
+                           int64_t in_width);
+PairingPlan PlanPairing(const int16_t* weight, const tensor::Shape& shape, int64_t groups,
+                        int64_t order_groups = 1);
+PairingPlan PlanPairing(const tensor::Tensor& weight_s8_OIHW, int64_t groups, int64_t order_groups = 1);
 bool IsNaturalOrder(const PairingOrder& order);
 
 }  // namespace qnnc::kernels::spatial_pack
