@@ -160,12 +160,13 @@ TEST(DecideOnce, Avx2WeightPairsThatCouldSaturateGoToTheInt16Kernel) {
       << why;
 }
 
-// Deep reductions amortize the corrections: where each output sums at least
-// 1152 products (128 channels x 3 x 3), the fallback takes u8s8.avx2 up to
-// 18% of corrected half steps (ResNet-18's 3x3 layers past the first stage:
-// 8-17%), and says
-// why it does not past that or below that depth. The workload is kConv's,
-// with its weight's shape and corrected share set as a deep layer's would be.
+// Deep reductions amortize the corrections: where a kernel larger than 1x1
+// sums at least 1152 products per output (128 channels x 3 x 3), the
+// fallback takes u8s8.avx2 up to 18% of corrected half steps, from 576
+// products (64 x 3 x 3) up to 12% (ResNet-18's 3x3 layers: 0.3-11% with one
+// channel order per 16 output channels), and says why it does not past
+// that, below that depth or on a 1x1. The workload is kConv's, with its
+// weight's shape and corrected share set as such a layer's would be.
 TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
   const target::Target avx2 = *target::ParseTarget("x86_64+avx2");
   auto graph = ir::ParseGraph(kConv);
@@ -185,16 +186,23 @@ TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
   EXPECT_TRUE(ok(512, 3, 0.17).ok());
   EXPECT_TRUE(ok(256, 3, 0.18).ok());
   EXPECT_TRUE(ok(128, 3, 0.15).ok());
-  EXPECT_TRUE(ok(64, 3, 0.02).ok());
+  EXPECT_TRUE(ok(64, 3, 0.12).ok());
+  EXPECT_TRUE(ok(32, 3, 0.02).ok());
   absl::Status too_many = ok(512, 3, 0.22);
   EXPECT_FALSE(too_many.ok());
-  EXPECT_NE(too_many.message().find("18% where each output sums at least 1152 products; here each sums 4608"),
+  EXPECT_NE(too_many.message().find("12% where a kernel larger than 1x1 sums at least 576 products per output, "
+                                    "18% from 1152; here 3x3 summing 4608"),
             std::string::npos)
       << too_many;
-  absl::Status shallow = ok(64, 3, 0.05);  // 576 products
+  absl::Status mid = ok(64, 3, 0.13);
+  EXPECT_FALSE(mid.ok());
+  EXPECT_NE(mid.message().find("here 3x3 summing 576"), std::string::npos) << mid;
+  absl::Status shallow = ok(32, 3, 0.05);  // 288 products
   EXPECT_FALSE(shallow.ok());
-  EXPECT_NE(shallow.message().find("here each sums 576"), std::string::npos) << shallow;
-  EXPECT_FALSE(ok(256, 1, 0.05).ok());  // a 1x1 with 256 channels: 256 products
+  EXPECT_NE(shallow.message().find("here 3x3 summing 288"), std::string::npos) << shallow;
+  absl::Status pointwise = ok(2048, 1, 0.05);  // a 1x1 with 2048 channels
+  EXPECT_FALSE(pointwise.ok());
+  EXPECT_NE(pointwise.message().find("here 1x1 summing 2048"), std::string::npos) << pointwise;
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -30,7 +30,8 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
 // (u8i16.avx2's grouped tiles run those); depthwise convolutions (an int16
 // kernel) and dense ops (the int8 dense kernel) always. The fallback takes it
 // only where at most 2% of its half steps (8 output channels) need a
-// correction (18% where each output sums at least 1152 products)
+// correction (for kernels larger than 1x1, 12% where each output sums at
+// least 576 products, 18% from 1152)
 // (Workload::weight_pairs_corrected, Implementation::fallback_ok); the tuner
 // measures it everywhere it applies.
 Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority);

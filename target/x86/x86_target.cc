@@ -1,8 +1,9 @@
 // x86_64: native u8 x s8 spatial-pack kernels, VNNI (vpdpbusd) first; on
 // AVX2 hosts vpmaddubsw (u8s8.avx2: weight pairs reordered so they fit its
 // int16 sum, the rest corrected by the half step; the fallback where at most
-// 2% of half steps need a correction, 18% where each output sums 1152
-// products or more, the tuner anywhere) (measured at cap avx2 on Zen 5:
+// 2% of half steps need a correction, for kernels larger than 1x1 12% where
+// each output sums 576 products or more and 18% from 1152, the tuner
+// anywhere) (measured at cap avx2 on Zen 5:
 // about 200 GOPS on ResNet-50's 3x3 layers), else the int16 kernel (u8i16.avx2, vpmaddwd: about 180 GOPS,
 // exact for any weights). Both exact; depthwise convolutions run u8s8.avx2's
 // int16 depthwise kernel.
