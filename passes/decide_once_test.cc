@@ -147,6 +147,9 @@ TEST(DecideOnce, Avx2WeightPairsThatCouldSaturateGoToTheInt16Kernel) {
   auto workload = target::ExtractWorkload(**graph, *(*graph)->nodes()[0]);
   ASSERT_TRUE(workload.ok());
   EXPECT_EQ(workload->max_weight_pair_sum, 200);
+  // 2 input channels (at most 4: the natural order, nothing flipped): read
+  // in place.
+  EXPECT_EQ(workload->weight_pairs_copied, false);
   const target::Implementation* maddubs =
       target::GlobalRegistry().FindImplementation("qnn.conv2d", "x86.spatial_pack.u8s8.avx2");
   ASSERT_NE(maddubs, nullptr);
@@ -181,6 +184,8 @@ TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
     target::Workload w = *base;
     w.weight.shape = {512, cg, k, k};
     w.weight_pairs_corrected = corrected;
+    w.max_weight_pair_sum = 200;
+    w.weight_pairs_copied = true;
     return maddubs->fallback_ok(w, avx2);
   };
   EXPECT_TRUE(ok(512, 3, 0.17).ok());
@@ -203,6 +208,23 @@ TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
   absl::Status pointwise = ok(2048, 1, 0.05);  // a 1x1 with 2048 channels
   EXPECT_FALSE(pointwise.ok());
   EXPECT_NE(pointwise.message().find("here 1x1 summing 2048"), std::string::npos) << pointwise;
+  // Below 64 products per output (for 64 output channels or more), weights
+  // read through a reordered copy stay on u8i16.avx2 even uncorrected;
+  // weights read in place, or 16 output channels, do not.
+  EXPECT_TRUE(ok(64, 1, 0.0).ok());
+  absl::Status shallow_copy = ok(32, 1, 0.0);
+  EXPECT_FALSE(shallow_copy.ok());
+  EXPECT_NE(shallow_copy.message().find("fewer than 64 products (here 32)"), std::string::npos) << shallow_copy;
+  target::Workload fits = *base;
+  fits.weight.shape = {512, 16, 1, 1};
+  fits.weight_pairs_corrected = 0.0;
+  fits.weight_pairs_copied = false;
+  EXPECT_TRUE(maddubs->fallback_ok(fits, avx2).ok());
+  target::Workload narrow = *base;
+  narrow.weight.shape = {16, 32, 1, 1};
+  narrow.weight_pairs_corrected = 0.0;
+  narrow.weight_pairs_copied = true;
+  EXPECT_TRUE(maddubs->fallback_ok(narrow, avx2).ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -262,6 +262,15 @@ constexpr double kMaxMaddubsCorrected = 0.02;
 // each output sums at least kDeepMaddubsProducts products, and up to
 // kMaxMidMaddubsCorrected from kMidMaddubsProducts (README, "Corrections by
 // the half step").
+// Shallow reductions pay for the reordered copy with little work: on
+// MobileNetV2's expansions (cap avx2, Zen 5, tuner, session 21: reordered,
+// some channels flipped, at most 2% of half steps corrected) u8s8.avx2's
+// time against u8i16.avx2's is 1.16 at 16 input channels, 1.02 at 24, 1.03
+// at 32 and 0.91 at 64; the stem's 27 products 1.09. But its 32 -> 16
+// projection (copied too) 0.95: with few output channels the copy of the
+// input, twice the bytes for u8i16.avx2's widened one, weighs more. So the
+// rule holds for kMinReorderedMaddubsProducts output channels or more.
+constexpr int64_t kMinReorderedMaddubsProducts = 64;
 constexpr int64_t kDeepMaddubsProducts = 1152;
 constexpr double kMaxDeepMaddubsCorrected = 0.18;
 constexpr int64_t kMidMaddubsProducts = 576;
@@ -308,10 +317,7 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
   // where u8i16's vpmaddwd + vpaddd share three vector ports, it won more:
   // the tuner measures it on every layer (compete where you run).
   impl.fallback_ok = [](const Workload& w, const Target&) -> absl::Status {
-    if (w.op != "qnn.conv2d" || w.depthwise() || !w.weight_pairs_corrected ||
-        *w.weight_pairs_corrected <= kMaxMaddubsCorrected) {
-      return absl::OkStatus();
-    }
+    if (w.op != "qnn.conv2d" || w.depthwise() || !w.weight_pairs_corrected) return absl::OkStatus();
     const auto& ws = w.weight.shape;
     const int64_t products = ws.size() == 4 ? ws[1] * ws[2] * ws[3] : 0;
     // Measured on 3x3 layers only: 1x1 layers keep the 2% rule.
@@ -322,7 +328,20 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
     } else if (spatial && products >= kMidMaddubsProducts) {
       allowed = kMaxMidMaddubsCorrected;
     }
-    if (*w.weight_pairs_corrected <= allowed) return absl::OkStatus();
+    if (*w.weight_pairs_corrected <= allowed) {
+      const int64_t outputs = ws.empty() ? 0 : ws[0];
+      if (products < kMinReorderedMaddubsProducts && outputs >= kMinReorderedMaddubsProducts &&
+          w.weight_pairs_copied.value_or(false)) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "not the fallback where each output sums fewer than ", kMinReorderedMaddubsProducts,
+            " products (here ", products, ") for at least as many output channels (here ", outputs,
+            ") and it reads its input through a copy with channels reordered or flipped (a weight "
+            "pair's same-signed parts add up to ", w.max_weight_pair_sum.value_or(0),
+            " in the natural order, more than ", sp::kMaddubsMaxPairSum,
+            "): slower than x86.spatial_pack.u8i16.avx2 there where measured; the tuner measures both"));
+      }
+      return absl::OkStatus();
+    }
     return absl::FailedPreconditionError(absl::StrCat(
         "not the fallback where more than ", kMaxMaddubsCorrected * 100,
         "% of its half steps (8 output channels) need a correction (", kMaxMidMaddubsCorrected * 100,

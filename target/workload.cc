@@ -114,7 +114,9 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
       // With the kernel's orders for this input plane (NCHW).
       const int64_t orders = kernels::spatial_pack::PairingOrderGroups(
           offsets.shape(), w.groups, w.data.rank() == 4 ? w.data.shape[2] : 0, w.data.rank() == 4 ? w.data.shape[3] : 0);
-      w.weight_pairs_corrected = kernels::spatial_pack::PlanPairing(offsets, w.groups, orders).CorrectedFraction();
+      const kernels::spatial_pack::PairingPlan plan = kernels::spatial_pack::PlanPairing(offsets, w.groups, orders);
+      w.weight_pairs_corrected = plan.CorrectedFraction();
+      w.weight_pairs_copied = !kernels::spatial_pack::IsNaturalOrder(plan.order) || plan.HasFlips();
     }
   }
   // The requantize consuming the accumulator, maybe through bias additions.

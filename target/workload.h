@@ -47,6 +47,9 @@ struct Workload {
   // saturate, in the channel order it would choose (kernels/spatial_pack
   // PlanPairing: it corrects those); not part of the key.
   std::optional<double> weight_pairs_corrected;
+  // Whether that kernel reads its input through a copy in another channel
+  // order (or with channels flipped) for these weights; not part of the key.
+  std::optional<bool> weight_pairs_copied;
   // Range of the requantization multipliers (input_scale * kernel_scale /
   // output_scale) of the requantize that consumes the op, when constant.
   std::optional<double> min_requant_scale, max_requant_scale;

@@ -48,6 +48,10 @@ struct Case {
   // Weights in [-40, 40] but one in 40 of magnitude 100-127: a few pairs
   // saturate in any order, so the AVX2 one-pass kernel corrects some steps.
   bool sparse_large = false;
+  // Weights of magnitude 90-110, each channel one sign per output channel
+  // half (8): every same-signed pair could saturate, and every pair fits
+  // with one of its channels flipped (read as 255 - x, weights negated).
+  bool flip_pairs = false;
   // Inputs in [xmin, 255]: large inputs make a saturating pair saturate.
   int xmin = 0;
 };
@@ -140,6 +144,17 @@ std::vector<Case> Cases() {
   r = {"weight_pairs_corrected_3x3_s2", 2, 48, 11, 9, 24, 3, 3, {2, 2}, {1, 0, 1, 2}};
   r.sparse_large = true, r.xmin = 224;
   add(r);
+  // Pairs that fit only with a channel flipped: padded with a zero point
+  // the flip must complement too; then 1x1 (no padding), two orders.
+  r = {"weight_pairs_flipped_3x3_padded", 1, 24, 8, 9, 16, 3, 3, {1, 1}, {1, 1, 1, 1}};
+  r.zx = 37, r.flip_pairs = true, r.xmin = 200;
+  add(r);
+  r = {"weight_pairs_flipped_1x1", 2, 32, 5, 6, 40, 1, 1};
+  r.zx = 250, r.flip_pairs = true, r.xmin = 200;
+  add(r);
+  r = {"weight_pairs_flipped_3x3_orders", 1, 20, 7, 7, 48, 3, 3, {1, 1}, {1, 1, 1, 1}};
+  r.zx = 215, r.flip_pairs = true, r.xmin = 180;
+  add(r);
   Case dw = {"depthwise_i8_clamp", 1, 32, 7, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32};
   dw.zx = 255, dw.out = DType::kI8, dw.out_zp = -5, dw.cmin = -20, dw.cmax = 90;
   add(dw);
@@ -177,6 +192,15 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
     for (auto& e : wv) {
       e = rng() % 40 == 0 ? (rng() % 2 ? 1 : -1) * (100 + static_cast<int>(rng() % 28))
                           : -40 + static_cast<int>(rng() % 81);
+    }
+  }
+  if (k.flip_pairs) {
+    const int64_t kk = k.kh * k.kw;
+    std::vector<int> sign(2 * cg);
+    for (auto& e : sign) e = rng() % 2 ? 1 : -1;
+    for (int64_t i = 0; i < wn; ++i) {
+      const int64_t o = i / (cg * kk), ic = i / kk % cg;
+      wv[i] = sign[(o / 8 % 2) * cg + ic] * (90 + static_cast<int>(rng() % 21));
     }
   }
   if (k.reorder_pairs) {
@@ -562,11 +586,12 @@ TEST(MaxWeightPairSumTest, PairsAndSigns) {
 }
 
 // A pairing order exists when the channels of each block of 16 can be
-// paired so that every pair fits: the natural order when it does.
+// paired so that every pair fits: the natural order when it does. (Without
+// flips here: FlipsTurnSameSignedPairs covers them.)
 TEST(PlanPairingTest, NaturalReorderedOrCorrected) {
   auto find = [](std::vector<int8_t> w, tensor::Shape shape, int64_t groups) {
     // The plan's order when it needs no correction.
-    PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>(shape, w), groups);
+    PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>(shape, w), groups, 1, /*flips=*/false);
     return plan.corrected_halves == 0 ? std::optional<PairingOrder>(plan.order) : std::nullopt;
   };
   // Natural: fits as is (one block, channels past 3 are padding).
@@ -594,7 +619,7 @@ TEST(PlanPairingTest, NaturalReorderedOrCorrected) {
   EXPECT_FALSE(find(nine, {1, 16, 1, 1}, 1).has_value());
   // The plan pairs them so that one word of 4 slots (of the block's 4)
   // needs correcting.
-  const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({1, 16, 1, 1}, nine), 1);
+  const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({1, 16, 1, 1}, nine), 1, 1, /*flips=*/false);
   EXPECT_EQ(plan.units, 4);
   EXPECT_EQ(plan.corrected_halves, 1);
   // Units are the steps the kernel runs: a tile reads only its groups'
@@ -636,7 +661,7 @@ TEST(PlanPairingTest, PairsThatSaturateAlikeShareWords) {
   for (int oc = 0; oc < 16; ++oc) {
     for (int ic = 0; ic < 6; ++ic) w[oc * 6 + ic] = ((oc < 8) != (ic == 2 || ic == 3)) ? 100 : 50;
   }
-  const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({16, 6, 1, 1}, w), 1);
+  const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({16, 6, 1, 1}, w), 1, 1, /*flips=*/false);
   EXPECT_EQ(plan.units, 2);
   EXPECT_EQ(plan.corrected_halves, 2);
   const std::set<int> first_word(plan.order.begin(), plan.order.begin() + 4);
@@ -657,10 +682,10 @@ TEST(PlanPairingTest, OrdersPerOutputChannelGroup) {
     for (int ic = 0; ic < 6; ++ic) w[oc * 6 + ic] = oc < 16 ? first[ic] : second[ic];
   }
   const Tensor weight = Tensor::FromVector<int8_t>({32, 6, 1, 1}, w);
-  const PairingPlan one = PlanPairing(weight, 1);
+  const PairingPlan one = PlanPairing(weight, 1, 1, /*flips=*/false);
   EXPECT_EQ(one.order_groups, 1);
   EXPECT_GT(one.corrected_halves, 0);
-  const PairingPlan two = PlanPairing(weight, 1, 2);
+  const PairingPlan two = PlanPairing(weight, 1, 2, /*flips=*/false);
   ASSERT_EQ(two.order_groups, 2);
   EXPECT_EQ(two.oc_per_order, 16);
   ASSERT_EQ(two.order.size(), 32u);
@@ -674,7 +699,40 @@ TEST(PlanPairingTest, OrdersPerOutputChannelGroup) {
   EXPECT_EQ(partner(two.OrderOf(16), 4), 5);
   EXPECT_EQ(two.OrderOf(31), two.OrderOf(16));
   // More orders than tiles: one per tile.
-  EXPECT_EQ(PlanPairing(weight, 1, 8).order_groups, 2);
+  EXPECT_EQ(PlanPairing(weight, 1, 8, /*flips=*/false).order_groups, 2);
+}
+
+// Flipping one channel of a pair (reading 255 - x, its weights negated)
+// makes same-signed weights opposite: six channels of 100 saturate in every
+// pairing, and fit with one channel of each pair flipped. A channel with a
+// -128 weight is never flipped (128 does not fit s8): its partner is; two
+// such channels keep their saturating pair.
+TEST(PlanPairingTest, FlipsTurnSameSignedPairs) {
+  // Two taps (a 1x1 layer in the natural order would rather not copy).
+  const Tensor hundreds = Tensor::FromVector<int8_t>({16, 6, 1, 2}, std::vector<int8_t>(192, 100));
+  EXPECT_GT(PlanPairing(hundreds, 1, 1, /*flips=*/false).corrected_halves, 0);
+  const PairingPlan plan = PlanPairing(hundreds, 1);
+  EXPECT_EQ(plan.corrected_halves, 0);
+  ASSERT_TRUE(plan.HasFlips());
+  for (int m = 0; m < 3; ++m) EXPECT_EQ(plan.flip[2 * m] + plan.flip[2 * m + 1], 1) << "pair " << m;
+  for (int s = 6; s < 16; ++s) EXPECT_EQ(plan.flip[s], 0) << "padding slot " << s;
+  // Channels 0 and 1 hold -128 (in output channel 3 only), 2-5 hold -100.
+  std::vector<int8_t> w(16 * 6 * 2, -100);
+  w[(3 * 6 + 0) * 2] = w[(3 * 6 + 1) * 2] = -128;
+  const PairingPlan limited = PlanPairing(Tensor::FromVector<int8_t>({16, 6, 1, 2}, w), 1);
+  EXPECT_EQ(limited.corrected_halves, 0);
+  for (int s = 0; s < 6; ++s) {
+    if (limited.order[s] < 2) EXPECT_EQ(limited.flip[s], 0) << "channel " << int{limited.order[s]} << " flipped";
+  }
+  for (int c = 2; c < 6; ++c) w[(3 * 6 + c) * 2] = -128;
+  const PairingPlan none = PlanPairing(Tensor::FromVector<int8_t>({16, 6, 1, 2}, w), 1);
+  EXPECT_FALSE(none.HasFlips());
+  EXPECT_GT(none.corrected_halves, 0);
+  // A 1x1 layer whose pairs saturate in every order keeps the natural order
+  // and reads its input in place: no flips.
+  const PairingPlan in_place = PlanPairing(Tensor::FromVector<int8_t>({16, 6, 1, 1}, std::vector<int8_t>(96, 100)), 1);
+  EXPECT_TRUE(IsNaturalOrder(in_place.order));
+  EXPECT_FALSE(in_place.HasFlips());
 }
 
 // One order per 16 output channels of a 3x3 or larger kernel while the

@@ -100,25 +100,32 @@ struct PadRows {
   internal::ShuffleFn shuffle = nullptr;
 
   int64_t OutElem() const { return widen ? 2 * elem : elem; }
-  // Padded row y of the plane at `src` into `d` (wp * OutElem() bytes).
-  void Row(const uint8_t* src, int64_t y, uint8_t* d, const uint8_t* order = nullptr) const {
+  // Padded row y of the plane at `src` into `d` (wp * OutElem() bytes);
+  // with `flip` (and `order`), the channels it flips read 255 - x, the
+  // border's too.
+  void Row(const uint8_t* src, int64_t y, uint8_t* d, const uint8_t* order = nullptr,
+           const uint8_t* flip = nullptr) const {
     const int64_t iy = y - top;
     const int64_t e = OutElem();
     if (iy < 0 || iy >= h) {
-      Fill(d, wp * e);
+      Fill(d, wp * e, flip);
       return;
     }
-    Fill(d, left * e);
+    Fill(d, left * e, flip);
     if (widen) {
       widen(src + iy * w * elem, d + left * e, w * elem);
     } else if (shuffle && order) {
-      shuffle(src + iy * w * elem, d + left * elem, w * elem, order);
+      shuffle(src + iy * w * elem, d + left * elem, w * elem, order, flip);
     } else {
       std::memcpy(d + left * elem, src + iy * w * elem, w * elem);
     }
-    Fill(d + (left + w) * e, (wp - left - w) * e);
+    Fill(d + (left + w) * e, (wp - left - w) * e, flip);
   }
-  void Fill(uint8_t* d, int64_t bytes) const {
+  void Fill(uint8_t* d, int64_t bytes, const uint8_t* flip = nullptr) const {
+    if (flip != nullptr) {  // 16-byte pixels
+      for (int64_t i = 0; i < bytes; ++i) d[i] = fill ^ flip[i % 16];
+      return;
+    }
     if (!widen) {
       std::memset(d, fill, bytes);
       return;
@@ -166,7 +173,14 @@ struct BandPad {
   // output channels of a group read the input in its order: each group has
   // its own band).
   const uint8_t* orders = nullptr;
+  // With orders, optionally: 16 bytes per plane per order group XORed into
+  // the shuffled bytes (0xff: the channel read complemented).
+  const uint8_t* flips = nullptr;
   int64_t order_groups = 1;
+
+  // Whether the band is padded once in the input's order and each group's
+  // copy shuffled from it (see Get).
+  bool SharedCopy() const { return order_groups > 1; }
 
   int64_t PlaneBytes() const { return band_in_rows * rows.wp * rows.OutElem(); }
   int64_t ImageBytes() const { return planes * PlaneBytes(); }
@@ -192,8 +206,9 @@ struct BandPad {
     // With several orders, the band is padded once in the input's order (at
     // the scratch's start) and each group's copy shuffled from it, plane by
     // plane in one run of bytes (the border is one byte value, the same in
-    // any order): ResNet-18's 512 -> 512 3x3 has 32 orders of a 41 KB band.
-    const bool shared = order_groups > 1;
+    // any order, and flipped with its channel): ResNet-18's 512 -> 512 3x3
+    // has 32 orders of a 41 KB band.
+    const bool shared = SharedCopy();
     uint8_t* const scratch = Scratch(0, (order_groups + shared) * group_bytes);
     uint8_t* buf = scratch + (group + shared) * group_bytes;
     if (cached.run != run) {
@@ -219,12 +234,14 @@ struct BandPad {
         const int64_t at = (i - i0) * ImageBytes() + pl * PlaneBytes();
         const uint8_t* order = orders ? orders + 16 * (group * planes + pl) : nullptr;
         if (shared) {
-          rows.shuffle(scratch + at, buf + at, (r1 - *row0) * row_out, order);
+          const uint8_t* flip = flips ? flips + 16 * (group * planes + pl) : nullptr;
+          rows.shuffle(scratch + at, buf + at, (r1 - *row0) * row_out, order, flip);
           continue;
         }
         const uint8_t* plane = src + (i * planes + pl) * plane_in;
+        const uint8_t* flip = flips ? flips + 16 * (group * planes + pl) : nullptr;
         uint8_t* d = buf + at;
-        for (int64_t y = *row0; y < r1; ++y, d += row_out) rows.Row(plane, y, d, order);
+        for (int64_t y = *row0; y < r1; ++y, d += row_out) rows.Row(plane, y, d, order, flip);
       }
     }
     cached.keys[group] = key;

@@ -86,12 +86,29 @@ class U8S8Dense final : public Conv2DKernel {
       const tensor::Shape shape = {p.out_channels, cg, p.kernel_h, p.kernel_w};
       plan = PlanPairing(weight.data(), shape, p.groups, PairingOrderGroups(shape, p.groups, p.in_height, p.in_width));
       k->correct_ = true;
-      if (!IsNaturalOrder(plan.order)) {
+      if (!IsNaturalOrder(plan.order) || plan.HasFlips()) {
         k->order_ = plan.order;
         k->order_groups_ = plan.order_groups;
         k->oc_per_order_ = plan.oc_per_order;
         k->shuffle_ = internal::GetShufflePixelsAvx2();
         if (k->shuffle_ == nullptr || k->in_block_ != 16) return absl::InternalError("cannot reorder channels");
+        if (plan.HasFlips()) {
+          // Flipped channels are read as 255 - x (their copy's bytes XORed
+          // with 0xff) with their weights negated (Pack): w x = 255 w +
+          // (-w)(255 - x), so each output channel's bias takes 255 times its
+          // flipped weights.
+          k->flip_mask_.resize(plan.flip.size());
+          for (size_t i = 0; i < plan.flip.size(); ++i) k->flip_mask_[i] = plan.flip[i] ? 0xff : 0;
+          const int64_t kk = p.kernel_h * p.kernel_w;
+          for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+            const uint8_t *order = plan.OrderOf(oc), *flip = plan.FlipOf(oc);
+            for (int64_t s = 0; s < k->icb_total_ * 16; ++s) {
+              const int64_t ic = s / 16 * 16 + order[s];
+              if (!flip[s] || ic >= cg) continue;
+              for (int64_t t = 0; t < kk; ++t) k->bias_[oc] += 255 * weight[(oc * cg + ic) * kk + t];
+            }
+          }
+        }
       }
     }
     k->Pack(weight.data());
@@ -145,6 +162,10 @@ class U8S8Dense final : public Conv2DKernel {
     if (plan && !IsNaturalOrder(plan->order)) {
       absl::StrAppend(&d, " pairs=reordered");
       if (plan->order_groups > 1) absl::StrAppend(&d, " orders=", plan->order_groups);
+    }
+    if (plan && plan->HasFlips()) {
+      // Channel slots read complemented, over all orders.
+      absl::StrAppend(&d, " flipped=", std::count(plan->flip.begin(), plan->flip.end(), 1));
     }
     if (plan && plan->corrected_halves > 0) {
       // Half steps (8 output channels) corrected, of all.
@@ -266,10 +287,11 @@ class U8S8Dense final : public Conv2DKernel {
                 const int64_t g = oc / og;
                 for (int64_t i = 0; i < 4; ++i) {
                   const int64_t block = (t.icb_lo + icb) * ib;
-                  const int64_t ic =
-                      block + (order_.empty() ? q * 4 + i : order_[t.order_group * icb_total_ * 16 + block + q * 4 + i]);
+                  const int64_t slot = t.order_group * icb_total_ * 16 + block + q * 4 + i;
+                  const int64_t ic = block + (order_.empty() ? q * 4 + i : order_[slot]);
                   if (ic < g * cg || ic >= (g + 1) * cg) continue;
-                  const int16_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
+                  int16_t v = w[(oc * cg + (ic - g * cg)) * kk + k];
+                  if (!flip_mask_.empty() && flip_mask_[slot]) v = static_cast<int16_t>(-v);  // PlanPairing: never -128
                   if (madd16_) {
                     std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), static_cast<int>(i)),
                                 &v, 2);
@@ -422,6 +444,9 @@ class U8S8Dense final : public Conv2DKernel {
   // One order per oc_per_order_ output channels (PairingPlan), in turn.
   PairingOrder order_;
   int64_t order_groups_ = 1, oc_per_order_ = 0;
+  // Per slot of order_: 0xff where the channel is read complemented (its
+  // weights negated), else empty.
+  std::vector<uint8_t> flip_mask_;
   internal::ShuffleFn shuffle_ = nullptr;
   // AVX2 vpmaddubsw: the pairs that could saturate are split (SplitStep).
   bool correct_ = false;
@@ -536,6 +561,7 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     if (shuffled) {
       b.rows.shuffle = shuffle_;
       b.orders = order_.data();
+      b.flips = flip_mask_.empty() ? nullptr : flip_mask_.data();
       b.order_groups = order_groups_;
     }
     b.hp = hp;
@@ -555,7 +581,7 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     b.band_in_rows = std::min(hp, (b.band_rows - 1) * p.strides[0] +
                                       (p.kernel_h - 1) * p.dilation[0] + 1);
     b.run = NextRunId();
-    RETURN_IF_ERROR(CheckPaddedBytes((b.order_groups + (b.order_groups > 1)) * (b.all_images ? g.n : 1) * b.ImageBytes()));
+    RETURN_IF_ERROR(CheckPaddedBytes((b.order_groups + b.SharedCopy()) * (b.all_images ? g.n : 1) * b.ImageBytes()));
     c.geom.in_cstride = b.PlaneBytes();
     c.in_image = b.ImageBytes();
   }

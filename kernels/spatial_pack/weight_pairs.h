@@ -55,9 +55,20 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 // 2% with one per 16 output channels). `order_groups` orders serve
 // `oc_per_order` output channels each (a multiple of 16), `order` holding
 // them in turn (OrderOf: that of an output channel).
+//
+// A channel may also be read complemented (255 - x, `flip` 1 at its slot,
+// beside `order`) with its weights negated: w x = 255 w + (-w)(255 - x), the
+// 255 w going to the bias. Only a pair's relative sign matters for
+// saturation, and a pair of opposite signs never saturates, so per pair the
+// plan takes the orientation that saturates at fewer half steps (flipping
+// a channel none of whose weights in the order's output channels is -128,
+// whose negation s8 cannot hold). ResNet-18's 64 -> 64 3x3: 10.7% of half
+// steps corrected -> 6%. A 1x1 layer flips only where its order is not the
+// natural one anyway (in the natural order it may read its input in place).
 using PairingOrder = std::vector<uint8_t>;
 struct PairingPlan {
   PairingOrder order;
+  std::vector<uint8_t> flip;  // per slot of `order`: 1 where read complemented
   int64_t order_groups = 1, oc_per_order = 0;
   int64_t units = 0;
   int64_t corrected_halves = 0;
@@ -65,6 +76,10 @@ struct PairingPlan {
   const uint8_t* OrderOf(int64_t oc) const {
     return order.data() + (oc / oc_per_order) * (static_cast<int64_t>(order.size()) / order_groups);
   }
+  const uint8_t* FlipOf(int64_t oc) const {
+    return flip.data() + (oc / oc_per_order) * (static_cast<int64_t>(flip.size()) / order_groups);
+  }
+  bool HasFlips() const;
 };
 // How many orders the AVX2 kernel uses for a convolution with this weight
 // shape (OIHW), groups and input plane (0 when unknown): one per 16 output
@@ -76,10 +91,15 @@ struct PairingPlan {
 // unknown planes.
 int64_t PairingOrderGroups(const tensor::Shape& weight_shape, int64_t groups, int64_t in_height,
                            int64_t in_width);
+// `flips` false: no channel is flipped (the plan as before flips, for
+// comparison and tests).
 PairingPlan PlanPairing(const int16_t* weight, const tensor::Shape& shape, int64_t groups,
-                        int64_t order_groups = 1);
-PairingPlan PlanPairing(const tensor::Tensor& weight_s8_OIHW, int64_t groups, int64_t order_groups = 1);
+                        int64_t order_groups = 1, bool flips = true);
+PairingPlan PlanPairing(const tensor::Tensor& weight_s8_OIHW, int64_t groups, int64_t order_groups = 1,
+                        bool flips = true);
 bool IsNaturalOrder(const PairingOrder& order);
+// The weight of slot `slot` as packed: negated where the plan flips it.
+inline int FlippedWeight(int w, uint8_t flip) { return flip ? -w : w; }
 
 }  // namespace qnnc::kernels::spatial_pack
 

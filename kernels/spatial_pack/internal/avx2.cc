@@ -471,18 +471,22 @@ void WidenPairsImpl(const uint8_t* src, uint8_t* dst, int64_t bytes) {
   }
 }
 
-// Two pixels per vpshufb (it works per 128-bit lane: the order in both).
-void ShufflePixelsImpl(const uint8_t* src, uint8_t* dst, int64_t bytes, const uint8_t* order) {
+// Two pixels per vpshufb (it works per 128-bit lane: the order in both),
+// then the flips by one vpxor.
+void ShufflePixelsImpl(const uint8_t* src, uint8_t* dst, int64_t bytes, const uint8_t* order,
+                       const uint8_t* flip) {
   const __m128i o = _mm_loadu_si128(reinterpret_cast<const __m128i*>(order));
-  const __m256i control = _mm256_broadcastsi128_si256(o);
+  const __m128i f = flip ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(flip)) : _mm_setzero_si128();
+  const __m256i control = _mm256_broadcastsi128_si256(o), flips = _mm256_broadcastsi128_si256(f);
   int64_t i = 0;
   for (; i + 32 <= bytes; i += 32) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_shuffle_epi8(x, control));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                        _mm256_xor_si256(_mm256_shuffle_epi8(x, control), flips));
   }
   if (i < bytes) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_shuffle_epi8(x, o));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_xor_si128(_mm_shuffle_epi8(x, o), f));
   }
 }
 }  // namespace

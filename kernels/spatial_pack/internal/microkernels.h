@@ -211,9 +211,10 @@ WidenFn GetWidenPairsAvx2();
 void WidenPairsScalar(const uint8_t* src, uint8_t* dst, int64_t bytes);
 // Reorders the channels of each 16-byte pixel of `bytes` (a multiple of 16)
 // bytes at `src` into `dst`: dst byte s of a pixel is src byte order[s]
-// (a PairingOrder's 16 entries for one block; vpshufb). nullptr when AVX2
-// was not compiled in.
-using ShuffleFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t bytes, const uint8_t* order);
+// (a PairingOrder's 16 entries for one block; vpshufb), XORed with the 16
+// bytes at `flip` unless it is null. nullptr when AVX2 was not compiled in.
+using ShuffleFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t bytes, const uint8_t* order,
+                           const uint8_t* flip);
 ShuffleFn GetShufflePixelsAvx2();
 DwRowFn GetDwRowAvx2();
 
