@@ -735,6 +735,24 @@ TEST(PlanPairingTest, FlipsTurnSameSignedPairs) {
   EXPECT_FALSE(in_place.HasFlips());
 }
 
+// Plans are kept by their weights (a model's layers are planned twice):
+// planning other weights of the same shape in between gives each its own.
+TEST(PlanPairingTest, PlansAreKeptPerWeights) {
+  std::vector<int8_t> a(32 * 6 * 2, 100), b(32 * 6 * 2, 100);
+  for (size_t i = 0; i < b.size(); i += 12) b[i] = -128;  // channel 0: never flipped
+  const Tensor ta = Tensor::FromVector<int8_t>({32, 6, 1, 2}, a), tb = Tensor::FromVector<int8_t>({32, 6, 1, 2}, b);
+  const PairingPlan first = PlanPairing(ta, 1, 2);
+  const PairingPlan other = PlanPairing(tb, 1, 2);
+  const PairingPlan again = PlanPairing(ta, 1, 2);
+  EXPECT_EQ(again.order, first.order);
+  EXPECT_EQ(again.flip, first.flip);
+  EXPECT_EQ(again.corrected_halves, first.corrected_halves);
+  for (int s = 0; s < 6; ++s) {
+    if (other.order[s] == 0) EXPECT_EQ(other.flip[s], 0) << "channel 0 holds -128";
+  }
+  EXPECT_NE(other.flip, first.flip);
+}
+
 // One order per 16 output channels of a 3x3 or larger kernel while the
 // copies stay within about 2 MiB; one for 1x1, grouped weights and unknown
 // planes.

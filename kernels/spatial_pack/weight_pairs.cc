@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 namespace qnnc::kernels::spatial_pack {
@@ -189,13 +192,13 @@ int64_t PairingOrderGroups(const tensor::Shape& shape, int64_t groups, int64_t i
   return (ocbs + tiles_per_order - 1) / tiles_per_order;
 }
 
-PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t groups, int64_t order_groups,
+static PairingPlan ComputePlan(const int16_t* w, const tensor::Shape& shape, int64_t groups, int64_t order_groups,
                         bool flips) {
   if (flips && shape[2] * shape[3] == 1) {
     // A 1x1 layer in the natural order may read its input in place; flips
     // would make it copy (MobileNetV2's 32 -> 16 at 112x112: 8% slower with
     // 6 channels flipped), so it flips only where it copies anyway.
-    PairingPlan plain = PlanPairing(w, shape, groups, order_groups, false);
+    PairingPlan plain = ComputePlan(w, shape, groups, order_groups, false);
     if (IsNaturalOrder(plain.order)) return plain;
   }
   const Weights wt{w, shape[0], shape[1], shape[2] * shape[3], std::max<int64_t>(1, shape[0] / groups)};
@@ -330,6 +333,72 @@ PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t gr
       }
     }
   }
+  return plan;
+}
+
+namespace {
+
+// Plans by their inputs: compiling a model plans each layer twice (its
+// workload's corrected share, then its kernel), and a plan of ResNet-18's
+// 512 -> 512 layers with 32 orders takes tens of milliseconds. Keyed by a
+// hash of the weights; a plan found is checked against them (no flipped
+// channel holds -128), so even a collision could only give an exact plan
+// with other counts.
+struct PlanKey {
+  size_t hash;
+  tensor::Shape shape;
+  int64_t groups, order_groups;
+  bool flips;
+  bool operator==(const PlanKey& o) const {
+    return hash == o.hash && shape == o.shape && groups == o.groups && order_groups == o.order_groups &&
+           flips == o.flips;
+  }
+};
+
+size_t HashWeights(const int16_t* w, int64_t n) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the values
+  for (int64_t i = 0; i < n; ++i) h = (h ^ static_cast<uint16_t>(w[i])) * 1099511628211ull;
+  return static_cast<size_t>(h);
+}
+
+bool FlipsFit(const PairingPlan& plan, const int16_t* w, const tensor::Shape& shape) {
+  if (!plan.HasFlips()) return true;
+  const int64_t cg = shape[1], kk = shape[2] * shape[3];
+  const int64_t per_order = static_cast<int64_t>(plan.flip.size()) / plan.order_groups;
+  for (int64_t oc = 0; oc < shape[0]; ++oc) {
+    const uint8_t *order = plan.OrderOf(oc), *flip = plan.FlipOf(oc);
+    for (int64_t s = 0; s < per_order; ++s) {
+      const int64_t ic = s / kBlock * kBlock + order[s];
+      if (!flip[s] || ic >= cg) continue;
+      for (int64_t k = 0; k < kk; ++k) {
+        if (w[(oc * cg + ic) * kk + k] == -128) return false;
+      }
+    }
+  }
+  return true;
+}
+
+constexpr size_t kCachedPlans = 512;
+
+}  // namespace
+
+PairingPlan PlanPairing(const int16_t* w, const tensor::Shape& shape, int64_t groups, int64_t order_groups,
+                        bool flips) {
+  static std::mutex mu;
+  static std::deque<std::pair<PlanKey, PairingPlan>> cache;  // oldest first
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  const PlanKey key{HashWeights(w, n), shape, groups, order_groups, flips};
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& [k, plan] : cache) {
+      if (k == key && FlipsFit(plan, w, shape)) return plan;
+    }
+  }
+  PairingPlan plan = ComputePlan(w, shape, groups, order_groups, flips);
+  std::lock_guard<std::mutex> lock(mu);
+  cache.emplace_back(key, plan);
+  if (cache.size() > kCachedPlans) cache.pop_front();
   return plan;
 }
 
