@@ -116,7 +116,7 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
           offsets.shape(), w.groups, w.data.rank() == 4 ? w.data.shape[2] : 0, w.data.rank() == 4 ? w.data.shape[3] : 0);
       const kernels::spatial_pack::PairingPlan plan = kernels::spatial_pack::PlanPairing(offsets, w.groups, orders);
       w.weight_pairs_corrected = plan.CorrectedFraction();
-      w.weight_pairs_copied = !kernels::spatial_pack::IsNaturalOrder(plan.order) || plan.HasFlips();
+      w.weight_pairs_copied = plan.Copies();
     }
   }
   // The requantize consuming the accumulator, maybe through bias additions.

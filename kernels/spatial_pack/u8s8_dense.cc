@@ -86,7 +86,7 @@ class U8S8Dense final : public Conv2DKernel {
       const tensor::Shape shape = {p.out_channels, cg, p.kernel_h, p.kernel_w};
       plan = PlanPairing(weight.data(), shape, p.groups, PairingOrderGroups(shape, p.groups, p.in_height, p.in_width));
       k->correct_ = true;
-      if (!IsNaturalOrder(plan.order) || plan.HasFlips()) {
+      if (plan.Copies()) {
         k->order_ = plan.order;
         k->order_groups_ = plan.order_groups;
         k->oc_per_order_ = plan.oc_per_order;

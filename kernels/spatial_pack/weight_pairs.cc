@@ -104,19 +104,26 @@ class BlockMatcher {
   std::vector<uint8_t> partner_;
 };
 
-// The (8 output channels, tap) units at which the pair of channels with
-// these magnitudes (pos and neg: [unit][16 lanes]) could saturate, as bits.
+// Whether the pair of channels with these magnitudes (pos and neg: [unit][16
+// lanes]) could saturate in half h (8 lanes) of unit u (16 output channels,
+// tap): 8 lanes the compiler compares at once.
+inline bool HalfSaturates(const int16_t* pa, const int16_t* pc, const int16_t* na, const int16_t* nc,
+                          int64_t u, int h) {
+  int bad = 0;
+  for (int l = 8 * h; l < 8 * h + 8; ++l) {
+    const int64_t i = u * kBlock + l;
+    bad |= (pa[i] + pc[i] > kMaddubsMaxPairSum) | (na[i] + nc[i] > kMaddubsMaxPairSum);
+  }
+  return bad != 0;
+}
+
+// The (8 output channels, tap) halves at which that pair could saturate, as bits.
 std::vector<uint64_t> SaturatingHalves(const int16_t* pa, const int16_t* pc, const int16_t* na,
                                        const int16_t* nc, int64_t unit_count) {
   std::vector<uint64_t> bits((2 * unit_count + 63) / 64, 0);
   for (int64_t u = 0; u < unit_count; ++u) {
     for (int h = 0; h < 2; ++h) {
-      int bad = 0;
-      for (int l = 8 * h; l < 8 * h + 8; ++l) {
-        const int64_t i = u * kBlock + l;
-        bad |= (pa[i] + pc[i] > kMaddubsMaxPairSum) | (na[i] + nc[i] > kMaddubsMaxPairSum);
-      }
-      if (bad) bits[(2 * u + h) / 64] |= uint64_t{1} << ((2 * u + h) % 64);
+      if (HalfSaturates(pa, pc, na, nc, u, h)) bits[(2 * u + h) / 64] |= uint64_t{1} << ((2 * u + h) % 64);
     }
   }
   return bits;
@@ -265,14 +272,7 @@ static PairingPlan ComputePlan(const int16_t* w, const tensor::Shape& shape, int
         const int16_t *nc = (flipped ? pos : neg).data() + c * per_channel;
         int64_t count = 0;
         for (int64_t u = 0; u < unit_count; ++u) {
-          for (int h = 0; h < 2; ++h) {
-            int bad = 0;
-            for (int l = 8 * h; l < 8 * h + 8; ++l) {
-              const int64_t i = u * kBlock + l;
-              bad |= (pa[i] + pc[i] > kMaddubsMaxPairSum) | (na[i] + nc[i] > kMaddubsMaxPairSum);
-            }
-            count += bad;
-          }
+          count += HalfSaturates(pa, pc, na, nc, u, 0) + HalfSaturates(pa, pc, na, nc, u, 1);
         }
         return count;
       };
@@ -410,6 +410,8 @@ PairingPlan PlanPairing(const tensor::Tensor& weight, int64_t groups, int64_t or
 bool PairingPlan::HasFlips() const {
   return std::find(flip.begin(), flip.end(), 1) != flip.end();
 }
+
+bool PairingPlan::Copies() const { return !IsNaturalOrder(order) || HasFlips(); }
 
 bool IsNaturalOrder(const PairingOrder& order) {
   for (size_t i = 0; i < order.size(); ++i) {

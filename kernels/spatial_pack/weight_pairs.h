@@ -25,7 +25,8 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 
 // The pairs need not be channels (2m, 2m + 1): a kernel that reads its
 // input through a copy may reorder the channels within each block of 16
-// (one order for every output channel and tap), so that large weights pair
+// (one order for every tap and, see below, for a group of output
+// channels), so that large weights pair
 // with small ones. A pairing order holds, per block b of 16 input channels,
 // the channel (within the block) at each of its 16 slots: slot s of block b
 // reads channel 16 b + order[16 b + s] (slots past the channel count hold
@@ -80,6 +81,9 @@ struct PairingPlan {
     return flip.data() + (oc / oc_per_order) * (static_cast<int64_t>(flip.size()) / order_groups);
   }
   bool HasFlips() const;
+  // Whether the kernel reads its input through a copy (another order, or
+  // channels flipped).
+  bool Copies() const;
 };
 // How many orders the AVX2 kernel uses for a convolution with this weight
 // shape (OIHW), groups and input plane (0 when unknown): one per 16 output
