@@ -67,6 +67,21 @@ absl::Status ExpectLayout(const ir::Node& n, const char* attr, const char* layou
   return absl::OkStatus();
 }
 
+// nn.global_avg_pool2d in NCHW, or in NCHW{k}c with every lane as a
+// channel (padding lanes too).
+absl::StatusOr<Tensor> GlobalAvgPool(const ir::Node& n, const Tensor& x, pthreadpool_t pool) {
+  ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
+  const int64_t block = ir::ChannelBlock(layout);
+  if (block == 0) {
+    RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
+    return ref::GlobalAvgPool2D(x);
+  }
+  const int64_t lanes = x.dim(1) * block;
+  ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(x, lanes, pool));
+  ASSIGN_OR_RETURN(Tensor pooled, ref::GlobalAvgPool2D(nchw));
+  return kernels::spatial_pack::ToBlocked(pooled, block, 0, pool);
+}
+
 absl::StatusOr<ref::Conv2DParams> ConvParams(const ir::Node& n, DType dflt_out) {
   RETURN_IF_ERROR(ExpectLayout(n, "data_layout", "NCHW"));
   RETURN_IF_ERROR(ExpectLayout(n, "kernel_layout", "OIHW"));
@@ -268,18 +283,17 @@ const std::map<std::string, Kernel>& Kernels() {
          return Single(PerChannelThroughNchw(in[0], [&p](const Tensor& x) { return ref::AvgPool2D(x, p); }));
        }},
       {"nn.global_avg_pool2d",
+       [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) {
+         return Single(GlobalAvgPool(n, in[0], pool));
+       }},
+      {"qnn.global_avg_pool2d",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
-         const int64_t block = ir::ChannelBlock(layout);
-         if (block == 0) {
-           RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
-           return Single(ref::GlobalAvgPool2D(in[0]));
-         }
-         // Blocked: every lane as a channel (padding lanes too).
-         const int64_t lanes = in[0].dim(1) * block;
-         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], lanes, pool));
-         ASSIGN_OR_RETURN(Tensor pooled, ref::GlobalAvgPool2D(nchw));
-         return Single(kernels::spatial_pack::ToBlocked(pooled, block, 0, pool));
+         // Its definition: the three ops it fuses (dequantize and quantize
+         // are elementwise, so any layout).
+         ASSIGN_OR_RETURN(Tensor x, ref::Dequantize(in[0], in[1], in[2], 1));
+         ASSIGN_OR_RETURN(Tensor pooled, GlobalAvgPool(n, x, pool));
+         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", in[0].dtype()));
+         return Single(ref::Quantize(pooled, in[3], in[4], 1, dt));
        }},
       {"nn.pad",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {

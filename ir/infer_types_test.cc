@@ -110,7 +110,18 @@ TEST(InferTypes, RelationsTable) {
   take_blocked.Set("channels", int64_t{20});
   Attrs take_too_many = take_blocked;
   take_too_many.Set("channels", int64_t{33});
+  Attrs blocked16;
+  blocked16.Set("layout", std::string("NCHW16c"));
+  Attrs to_i8;
+  to_i8.Set("out_dtype", std::string("i8"));
+  const TensorType f32{DType::kF32, {}}, u8{DType::kU8, {}}, f32x4{DType::kF32, {4}};
   std::vector<ShapeCase> cases = {
+      {"qnn.global_avg_pool2d", {{DType::kU8, {1, 1280, 7, 7}}, f32, u8, f32, u8}, {}, "u8[1,1280,1,1]"},
+      {"qnn.global_avg_pool2d", {{DType::kU8, {1, 80, 7, 7, 16}}, f32, u8, f32, u8}, blocked16, "u8[1,80,1,1,16]"},
+      {"qnn.global_avg_pool2d", {{DType::kU8, {1, 8, 7, 7}}, f32, u8, f32, u8}, to_i8, "i8[1,8,1,1]"},
+      {"qnn.global_avg_pool2d", {{DType::kF32, {1, 8, 7, 7}}, f32, u8, f32, u8}, {}, "error"},
+      {"qnn.global_avg_pool2d", {{DType::kU8, {1, 4, 7, 7}}, f32x4, u8, f32, u8}, {}, "error"},
+      {"qnn.global_avg_pool2d", {{DType::kU8, {1, 8, 7, 7}}, f32, u8, f32, u8}, blocked16, "error"},
       {"add", {{DType::kF32, {2, 1, 4}}, {DType::kF32, {3, 1}}}, {}, "f32[2,3,4]"},
       {"add", {{DType::kF32, {2, 3}}, {DType::kF32, {4}}}, {}, "error"},
       {"add", {{DType::kF32, {2}}, {DType::kI32, {2}}}, {}, "error"},

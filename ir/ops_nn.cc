@@ -90,25 +90,8 @@ absl::StatusOr<std::vector<TensorType>> Pool2DRel(const TypeRelationInput& in) {
 }
 
 absl::StatusOr<std::vector<TensorType>> GlobalPoolRel(const TypeRelationInput& in) {
-  const TensorType& x = in.inputs[0];
-  ASSIGN_OR_RETURN(std::string layout, in.node.attrs().GetString("layout", "NCHW"));
-  if (ChannelBlock(layout) > 0) {  // NCHW{k}c: lane by lane
-    RETURN_IF_ERROR(ExpectRank(x, 5, "data"));
-    if (x.shape[4] != ChannelBlock(layout)) {
-      return absl::InvalidArgumentError(absl::StrCat(x.ToString(), " is not ", layout));
-    }
-    return One({x.dtype, {x.shape[0], x.shape[1], 1, 1, x.shape[4]}});
-  }
-  RETURN_IF_ERROR(ExpectRank(x, 4, "data"));
-  Shape out = x.shape;
-  if (layout == "NCHW") {
-    out[2] = out[3] = 1;
-  } else if (layout == "NHWC") {
-    out[1] = out[2] = 1;
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
-  }
-  return One({x.dtype, out});
+  ASSIGN_OR_RETURN(Shape out, internal::GlobalPoolShape(in.inputs[0], in.node));
+  return One({in.inputs[0].dtype, out});
 }
 
 absl::StatusOr<std::vector<TensorType>> PadRel(const TypeRelationInput& in) {

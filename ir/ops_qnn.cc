@@ -130,6 +130,23 @@ absl::StatusOr<std::vector<TensorType>> QnnBinaryRel(const TypeRelationInput& in
   return One({dt, out});
 }
 
+// Q(global_avg_pool2d(DQ(x))): 8-bit data, per-tensor parameters.
+absl::StatusOr<std::vector<TensorType>> QnnGlobalPoolRel(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  const bool byte = t[0].dtype == DType::kU8 || t[0].dtype == DType::kI8;
+  if (!byte) return absl::InvalidArgumentError(absl::StrCat("data must be u8 or i8, got ", t[0].ToString()));
+  for (int i = 1; i < 5; ++i) {
+    RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
+    if (t[i].shape.size() == 1 && t[i].shape[0] != 1) {
+      return absl::InvalidArgumentError("quantization parameters must be per-tensor");
+    }
+  }
+  ASSIGN_OR_RETURN(Shape out, internal::GlobalPoolShape(t[0], in.node));
+  ASSIGN_OR_RETURN(DType dt, DTypeAttr(in.node, "out_dtype", t[0].dtype));
+  if (dt != DType::kU8 && dt != DType::kI8) return absl::InvalidArgumentError("out_dtype must be u8 or i8");
+  return One({dt, out});
+}
+
 absl::StatusOr<std::vector<TensorType>> LookupRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
   const TensorType& table = in.inputs[1];
@@ -291,6 +308,10 @@ void RegisterQnnOps(OpRegistry& r) {
   RegisterOrDie(r, {"qnn.mul", 8, 8, 1, QnnBinaryRel,
                     "(a, b, a_scale, a_zero_point, b_scale, b_zero_point, output_scale, "
                     "output_zero_point) {out_dtype}"});
+  RegisterOrDie(r, {"qnn.global_avg_pool2d", 5, 5, 1, QnnGlobalPoolRel,
+                    "(data u8|i8, input_scale, input_zero_point, output_scale, output_zero_point) "
+                    "{layout NCHW, NHWC or NCHW{k}c, out_dtype}: quantize(global_avg_pool2d("
+                    "dequantize(data))) in float32, as the three ops compute it"});
   RegisterOrDie(r, {"qnn.lookup", 2, 2, 1, LookupRel,
                     "(data u8|i8, table [256] u8|i8): out = table[byte of data]; an element-wise "
                     "function of 8-bit data, tabulated by FuseLookup"});

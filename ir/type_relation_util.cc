@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/graph.h"
+#include "ir/layout.h"
 #include "util/status_macros.h"
 
 namespace qnnc::ir::internal {
@@ -133,5 +135,26 @@ absl::StatusOr<Shape> MatMulShape(const Shape& a0, const Shape& b0) {
 
 
 std::vector<TensorType> One(TensorType t) { return {std::move(t)}; }
+
+absl::StatusOr<Shape> GlobalPoolShape(const TensorType& x, const Node& node) {
+  ASSIGN_OR_RETURN(std::string layout, node.attrs().GetString("layout", "NCHW"));
+  if (ChannelBlock(layout) > 0) {  // NCHW{k}c: lane by lane
+    RETURN_IF_ERROR(ExpectRank(x, 5, "data"));
+    if (x.shape[4] != ChannelBlock(layout)) {
+      return absl::InvalidArgumentError(absl::StrCat(x.ToString(), " is not ", layout));
+    }
+    return Shape{x.shape[0], x.shape[1], 1, 1, x.shape[4]};
+  }
+  RETURN_IF_ERROR(ExpectRank(x, 4, "data"));
+  Shape out = x.shape;
+  if (layout == "NCHW") {
+    out[2] = out[3] = 1;
+  } else if (layout == "NHWC") {
+    out[1] = out[2] = 1;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
+  }
+  return out;
+}
 
 }  // namespace qnnc::ir::internal

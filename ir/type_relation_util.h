@@ -33,6 +33,9 @@ absl::StatusOr<int64_t> WindowOutputSize(int64_t in, int64_t kernel, int64_t str
 // Numpy matmul output shape (rank-1 operands promoted as numpy does).
 absl::StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b);
 std::vector<TensorType> One(TensorType t);
+// The shape a global pool gives `x` in the node's `layout` attribute (NCHW,
+// NHWC or NCHW{k}c: H and W become 1).
+absl::StatusOr<Shape> GlobalPoolShape(const TensorType& x, const Node& node);
 
 }  // namespace qnnc::ir::internal
 

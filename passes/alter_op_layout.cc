@@ -241,8 +241,8 @@ absl::Status BlockTake(ir::Graph& graph, Node* n) {
 // values nobody reads: convolutions weigh them 0, the transform back drops
 // them, DynamicQuantizeLinear runs blocked only on whole blocks or with its
 // producer's range. Max pools (8-bit and f32) also follow NHWC; resize (f32,
-// and 8-bit nearest from a QDQ Resize) and the f32 average pools (windowed
-// and global) follow the blocked layouts.
+// and 8-bit nearest from a QDQ Resize), the f32 average pools (windowed
+// and global) and the 8-bit global one follow the blocked layouts.
 absl::Status BlockPerLane(ir::Graph& graph, Node* n) {
   struct PerLaneOp {
     const char* op;
@@ -251,7 +251,8 @@ absl::Status BlockPerLane(ir::Graph& graph, Node* n) {
   static constexpr PerLaneOp kOps[] = {{"nn.max_pool2d", true, true},
                                        {"resize", false, true},
                                        {"nn.avg_pool2d", false, false},
-                                       {"nn.global_avg_pool2d", false, false}};
+                                       {"nn.global_avg_pool2d", false, false},
+                                       {"qnn.global_avg_pool2d", false, true}};
   const PerLaneOp* op = nullptr;
   for (const PerLaneOp& o : kOps) {
     if (n->op() == o.op) op = &o;
@@ -266,7 +267,9 @@ absl::Status BlockPerLane(ir::Graph& graph, Node* n) {
   }
   Attrs attrs = n->attrs();
   attrs.Set("layout", layout);
-  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
+  std::vector<Value*> inputs = n->inputs();  // the data, then any parameters
+  inputs[0] = n->input(0)->producer()->input(0);
+  return RunBlocked(graph, n, layout, inputs, attrs, t.shape[1]);
 }
 
 // The channels of a rank-4 NCHW type, and whether they fill whole blocks

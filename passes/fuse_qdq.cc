@@ -100,6 +100,22 @@ absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
   return nullptr;
 }
 
+// Q(global_avg_pool2d(DQ(x))) of 8-bit data -> qnn.global_avg_pool2d, which
+// computes the same float32 ops in the same order (a network's head: it
+// reads the 8-bit data once instead of writing and reading it as float).
+absl::StatusOr<ir::Value*> FuseGlobalAvgPool(ir::Graph& g, const QParams& q) {
+  ir::Node* pool = qdq::ProducerOf(q.data, "nn.global_avg_pool2d");
+  if (pool == nullptr || g.CountUses(q.data) != 1) return nullptr;
+  auto dq = MatchDequantize(pool->input(0));
+  const tensor::DType out = q.node->output()->type()->dtype;
+  auto byte = [](tensor::DType d) { return d == tensor::DType::kU8 || d == tensor::DType::kI8; };
+  if (!IsPerTensor(dq) || !byte(dq->data->type()->dtype) || !byte(out)) return nullptr;
+  ir::Attrs attrs = pool->attrs();
+  attrs.Set("out_dtype", std::string(tensor::DTypeName(out)));
+  return Rewriter(g, q.node).Emit("qnn.global_avg_pool2d",
+                                  {dq->data, dq->scale, dq->zero_point, q.scale, q.zero_point}, attrs);
+}
+
 }  // namespace
 
 absl::Status FuseQdq(ir::Graph& graph) {
@@ -108,7 +124,8 @@ absl::Status FuseQdq(ir::Graph& graph) {
     std::optional<QParams> q = qdq::MatchQParams(node);
     if (!IsPerTensor(q) || !node->output()->type()) continue;
     ir::Value* fused = nullptr;
-    for (auto* fuse : {qdq::FuseLinear, FuseAdd, FuseMul, FuseConcat, FuseDataMovement}) {
+    for (auto* fuse : {qdq::FuseLinear, FuseAdd, FuseMul, FuseConcat, FuseDataMovement,
+                       FuseGlobalAvgPool}) {
       ASSIGN_OR_RETURN(fused, fuse(graph, *q));
       if (fused != nullptr) break;
     }

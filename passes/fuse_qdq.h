@@ -8,7 +8,10 @@
 //   max pool, flatten, reshape, transpose, strided_slice, broadcast_to, a
 //     constant pad of 0.0 and a nearest resize, with equal input and output
 //     quantization -> the op on the integers
-// Anything else (e.g. average pooling) keeps its float form, which is correct.
+//   global average pool of 8-bit data -> qnn.global_avg_pool2d (the same
+//     float32 ops fused: exact)
+// Anything else (e.g. windowed average pooling) keeps its float form, which
+// is correct.
 #ifndef QNNC_PASSES_FUSE_QDQ_H_
 #define QNNC_PASSES_FUSE_QDQ_H_
 

@@ -28,6 +28,7 @@
 #include "kernels/pool/avg_pool.h"
 #include "kernels/pool/global_avg_pool.h"
 #include "kernels/pool/max_pool.h"
+#include "kernels/pool/quantized_global_avg_pool.h"
 #include "kernels/resize/resize.h"
 #include "kernels/spatial_pack/blocked_layout.h"
 #include "ir/layout.h"
@@ -357,6 +358,44 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeGlobalAvgPool(const ir::Node
     return std::unique_ptr<PreparedKernel>();
   }
   return std::unique_ptr<PreparedKernel>(new GlobalAvgPoolKernel());
+}
+
+// qnn.global_avg_pool2d of 8-bit NCHW or NCHW{k}c with constant per-tensor
+// parameters; nullptr (the reference: the three ops it fuses) otherwise.
+class QnnGlobalAvgPoolKernel : public PreparedKernel {
+ public:
+  explicit QnnGlobalAvgPoolKernel(kernels::pool::GlobalPoolQuantization q) : q_(q) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::pool::QuantizedGlobalAvgPool2D(in[0], q_, &out[0], pool);
+  }
+  std::string description() const override { return "pool global average 8-bit (float means)"; }
+
+ private:
+  kernels::pool::GlobalPoolQuantization q_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnGlobalAvgPool(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  auto layout = n.attrs().GetString("layout", "NCHW");
+  if (n.inputs().size() != 5 || !n.input(0)->type() || !n.output()->type() || !layout.ok()) return none();
+  const size_t rank = n.input(0)->type()->shape.size();
+  if (!(*layout == "NCHW" && rank == 4) && !(ir::ChannelBlock(*layout) > 0 && rank == 5)) return none();
+  double v[4];
+  for (int i = 0; i < 4; ++i) {
+    if (!ConstantScalar(n, i + 1, &v[i])) return none();
+  }
+  for (int i : {1, 3}) {
+    if (n.input(i)->data().dtype() != DType::kF32) return none();
+  }
+  for (int i : {1, 3}) {
+    if (!(v[i] >= -256.0 && v[i] <= 256.0)) return none();
+  }
+  kernels::pool::GlobalPoolQuantization q{static_cast<float>(v[0]), static_cast<int32_t>(v[1]),
+                                          static_cast<float>(v[2]), static_cast<int32_t>(v[3]),
+                                          n.output()->type()->dtype};
+  if (!kernels::pool::QuantizedGlobalAvgPoolSupported(n.input(0)->type()->dtype, q)) return none();
+  return std::unique_ptr<PreparedKernel>(new QnnGlobalAvgPoolKernel(q));
 }
 
 // reduce_mean of f32 NCHW over H and W (ShuffleNet's head) is a global
@@ -761,6 +800,7 @@ void RegisterOpKernels(KernelRegistry& registry) {
   registry.RegisterForOp("nn.avg_pool2d", &MakeAvgPool);
   registry.RegisterForOp("nn.max_pool2d", &MakeMaxPool);
   registry.RegisterForOp("nn.global_avg_pool2d", &MakeGlobalAvgPool);
+  registry.RegisterForOp("qnn.global_avg_pool2d", &MakeQnnGlobalAvgPool);
   registry.RegisterForOp("reduce_mean", &MakeReduceMean);
   using kernels::elementwise::FloatBinaryOp;
   registry.RegisterForOp("add", MakeFloatBinary(FloatBinaryOp::kAdd));
