@@ -19,46 +19,63 @@ using tensor::Tensor;
 
 bool Byte(DType d) { return d == DType::kU8 || d == DType::kI8; }
 
-// The channel means, in float as the three ops compute them. A channel's
-// values sit `stride` elements apart, `pixels` of them; a group is `lanes`
-// adjacent channels (a block's lanes, or planes side by side in NCHW, where
-// `group_step` apart) summed together so that the adds vectorize across
-// channels while each channel keeps its own order.
+// The channel means, in float as the three ops compute them. A group of
+// `lanes` channels is summed side by side, so that the adds vectorize across
+// channels while each channel keeps its own order: in the blocked layout a
+// block (its lanes adjacent, pixel after pixel), in NCHW 8 planes (`pixels`
+// apart) and then single planes. A group's values are contiguous.
 template <typename Q>
 struct MeanTask {
   const Q* x;
   float* means;
   int64_t groups, lanes, pixels;
-  int64_t stride, lane_step;  // from one pixel to the next, from one lane to the next
+  bool blocked;
   float scale;
   int32_t zp;
 
-  template <int kLanes>
-  static void Group(const MeanTask& t, int64_t g) {
+  // kGroups groups from g on, side by side (independent sums hide the add's
+  // latency). kLanes 0: `lanes` (at most 64) from the task, blocked.
+  template <int kLanes, bool kBlocked, int kGroups>
+  QNNC_CLONE_BODY static void Groups(const MeanTask& t, int64_t g) {
+    constexpr int kMaxLanes = kLanes > 0 ? kLanes : 64;
     const int64_t lanes = kLanes > 0 ? kLanes : t.lanes;
-    float sum[kLanes > 0 ? kLanes : 64];
-    const Q* base = t.x + g * lanes * t.pixels;  // a group's values are contiguous
-    for (int64_t l = 0; l < lanes; ++l) sum[l] = 0.0f;
+    const int64_t group_size = lanes * t.pixels;
+    float sum[kGroups][kMaxLanes];
+    const Q* base = t.x + g * group_size;
+    for (int k = 0; k < kGroups; ++k) {
+      for (int64_t l = 0; l < lanes; ++l) sum[k][l] = 0.0f;
+    }
     for (int64_t p = 0; p < t.pixels; ++p) {
-      const Q* at = base + p * t.stride;
-      for (int64_t l = 0; l < lanes; ++l) {
-        sum[l] += static_cast<float>(static_cast<int32_t>(at[l * t.lane_step]) - t.zp) * t.scale;
+      for (int k = 0; k < kGroups; ++k) {
+        const Q* at = base + k * group_size;
+        for (int64_t l = 0; l < lanes; ++l) {
+          const Q v = kBlocked ? at[p * lanes + l] : at[l * t.pixels + p];
+          sum[k][l] += static_cast<float>(static_cast<int32_t>(v) - t.zp) * t.scale;
+        }
       }
     }
     const float count = static_cast<float>(t.pixels);
-    for (int64_t l = 0; l < lanes; ++l) t.means[g * lanes + l] = sum[l] / count;
+    for (int k = 0; k < kGroups; ++k) {
+      for (int64_t l = 0; l < lanes; ++l) t.means[(g + k) * lanes + l] = sum[k][l] / count;
+    }
   }
 
   QNNC_CLONE_BODY static void RunBody(void* ctx, size_t first, size_t count) {
     const MeanTask& t = *static_cast<const MeanTask*>(ctx);
     const int64_t end = std::min<int64_t>(t.groups, static_cast<int64_t>(first + count));
-    for (int64_t g = static_cast<int64_t>(first); g < end; ++g) {
-      if (t.lanes == 16) {
-        Group<16>(t, g);
+    int64_t g = static_cast<int64_t>(first);
+    if (t.blocked && t.lanes == 16) {
+      for (; g + 4 <= end; g += 4) Groups<16, true, 4>(t, g);
+    }
+    for (; g < end; ++g) {
+      if (!t.blocked) {
+        t.lanes == 8 ? Groups<8, false, 1>(t, g) : Groups<1, false, 1>(t, g);
+      } else if (t.lanes == 16) {
+        Groups<16, true, 1>(t, g);
       } else if (t.lanes == 8) {
-        Group<8>(t, g);
+        Groups<8, true, 1>(t, g);
       } else {
-        Group<0>(t, g);
+        Groups<0, true, 1>(t, g);
       }
     }
   }
@@ -103,8 +120,8 @@ absl::Status DequantizedGlobalAvgPool2D(const Tensor& x, float scale, int32_t ze
   const int64_t lanes = blocked ? x.dim(4) : 8;
   auto launch = [&](auto* tag) {
     using Q = std::remove_pointer_t<decltype(tag)>;
-    MeanTask<Q> t{x.data<Q>(), means->data<float>(), channels / lanes, lanes, pixels,
-                  blocked ? lanes : 1, blocked ? 1 : pixels, scale, zero_point};
+    MeanTask<Q> t{x.data<Q>(), means->data<float>(), channels / lanes, lanes, pixels, blocked,
+                  scale, zero_point};
     const CloneTask body = CpuClones<&MeanTask<Q>::RunBody>::Pick();
     if (pool == nullptr || x.num_elements() < (64 << 10)) {
       body(&t, 0, static_cast<size_t>(t.groups));
