@@ -385,8 +385,10 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnGlobalAvgPool(const ir::N
   for (int i = 0; i < 4; ++i) {
     if (!ConstantScalar(n, i + 1, &v[i])) return none();
   }
-  for (int i : {1, 3}) {
-    if (n.input(i)->data().dtype() != DType::kF32) return none();
+  for (int i : {1, 3}) {  // scales f32, zero points integers
+    if (n.input(i)->data().dtype() != DType::kF32 || !tensor::IsInteger(n.input(i + 1)->data().dtype())) {
+      return none();
+    }
   }
   for (int i : {1, 3}) {
     if (!(v[i] >= -256.0 && v[i] <= 256.0)) return none();

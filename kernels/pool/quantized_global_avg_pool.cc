@@ -19,6 +19,8 @@ using tensor::Tensor;
 
 bool Byte(DType d) { return d == DType::kU8 || d == DType::kI8; }
 
+bool FitsZeroPoint(DType d, int32_t zp) { return zp >= tensor::DTypeMin(d) && zp <= tensor::DTypeMax(d); }
+
 // The channel means, in float as the three ops compute them. A group of
 // `lanes` channels is summed side by side, so that the adds vectorize across
 // channels while each channel keeps its own order: in the blocked layout a
@@ -98,15 +100,18 @@ absl::StatusOr<tensor::Shape> PooledShape(const Tensor& x, const char* kernel) {
 }  // namespace
 
 bool QuantizedGlobalAvgPoolSupported(DType input_dtype, const GlobalPoolQuantization& q) {
-  auto fits = [](DType d, int32_t zp) { return zp >= tensor::DTypeMin(d) && zp <= tensor::DTypeMax(d); };
   return Byte(input_dtype) && Byte(q.output_dtype) && std::isfinite(q.input_scale) &&
-         q.input_scale != 0 && fits(input_dtype, q.input_zero_point) &&
+         q.input_scale != 0 && FitsZeroPoint(input_dtype, q.input_zero_point) &&
          elementwise::QuantizeSupported(q.output_dtype, q.output_scale, q.output_zero_point);
 }
 
 absl::Status DequantizedGlobalAvgPool2D(const Tensor& x, float scale, int32_t zero_point,
                                         Tensor* means, pthreadpool_t pool) {
   ASSIGN_OR_RETURN(tensor::Shape shape, PooledShape(x, "DequantizedGlobalAvgPool2D"));
+  if (!FitsZeroPoint(x.dtype(), zero_point)) {
+    return absl::InvalidArgumentError(absl::StrCat("DequantizedGlobalAvgPool2D: zero point ", zero_point,
+                                                   " is outside ", tensor::DTypeName(x.dtype())));
+  }
   if (means == nullptr) return absl::InvalidArgumentError("DequantizedGlobalAvgPool2D: means is null");
   if (!means->defined() || means->dtype() != DType::kF32 || means->shape() != shape) {
     ASSIGN_OR_RETURN(*means, Tensor::CreateForOverwrite(DType::kF32, shape));

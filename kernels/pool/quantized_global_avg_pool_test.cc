@@ -102,18 +102,22 @@ TEST(QuantizedGlobalAvgPool, MeansMatchDequantizeThenPoolBitForBit) {
                                      : Tensor::Scalar<int8_t>(static_cast<int8_t>(zp));
       const Tensor want =
           *reference::GlobalAvgPool2D(*reference::Dequantize(x, Tensor::Scalar<float>(scale), zp_t, 1));
-      const Tensor blocked = *spatial_pack::ToBlocked(x, 16, 0);
       for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
         if (level > cpu::DetectedIsaLevel()) continue;
         cpu::SetIsaCap(level);
         for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), two.get()}) {
           SCOPED_TRACE(tensor::ShapeToString(shape) + " " + tensor::DTypeName(in) + " level " +
                        std::to_string(static_cast<int>(level)) + (threads ? " 2 threads" : " serial"));
-          Tensor got, got_blocked;
+          Tensor got;
           ASSERT_TRUE(DequantizedGlobalAvgPool2D(x, scale, zp, &got, threads).ok());
           EXPECT_TRUE(got.BitwiseEquals(want));
-          ASSERT_TRUE(DequantizedGlobalAvgPool2D(blocked, scale, zp, &got_blocked, threads).ok());
-          EXPECT_TRUE(spatial_pack::FromBlocked(got_blocked, shape[1])->BitwiseEquals(want));
+          for (int64_t block : {16, 8, 5}) {  // the 16- and 8-lane paths, and any other
+            SCOPED_TRACE("block " + std::to_string(block));
+            Tensor got_blocked;
+            const Tensor blocked = *spatial_pack::ToBlocked(x, block, 0);
+            ASSERT_TRUE(DequantizedGlobalAvgPool2D(blocked, scale, zp, &got_blocked, threads).ok());
+            EXPECT_TRUE(spatial_pack::FromBlocked(got_blocked, shape[1])->BitwiseEquals(want));
+          }
         }
       }
     }
@@ -143,6 +147,8 @@ TEST(QuantizedGlobalAvgPool, RefusesWhatItDoesNotTake) {
   EXPECT_NE(std::string(f32.message()).find("u8 or i8"), std::string::npos) << f32;
   EXPECT_FALSE(QuantizedGlobalAvgPool2D(*Tensor::Create(DType::kU8, {1, 2, 0, 3}), q, &out, nullptr).ok());
   EXPECT_FALSE(QuantizedGlobalAvgPool2D(*Tensor::Create(DType::kU8, {2, 3, 3}), q, &out, nullptr).ok());
+  EXPECT_FALSE(QuantizedGlobalAvgPool2D(*Tensor::Create(DType::kU8, {1, 1, 3, 3, 65}), q, &out, nullptr).ok());
+  EXPECT_FALSE(DequantizedGlobalAvgPool2D(*Tensor::Create(DType::kI8, {1, 2, 3, 3}), 1.0f, 128, &out, nullptr).ok());
   q.output_scale = 0;
   EXPECT_FALSE(QuantizedGlobalAvgPool2D(*Tensor::Create(DType::kU8, {1, 2, 3, 3}), q, &out, nullptr).ok());
   q.output_scale = 1;
