@@ -17,6 +17,11 @@
 
 namespace qnnc::runtime {
 
+// Whether the executor runs `n` on the calling thread alone (too little
+// work to share between threads): convolutions and dense layers by their
+// multiply-adds, depthwise convolutions and other ops by the bytes they write.
+bool SerialWork(const ir::Node& n);
+
 struct ExecutorOptions {
   int threads = 1;
   // Create fails (ResourceExhaustedError with the size), before any kernel

@@ -212,6 +212,28 @@ TEST(Executor, BindsF32GlobalAveragePoolToThePoolKernel) {
   EXPECT_EQ((*out)[0].data<float>()[1], -0.125f);
 }
 
+// Which ops run on the calling thread alone: a depthwise convolution by the
+// bytes it writes (47 KB of a 7x7x240 map: shared, though its 106K
+// multiply-adds are few), a dense one by its multiply-adds.
+TEST(Executor, SerialWorkCountsDepthwiseByItsBytes) {
+  auto conv = [](int64_t channels, int64_t in_per_group, int64_t k) {
+    Builder b;
+    Value* x = b.Input("x", {DType::kF32, {1, channels, 7, 7}});
+    ir::Attrs a;
+    a.Set("strides", std::vector<int64_t>{1, 1});
+    a.Set("padding", std::vector<int64_t>{k / 2, k / 2, k / 2, k / 2});
+    a.Set("dilation", std::vector<int64_t>{1, 1});
+    a.Set("groups", channels / in_per_group);
+    Value* w = b.Constant(Tensor::Zeros(DType::kF32, {channels, in_per_group, k, k}));
+    b.Output(b.Op("nn.conv2d", {x, w}, a));
+    return *b.Finish();
+  };
+  EXPECT_FALSE(SerialWork(*conv(240, 1, 3)->nodes()[0]));  // depthwise, 47 KB
+  EXPECT_TRUE(SerialWork(*conv(96, 1, 3)->nodes()[0]));    // depthwise, 19 KB
+  EXPECT_TRUE(SerialWork(*conv(96, 96, 1)->nodes()[0]));   // 1x1, 452K multiply-adds
+  EXPECT_FALSE(SerialWork(*conv(128, 128, 1)->nodes()[0]));  // 1x1, 803K
+}
+
 TEST(Executor, BindsPerTensorRequantizeToTheElementwiseKernel) {
   // x / 4 + 10, ties to even, in [0, 200]: -100 -> -15 -> 0; 2 (0.5) -> 10;
   // 6 (1.5) -> 12; 10 (2.5) -> 12; 400 -> 110; 1000 -> 260 -> 200.
