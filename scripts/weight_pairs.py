@@ -24,6 +24,11 @@ of the reordering copy. Weighted by work (measured 2026-12-02; not built):
 ResNet-18 f = 0.21 natural, 0.15 permuted: no gain at all; MobileNetV2
 f = 0.088 natural, 0.007 permuted: about 0.88 of the int16 time.
 
+This models the plan of session 14 (one order per layer, units of 8 output
+channels), not the kernel's plan since (an order per 16 output channels,
+flipped channels, corrections by the half step); for today's counts read
+the kernel descriptions' `corrected=N/M` (half steps) in a compile report.
+
 Needs Debian's python3-onnx and python3-numpy.
 Usage: scripts/weight_pairs.py MODEL.onnx [--iterations=600]
 """
