@@ -39,6 +39,22 @@ Tensor Random(DType dtype, const tensor::Shape& shape, std::mt19937& rng) {
   return x;
 }
 
+// Calls check(threads) at every instruction-set level this host runs (each
+// clone), serial and on two threads, then restores the cap.
+template <typename Check>
+void AtEveryLevel(pthreadpool_t two, Check check) {
+  const std::optional<cpu::IsaLevel> cap = cpu::IsaCap();
+  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
+    if (level > cpu::DetectedIsaLevel()) continue;
+    cpu::SetIsaCap(level);
+    for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), two}) {
+      SCOPED_TRACE("level " + std::to_string(static_cast<int>(level)) + (threads ? ", 2 threads" : ", serial"));
+      check(threads);
+    }
+  }
+  cpu::SetIsaCap(cap);
+}
+
 // Scales with long mantissas, so that any other order of the float adds, a
 // fused multiply-add or a mean taken in integers would round differently
 // somewhere; output scales near the mean's step, so that the rounding of the
@@ -48,7 +64,6 @@ TEST(QuantizedGlobalAvgPool, MatchesTheThreeOpsBitForBit) {
   testing::TwoThreads two;
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
-  const std::optional<cpu::IsaLevel> cap = cpu::IsaCap();
   int compared = 0;
   for (const tensor::Shape& shape : std::vector<tensor::Shape>{
            {1, 1280, 7, 7}, {2, 13, 5, 3}, {1, 7, 1, 1}, {1, 3, 1, 9}, {1, 520, 14, 14}}) {
@@ -62,25 +77,19 @@ TEST(QuantizedGlobalAvgPool, MatchesTheThreeOpsBitForBit) {
       const Tensor x = Random(in, shape, rng);
       const Tensor want = Reference(x, q);
       const Tensor blocked = *spatial_pack::ToBlocked(x, 16, 0);
-      for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-        if (level > cpu::DetectedIsaLevel()) continue;
-        cpu::SetIsaCap(level);
-        for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), two.get()}) {
-          SCOPED_TRACE(tensor::ShapeToString(shape) + " " + tensor::DTypeName(in) + " level " +
-                       std::to_string(static_cast<int>(level)) + (threads ? " 2 threads" : " serial"));
-          Tensor got;
-          ASSERT_TRUE(QuantizedGlobalAvgPool2D(x, q, &got, threads).ok());
-          EXPECT_TRUE(got.BitwiseEquals(want));
-          Tensor got_blocked;
-          ASSERT_TRUE(QuantizedGlobalAvgPool2D(blocked, q, &got_blocked, threads).ok());
-          ASSERT_EQ(got_blocked.shape(), (tensor::Shape{shape[0], (shape[1] + 15) / 16, 1, 1, 16}));
-          EXPECT_TRUE(spatial_pack::FromBlocked(got_blocked, shape[1])->BitwiseEquals(want));
-          ++compared;
-        }
-      }
+      SCOPED_TRACE(tensor::ShapeToString(shape) + " " + tensor::DTypeName(in));
+      AtEveryLevel(two.get(), [&](pthreadpool_t threads) {
+        Tensor got;
+        ASSERT_TRUE(QuantizedGlobalAvgPool2D(x, q, &got, threads).ok());
+        EXPECT_TRUE(got.BitwiseEquals(want));
+        Tensor got_blocked;
+        ASSERT_TRUE(QuantizedGlobalAvgPool2D(blocked, q, &got_blocked, threads).ok());
+        ASSERT_EQ(got_blocked.shape(), (tensor::Shape{shape[0], (shape[1] + 15) / 16, 1, 1, 16}));
+        EXPECT_TRUE(spatial_pack::FromBlocked(got_blocked, shape[1])->BitwiseEquals(want));
+        ++compared;
+      });
     }
   }
-  cpu::SetIsaCap(cap);
   EXPECT_GT(compared, 0);
 }
 
@@ -92,7 +101,6 @@ TEST(QuantizedGlobalAvgPool, MeansMatchDequantizeThenPoolBitForBit) {
   testing::TwoThreads two;
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
-  const std::optional<cpu::IsaLevel> cap = cpu::IsaCap();
   for (const tensor::Shape& shape : std::vector<tensor::Shape>{{1, 1280, 7, 7}, {2, 13, 5, 3}, {1, 520, 14, 14}}) {
     for (DType in : {DType::kU8, DType::kI8}) {
       const float scale = mantissa(rng) * 0.0131f;
@@ -102,27 +110,21 @@ TEST(QuantizedGlobalAvgPool, MeansMatchDequantizeThenPoolBitForBit) {
                                      : Tensor::Scalar<int8_t>(static_cast<int8_t>(zp));
       const Tensor want =
           *reference::GlobalAvgPool2D(*reference::Dequantize(x, Tensor::Scalar<float>(scale), zp_t, 1));
-      for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-        if (level > cpu::DetectedIsaLevel()) continue;
-        cpu::SetIsaCap(level);
-        for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), two.get()}) {
-          SCOPED_TRACE(tensor::ShapeToString(shape) + " " + tensor::DTypeName(in) + " level " +
-                       std::to_string(static_cast<int>(level)) + (threads ? " 2 threads" : " serial"));
-          Tensor got;
-          ASSERT_TRUE(DequantizedGlobalAvgPool2D(x, scale, zp, &got, threads).ok());
-          EXPECT_TRUE(got.BitwiseEquals(want));
-          for (int64_t block : {16, 8, 5}) {  // the 16- and 8-lane paths, and any other
-            SCOPED_TRACE("block " + std::to_string(block));
-            Tensor got_blocked;
-            const Tensor blocked = *spatial_pack::ToBlocked(x, block, 0);
-            ASSERT_TRUE(DequantizedGlobalAvgPool2D(blocked, scale, zp, &got_blocked, threads).ok());
-            EXPECT_TRUE(spatial_pack::FromBlocked(got_blocked, shape[1])->BitwiseEquals(want));
-          }
+      SCOPED_TRACE(tensor::ShapeToString(shape) + " " + tensor::DTypeName(in));
+      AtEveryLevel(two.get(), [&](pthreadpool_t threads) {
+        Tensor got;
+        ASSERT_TRUE(DequantizedGlobalAvgPool2D(x, scale, zp, &got, threads).ok());
+        EXPECT_TRUE(got.BitwiseEquals(want));
+        for (int64_t block : {16, 8, 5}) {  // the 16- and 8-lane paths, and any other
+          SCOPED_TRACE("block " + std::to_string(block));
+          Tensor got_blocked;
+          const Tensor blocked = *spatial_pack::ToBlocked(x, block, 0);
+          ASSERT_TRUE(DequantizedGlobalAvgPool2D(blocked, scale, zp, &got_blocked, threads).ok());
+          EXPECT_TRUE(spatial_pack::FromBlocked(got_blocked, shape[1])->BitwiseEquals(want));
         }
-      }
+      });
     }
   }
-  cpu::SetIsaCap(cap);
 }
 
 // Writes into an output of the right type in place (the executor's arena).
