@@ -41,7 +41,7 @@ bool SerialWork(const ir::Node& n) {
     // not hundreds): count it by the bytes it writes, as other ops. MobileNetV2's
     // 7x7x960 depthwise layers (423K multiply-adds, 47 KB) took 0.043 ms on
     // one thread of two and 0.029 ms on both (cap avx2, Zen 5).
-    if (w.size() == 4 && w[1] == 1 && op.find("conv2d") != std::string::npos) return bytes < kSerialBytes;
+    if (w.size() == 4 && w[1] == 1) return bytes < kSerialBytes;  // dense layers: rank 2
     int64_t k = 1;
     for (size_t d = 1; d < w.size(); ++d) k *= w[d];  // per output: [O, I/g, kh, kw] or [N, K]
     return elements * k < kSerialMacs;
