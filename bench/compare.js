@@ -69,8 +69,9 @@ function usage() {
   --json=FILE       also write every number as JSON
   --isa=LEVEL       (default: $QNNC_ISA) run as a host of that level: QNNC_ISA=LEVEL for qnnc's kernels, and
                     qnnc's benchmarks (XNNPACK included) and ONNX Runtime under the CPUID
-                    cap (//bench/peers:libcpuid_cap_preload.so) where the host can fault
-                    CPUID; the notes say which ran capped
+                    cap (//bench/peers:libcpuid_cap_preload.so): by CPUID faulting, or where
+                    the host cannot fault CPUID in copies with their CPUIDs patched to trap
+                    (//bench/peers:cpuid_patch); the notes say which ran capped
 `;
 }
 
@@ -107,22 +108,60 @@ let ortEnv = process.env;
 
 // --isa: the environment of the measured processes. QNNC_ISA caps qnnc's own
 // dispatch; the CPUID cap (LD_PRELOAD) caps what XNNPACK's cpuinfo and ORT's
-// MLAS see. Returns { env, note }; without the CPUID cap, env has QNNC_ISA
-// only and the note says why.
-function capEnvironment(isa, binDir) {
-  if (!isa) return { env: process.env, cpuid: false, note: null };
+// MLAS see. Where the host cannot fault CPUID, preloaded copies of ORT's and
+// cpuinfo's libraries with their CPUIDs patched to trap
+// (//bench/peers:cpuid_patch, QNNC_PEER_CPUID=patched) take the cap instead.
+// Returns { env, ortEnv, note }; without any CPUID cap, env has QNNC_ISA only
+// and the note says why.
+function capEnvironment(isa, binDir, binaries) {
+  if (!isa) return { env: process.env, ortEnv: process.env, note: null };
   const base = { ...process.env, QNNC_ISA: isa };
   const lib = path.join(binDir, 'bench/peers/libcpuid_cap_preload.so');
   const probe = path.join(binDir, 'bench/peers/cpuid_probe');
   const capped = { ...base, LD_PRELOAD: lib, QNNC_PEER_ISA: isa };
   const r = fs.existsSync(probe) ? run(probe, [], { env: capped, stdio: ['ignore', 'pipe', 'pipe'] }) :
     { status: 1, stderr: `no ${probe}` };
-  if (r.status !== 0) {
-    return { env: base, cpuid: false,
-      note: `--isa=${isa}: XNNPACK and ONNX Runtime run uncapped (${lastLine(r.stderr)})` };
+  const all = `--isa=${isa}: qnnc's kernels, XNNPACK and ONNX Runtime all run capped at ${isa}`;
+  if (r.status === 0) {
+    return { env: capped, ortEnv: { ...process.env, LD_PRELOAD: lib, QNNC_PEER_ISA: isa }, note: all };
   }
-  return { env: capped, cpuid: true,
-    note: `--isa=${isa}: qnnc's kernels, XNNPACK and ONNX Runtime all run capped at ${isa}` };
+  const patched = patchForCap(binDir, probe, binaries[0]);
+  if (patched.error) {
+    return { env: base, ortEnv: process.env,
+      note: `--isa=${isa}: XNNPACK and ONNX Runtime run uncapped (${lastLine(r.stderr)}; ${patched.error})` };
+  }
+  const trap = { QNNC_PEER_ISA: isa, QNNC_PEER_CPUID: 'patched' };
+  const p = run(patched.probe, [], { env: { ...base, ...trap, LD_PRELOAD: lib }, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (p.status !== 0) {
+    return { env: base, ortEnv: process.env,
+      note: `--isa=${isa}: XNNPACK and ONNX Runtime run uncapped (${lastLine(p.stderr)})` };
+  }
+  return { env: { ...base, ...trap, LD_PRELOAD: `${lib} ${patched.cpuinfo}` },
+    ortEnv: { ...process.env, ...trap, LD_PRELOAD: `${lib} ${patched.ortLib}` },
+    note: `${all} (no CPUID faulting here: ORT's library and cpuinfo's preloaded with their CPUIDs patched to trap)` };
+}
+
+// Copies, with their CPUIDs patched to trap, of ORT's library, of the cpuinfo
+// library `binary` (a benchmark) reads CPUID through for XNNPACK, and of the
+// probe, in a temporary directory removed at exit: { ortLib, cpuinfo, probe }
+// or { error }.
+function patchForCap(binDir, probe, binary) {
+  const x64 = path.join(PEERS_DIR, 'node_modules/onnxruntime-node/bin');
+  const napi = fs.existsSync(x64) ? fs.readdirSync(x64).filter((d) => d.startsWith('napi-v')) : [];
+  const ortLib = napi.map((d) => path.join(x64, d, 'linux/x64/libonnxruntime.so.1')).find(fs.existsSync);
+  if (!ortLib) return { error: 'no onnxruntime-node library to patch' };
+  const ldd = binary ? run('ldd', [binary], { stdio: ['ignore', 'pipe', 'pipe'] }).stdout || '' : '';
+  const m = /libcpuinfo\S* => (\S+)/.exec(ldd);
+  if (!m) return { error: 'no shared libcpuinfo in the benchmarks to patch' };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qnnc-cpuid-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const out = {};
+  for (const [key, f] of [['ortLib', ortLib], ['cpuinfo', m[1]], ['probe', probe]]) {
+    out[key] = path.join(dir, path.basename(f));
+    const r = run(path.join(binDir, 'bench/peers/cpuid_patch'), [f, out[key]], { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (r.status !== 0) return { error: lastLine(r.stderr) || `cpuid_patch failed on ${f}` };
+  }
+  return out;
 }
 
 // ---- Google Benchmark binaries ------------------------------------------
@@ -361,11 +400,11 @@ function main() {
   if (args.isa) {
     if (args.build) {
       run('bazel', ['build', '-c', 'opt', '//bench/peers:libcpuid_cap_preload.so',
-        '//bench/peers:cpuid_probe'], { stdio: ['ignore', 2, 2] });
+        '//bench/peers:cpuid_probe', '//bench/peers:cpuid_patch'], { stdio: ['ignore', 2, 2] });
     }
-    const cap = capEnvironment(args.isa, binDir || '');
+    const cap = capEnvironment(args.isa, binDir || '', built.filter((b) => !b.missing).map((b) => b.path));
     benchEnv = cap.env;
-    if (cap.cpuid) ortEnv = { ...process.env, LD_PRELOAD: cap.env.LD_PRELOAD, QNNC_PEER_ISA: args.isa };
+    ortEnv = cap.ortEnv;
     notes.push(cap.note);
     log(cap.note);
   }

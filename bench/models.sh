@@ -53,7 +53,8 @@ command -v node >/dev/null || { echo "models.sh: needs Node.js (>= 18) and npm" 
 if [ ! -d bench/peers/node_modules/onnxruntime-node ]; then
   (cd bench/peers && npm install --ignore-scripts --no-audit --no-fund >&2)
 fi
-bazel build -c opt //tools:compile //bench/peers:libcpuid_cap_preload.so //bench/peers:cpuid_probe >&2
+bazel build -c opt //tools:compile //bench/peers:libcpuid_cap_preload.so //bench/peers:cpuid_probe \
+  //bench/peers:cpuid_patch >&2
 bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 compile="$bin/tools/compile"
 scripts/host_isa.sh
@@ -66,11 +67,35 @@ if [ "$ort_isa" = same ]; then
 fi
 [ "$ort_isa" = none ] && ort_isa=""
 ort_env=()
+qnnc_cap_env=()
+preload="$bin/bench/peers/libcpuid_cap_preload.so"
+patched=$(mktemp -d)
+trap 'rm -rf "$patched"' EXIT
 if [ -n "$ort_isa" ]; then
-  if probe=$(LD_PRELOAD="$bin/bench/peers/libcpuid_cap_preload.so" QNNC_PEER_ISA="$ort_isa" \
-    "$bin/bench/peers/cpuid_probe" 2>&1); then
-    ort_env=(env LD_PRELOAD="$bin/bench/peers/libcpuid_cap_preload.so" QNNC_PEER_ISA="$ort_isa")
-    echo "ORT runs at: $ort_isa (CPUID capped: $(grep -E '=1$' <<<"$probe" | cut -d= -f1 | paste -sd' '))"
+  if probe=$(LD_PRELOAD="$preload" QNNC_PEER_ISA="$ort_isa" "$bin/bench/peers/cpuid_probe" 2>&1); then
+    ort_env=(env LD_PRELOAD="$preload" QNNC_PEER_ISA="$ort_isa")
+    qnnc_cap_env=("${ort_env[@]}")
+    how="CPUID faulting"
+  else
+    # No CPUID faulting (most VMs): copies of ORT's library, of the cpuinfo
+    # library XNNPACK in qnnc reads CPUID through, and of the probe, with
+    # their CPUIDs patched to trap (//bench/peers:cpuid_patch), preloaded.
+    ort_lib=$(ls bench/peers/node_modules/onnxruntime-node/bin/napi-v*/linux/x64/libonnxruntime.so.1 2>/dev/null |
+      head -1)
+    cpuinfo_lib=$(ldd "$compile" | awk '/libcpuinfo/ { print $3 }')
+    if [ -n "$ort_lib" ] && [ -n "$cpuinfo_lib" ] &&
+      "$bin/bench/peers/cpuid_patch" "$ort_lib" "$patched/libonnxruntime.so.1" >&2 &&
+      "$bin/bench/peers/cpuid_patch" "$cpuinfo_lib" "$patched/$(basename "$cpuinfo_lib")" >&2 &&
+      "$bin/bench/peers/cpuid_patch" "$bin/bench/peers/cpuid_probe" "$patched/cpuid_probe" >&2 &&
+      probe=$(LD_PRELOAD="$preload" QNNC_PEER_ISA="$ort_isa" QNNC_PEER_CPUID=patched "$patched/cpuid_probe" 2>&1); then
+      ort_env=(env LD_PRELOAD="$preload $patched/libonnxruntime.so.1" QNNC_PEER_ISA="$ort_isa" QNNC_PEER_CPUID=patched)
+      qnnc_cap_env=(env LD_PRELOAD="$preload $patched/$(basename "$cpuinfo_lib")" QNNC_PEER_ISA="$ort_isa"
+        QNNC_PEER_CPUID=patched)
+      how="its CPUIDs patched to trap, no CPUID faulting here"
+    fi
+  fi
+  if [ ${#ort_env[@]} -gt 0 ]; then
+    echo "ORT runs at: $ort_isa ($how; CPUID reports: $(grep -E '=1$' <<<"$probe" | cut -d= -f1 | paste -sd' '))"
   else
     echo "ORT runs at: uncapped (${probe//$'\n'/ })"
   fi
@@ -80,14 +105,14 @@ fi
 # qnnc under the same CPUID cap as ORT where qnnc is capped at that level too:
 # then XNNPACK inside qnnc (which reads CPUID through cpuinfo) is capped as well.
 qnnc_env=()
-[ ${#ort_env[@]} -gt 0 ] && [ "${isa_flag[0]:-}" = "--isa=$ort_isa" ] && qnnc_env=("${ort_env[@]}")
+[ ${#qnnc_cap_env[@]} -gt 0 ] && [ "${isa_flag[0]:-}" = "--isa=$ort_isa" ] && qnnc_env=("${qnnc_cap_env[@]}")
 "${qnnc_env[@]}" "$compile" --no-run "${isa_flag[@]}" | grep '^host:' |
   sed "s/^host: */qnnc runs at: /; s/\$/${qnnc_env:+ (XNNPACK too: same CPUID cap)}/" ||
   { echo "models.sh: bad --isa" >&2; exit 2; }
 
 samples=$(mktemp)
 ort_out=$(mktemp)
-trap 'rm -f "$samples" "$ort_out"' EXIT
+trap 'rm -rf "$samples" "$ort_out" "$patched"' EXIT
 for ((r = 1; r <= rounds; r++)); do
   [ "$rounds" -gt 1 ] && echo "[models] round $r of $rounds" >&2
   for m in $models; do

@@ -41,6 +41,7 @@ constexpr uint32_t kL71EdxAvx10 = Bit(19);
 
 volatile CpuidCapLevel g_level = CpuidCapLevel::kAvx2;
 volatile bool g_installed = false;
+volatile bool g_faulting = false;
 // What SIGSEGV did before, or what the program asked for since (the
 // preload's sigaction keeps the handler and records the program's here).
 struct sigaction g_previous;
@@ -72,19 +73,22 @@ void ChainToPrevious(int sig, siginfo_t* info, void* context) {
 void OnSegv(int sig, siginfo_t* info, void* context) {
   auto* uc = static_cast<ucontext_t*>(context);
   greg_t* regs = uc->uc_mcontext.gregs;
-  // A faulting CPUID is a general-protection fault (SI_KERNEL); only then is
-  // the instruction pointer known to point at readable code.
+  // A faulting CPUID or a patched one's HLT is a general-protection fault
+  // (SI_KERNEL); only then is the instruction pointer known to point at
+  // readable code.
   const auto* ip = reinterpret_cast<const uint8_t*>(regs[REG_RIP]);
-  if (info->si_code != SI_KERNEL || ip[0] != 0x0F || ip[1] != 0xA2) {
+  const bool cpuid = info->si_code == SI_KERNEL &&
+                     ((ip[0] == 0x0F && ip[1] == 0xA2) || (ip[0] == kPatchedCpuid[0] && ip[1] == kPatchedCpuid[1]));
+  if (!cpuid) {
     ChainToPrevious(sig, info, context);
     return;
   }
   const uint32_t leaf = static_cast<uint32_t>(regs[REG_RAX]);
   const uint32_t subleaf = static_cast<uint32_t>(regs[REG_RCX]);
   CpuidRegs r;
-  SetCpuidFaulting(false);
+  if (g_faulting) SetCpuidFaulting(false);
   __cpuid_count(leaf, subleaf, r.eax, r.ebx, r.ecx, r.edx);
-  SetCpuidFaulting(true);
+  if (g_faulting) SetCpuidFaulting(true);
   MaskCpuid(g_level, leaf, subleaf, &r);
   // CPUID writes the low halves and zeroes the upper halves of RAX..RDX.
   regs[REG_RAX] = r.eax;
@@ -157,9 +161,10 @@ void MaskCpuid(CpuidCapLevel level, uint32_t leaf, uint32_t subleaf, CpuidRegs* 
   }
 }
 
-std::string InstallCpuidCap(CpuidCapLevel level) {
+std::string InstallCpuidCap(CpuidCapLevel level, CpuidTrap trap) {
 #ifndef QNNC_CPUID_CAP
   (void)level;
+  (void)trap;
   return "capping CPUID needs x86-64 Linux";
 #else
   g_level = level;
@@ -171,12 +176,14 @@ std::string InstallCpuidCap(CpuidCapLevel level) {
   if (RealSigaction(SIGSEGV, &action, &g_previous) != 0) {
     return std::string("sigaction(SIGSEGV): ") + std::strerror(errno);
   }
-  if (SetCpuidFaulting(true) != 0) {
+  if (trap == CpuidTrap::kFaulting && SetCpuidFaulting(true) != 0) {
     const int err = errno;
     RealSigaction(SIGSEGV, &g_previous, nullptr);
     return std::string("arch_prctl(ARCH_SET_CPUID) failed: ") + std::strerror(err) +
-           " (CPUID faulting needs a CPU and kernel with the cpuid_fault flag in /proc/cpuinfo)";
+           " (CPUID faulting needs a CPU and kernel with the cpuid_fault flag in /proc/cpuinfo;"
+           " elsewhere patch the peer's library with cpuid_patch and set QNNC_PEER_CPUID=patched)";
   }
+  g_faulting = trap == CpuidTrap::kFaulting;
   g_installed = true;
   return "";
 #endif

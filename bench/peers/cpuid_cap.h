@@ -12,6 +12,13 @@
 // Libraries that read CPUID before the cap is installed (glibc's ifuncs, at
 // load time) keep what they saw; the cap is for the peer's own dispatch.
 //
+// Hosts without CPUID faulting (most VMs): cpuid_patch writes a copy of the
+// peer's library in which every CPUID instruction is `hlt; nop` (F4 90).
+// HLT outside the kernel is a general-protection fault, a SIGSEGV like a
+// faulting CPUID's, and the same handler emulates it (CpuidTrap::kPatched):
+// then only the patched library's CPUIDs are capped, which is the peer's own
+// dispatch.
+//
 // Used as LD_PRELOAD=libcpuid_cap_preload.so with QNNC_PEER_ISA=LEVEL (see
 // cpuid_cap_preload.cc); x86-64 Linux only.
 #ifndef QNNC_BENCH_PEERS_CPUID_CAP_H_
@@ -41,10 +48,19 @@ struct CpuidRegs {
 // unit tests call it directly.
 void MaskCpuid(CpuidCapLevel level, uint32_t leaf, uint32_t subleaf, CpuidRegs* regs);
 
-// Turns on CPUID faulting for this thread (and the threads it creates later)
-// and installs the SIGSEGV handler. Call it before any other thread exists.
-// Empty on success; otherwise why not (no cpuid_fault on this CPU or kernel).
-std::string InstallCpuidCap(CpuidCapLevel level);
+// How the process's CPUIDs reach the handler: all of them by faulting, or
+// only those a patched copy of a binary has as `hlt; nop` (kPatchedCpuid).
+enum class CpuidTrap { kFaulting, kPatched };
+
+// The two bytes cpuid_patch writes in place of CPUID's 0F A2: HLT, then a NOP
+// the handler steps over with it. No compiler emits HLT in user code.
+inline constexpr uint8_t kPatchedCpuid[2] = {0xF4, 0x90};
+
+// Installs the SIGSEGV handler and, for kFaulting, turns on CPUID faulting
+// for this thread (and the threads it creates later). Call it before any
+// other thread exists. Empty on success; otherwise why not (no cpuid_fault on
+// this CPU or kernel). A patched CPUID is emulated under either trap.
+std::string InstallCpuidCap(CpuidCapLevel level, CpuidTrap trap = CpuidTrap::kFaulting);
 
 bool CpuidCapInstalled();
 

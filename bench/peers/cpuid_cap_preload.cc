@@ -3,6 +3,8 @@
 // LEVEL (cpuid_cap.h). Without QNNC_PEER_ISA it does nothing. A bad level,
 // or a host that cannot fault CPUID, ends the process with exit status 2
 // and a message: a benchmark must not silently run its peer uncapped.
+// With QNNC_PEER_CPUID=patched it does not fault CPUID: only the CPUIDs of
+// binaries cpuid_patch rewrote are capped (preload the patched library too).
 #include <signal.h>
 
 #include <cstdio>
@@ -25,7 +27,15 @@ __attribute__((constructor)) void InstallFromEnvironment() {
                  "avx512bw, avx512vnni\n", name);
     _exit(2);
   }
-  const std::string error = qnnc::bench::InstallCpuidCap(level);
+  const char* trap_name = std::getenv("QNNC_PEER_CPUID");
+  qnnc::bench::CpuidTrap trap = qnnc::bench::CpuidTrap::kFaulting;
+  if (trap_name != nullptr && std::strcmp(trap_name, "patched") == 0) {
+    trap = qnnc::bench::CpuidTrap::kPatched;
+  } else if (trap_name != nullptr && *trap_name != '\0') {
+    std::fprintf(stderr, "cpuid_cap: QNNC_PEER_CPUID=%s is not 'patched' (or unset)\n", trap_name);
+    _exit(2);
+  }
+  const std::string error = qnnc::bench::InstallCpuidCap(level, trap);
   if (!error.empty()) {
     std::fprintf(stderr, "cpuid_cap: cannot cap CPUID at %s: %s\n", name, error.c_str());
     _exit(2);
