@@ -133,6 +133,11 @@ std::vector<Case> Cases() {
   Case r = {"weight_pairs_reordered_1x1", 1, 40, 5, 7, 24, 1, 1};
   r.zx = 255, r.reorder_pairs = true, r.xmin = 224;
   add(r);
+  // 1x1 planes of up to 196 pixels run as one row, a copied input too
+  // (u8s8_dense.cc, kFlatCopiedPixels): one pixel over runs by rows.
+  r = {"weight_pairs_reordered_1x1_rows", 1, 40, 1, 197, 24, 1, 1};
+  r.zx = 255, r.reorder_pairs = true, r.xmin = 224;
+  add(r);
   r = {"weight_pairs_reordered_3x3_padded", 2, 20, 9, 8, 33, 3, 3, {1, 1}, {1, 1, 1, 1}};
   r.reorder_pairs = true, r.xmin = 224;
   add(r);
@@ -360,6 +365,7 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
   const std::vector<Case> cases = {
       {"padded_row_bands", 2, 20, 9, 8, 40, 3, 3, {1, 1}, {1, 1, 1, 1}},
       {"padded_large_weights", 2, 256, 5, 4, 256, 3, 3, {2, 1}, {1, 2, 0, 1}},
+      {"pointwise_flat_copied", 2, 40, 7, 7, 24, 1, 1},
   };
   Pool pool;
   for (const Case& k : cases) {

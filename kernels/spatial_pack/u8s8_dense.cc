@@ -30,6 +30,10 @@ using internal::DenseTileFn;
 constexpr int64_t kChunkTileWeightBytes = 32 << 10;
 constexpr int64_t kChunkWeightBytes = 20 << 10;
 
+// Pointwise layers whose input is copied (widened or reordered) run their
+// planes as one row up to this many pixels (RunImpl): 14x14.
+constexpr int64_t kFlatCopiedPixels = 196;
+
 class U8S8Dense final : public Conv2DKernel {
  public:
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
@@ -475,14 +479,19 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   if (tile_epilogue == nullptr) RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
   const int64_t ib = in_block_;
   const bool padded = p.pads[0] || p.pads[1] || p.pads[2] || p.pads[3];
-  // A 1x1 stride-1 convolution without padding sees its planes as one row.
   // The u8i16 kernel reads a widened copy, made by the same banded padding
   // (with no border when the layer has no padding), twice the bytes.
   const bool widen = madd16_;
   const bool shuffled = !order_.empty();
   const int64_t e = widen ? 2 : 1;
-  const bool flat = !padded && !widen && !shuffled && p.kernel_h == 1 && p.kernel_w == 1 &&
-                    p.strides[0] == 1 && p.strides[1] == 1;
+  // A 1x1 stride-1 convolution without padding sees its planes as one row
+  // (from here on, g is that row): a 14x14 plane is 33 tiles of 5-6 pixels,
+  // where 14-pixel rows made 3 tiles of 4-5. A copied input (widened or
+  // reordered) then is one band, which each thread copies whole, so only
+  // small planes go flat there (MobileNetV2's 14x14 and 7x7 expansions).
+  const bool flat = !padded && p.kernel_h == 1 && p.kernel_w == 1 && p.strides[0] == 1 && p.strides[1] == 1 &&
+                    (!(widen || shuffled) || g.oh * g.ow <= kFlatCopiedPixels);
+  if (flat) g = OutGeom{g.n, 1, g.h * g.w, 1, g.oh * g.ow};
   const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3];
   RunCtx c;
   c.k = this;
@@ -503,8 +512,8 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   c.tile_epilogue = tile_epilogue;
   c.out_image = ocb_ * g.oh * g.ow * c.out_pix;
   c.out_row = g.ow * c.out_pix;
-  c.oh = flat ? 1 : g.oh;
-  c.ow = flat ? g.oh * g.ow : g.ow;
+  c.oh = g.oh;
+  c.ow = g.ow;
   c.sh = p.strides[0];
   c.n = g.n;
   // Spatial chunks of about 128 pixels (whole tiles); output-channel chunks
