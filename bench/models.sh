@@ -68,36 +68,17 @@ fi
 [ "$ort_isa" = none ] && ort_isa=""
 ort_env=()
 qnnc_cap_env=()
-preload="$bin/bench/peers/libcpuid_cap_preload.so"
 patched=$(mktemp -d)
 trap 'rm -rf "$patched"' EXIT
 if [ -n "$ort_isa" ]; then
-  if probe=$(LD_PRELOAD="$preload" QNNC_PEER_ISA="$ort_isa" "$bin/bench/peers/cpuid_probe" 2>&1); then
-    ort_env=(env LD_PRELOAD="$preload" QNNC_PEER_ISA="$ort_isa")
-    qnnc_cap_env=("${ort_env[@]}")
-    how="CPUID faulting"
-  else
-    # No CPUID faulting (most VMs): copies of ORT's library, of the cpuinfo
-    # library XNNPACK in qnnc reads CPUID through, and of the probe, with
-    # their CPUIDs patched to trap (//bench/peers:cpuid_patch), preloaded.
-    ort_lib=$(ls bench/peers/node_modules/onnxruntime-node/bin/napi-v*/linux/x64/libonnxruntime.so.1 2>/dev/null |
-      head -1)
-    cpuinfo_lib=$(ldd "$compile" | awk '/libcpuinfo/ { print $3 }')
-    if [ -n "$ort_lib" ] && [ -n "$cpuinfo_lib" ] &&
-      "$bin/bench/peers/cpuid_patch" "$ort_lib" "$patched/libonnxruntime.so.1" >&2 &&
-      "$bin/bench/peers/cpuid_patch" "$cpuinfo_lib" "$patched/$(basename "$cpuinfo_lib")" >&2 &&
-      "$bin/bench/peers/cpuid_patch" "$bin/bench/peers/cpuid_probe" "$patched/cpuid_probe" >&2 &&
-      probe=$(LD_PRELOAD="$preload" QNNC_PEER_ISA="$ort_isa" QNNC_PEER_CPUID=patched "$patched/cpuid_probe" 2>&1); then
-      ort_env=(env LD_PRELOAD="$preload $patched/libonnxruntime.so.1" QNNC_PEER_ISA="$ort_isa" QNNC_PEER_CPUID=patched)
-      qnnc_cap_env=(env LD_PRELOAD="$preload $patched/$(basename "$cpuinfo_lib")" QNNC_PEER_ISA="$ort_isa"
-        QNNC_PEER_CPUID=patched)
-      how="its CPUIDs patched to trap, no CPUID faulting here"
-    fi
-  fi
+  source bench/peers/cpuid_cap_env.sh
+  cpuid_cap_env "$ort_isa" "$bin" "$compile" "$patched"
+  ort_env=("${ORT_CAP_ENV[@]}")
+  qnnc_cap_env=("${QNNC_CAP_ENV[@]}")
   if [ ${#ort_env[@]} -gt 0 ]; then
-    echo "ORT runs at: $ort_isa ($how; CPUID reports: $(grep -E '=1$' <<<"$probe" | cut -d= -f1 | paste -sd' '))"
+    echo "ORT runs at: $ort_isa ($CAP_HOW)"
   else
-    echo "ORT runs at: uncapped (${probe//$'\n'/ })"
+    echo "ORT runs at: uncapped (CPUID cap: $CAP_HOW)"
   fi
 else
   echo "ORT runs at: uncapped"

@@ -28,25 +28,21 @@ for arg in "$@"; do
 done
 command -v node >/dev/null || { echo "tuned.sh: needs Node.js" >&2; exit 2; }
 bazel build -c opt //tools:compile //tools:tune //bench/peers:libcpuid_cap_preload.so \
-  //bench/peers:cpuid_probe >&2
+  //bench/peers:cpuid_probe //bench/peers:cpuid_patch >&2
 bazel_bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 bin="$bazel_bin/tools"
-# With --isa, tune and compile run under the CPUID cap of that level where the
-# host can fault CPUID, so the XNNPACK candidates the tuner measures run that
-# level's code too (as on such a host); the line below says whether.
-cap=()
-if [ ${#isa_flag[@]} -gt 0 ]; then
-  level="${isa_flag[0]#--isa=}"
-  preload="$bazel_bin/bench/peers/libcpuid_cap_preload.so"
-  if LD_PRELOAD="$preload" QNNC_PEER_ISA="$level" "$bazel_bin/bench/peers/cpuid_probe" >/dev/null 2>&1; then
-    cap=(env LD_PRELOAD="$preload" QNNC_PEER_ISA="$level")
-    echo "CPUID cap: $level (XNNPACK capped too)"
-  else
-    echo "CPUID cap: none (this host cannot fault CPUID; XNNPACK runs uncapped)"
-  fi
-fi
+# With --isa, tune and compile run under the CPUID cap of that level
+# (bench/peers/cpuid_cap_env.sh), so the XNNPACK candidates the tuner measures
+# run that level's code too (as on such a host); the line below says how.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+cap=()
+if [ ${#isa_flag[@]} -gt 0 ]; then
+  source bench/peers/cpuid_cap_env.sh
+  cpuid_cap_env "${isa_flag[0]#--isa=}" "$bazel_bin" "$bin/tune" "$work"
+  cap=("${QNNC_CAP_ENV[@]}")
+  echo "CPUID cap: ${cap:+${isa_flag[0]#--isa=}, XNNPACK capped too; }$CAP_HOW"
+fi
 scripts/host_isa.sh
 if [ -z "$records" ]; then
   records="$work/records.jsonl"
