@@ -11,6 +11,13 @@
 # it (most VMs), copies of ONNX Runtime's library and of the cpuinfo library
 # QNNC_BINARY's XNNPACK reads CPUID through, with their CPUIDs patched to trap
 # (cpuid_patch), are preloaded in WORKDIR under QNNC_PEER_CPUID=patched.
+# The features a cpuid_probe output lists as present ("no AVX" if none).
+cpuid_cap_features() {
+  local list
+  list=$(grep -E '=1$' <<<"$1" | cut -d= -f1 | paste -sd' ')
+  echo "${list:-no AVX}"
+}
+
 cpuid_cap_env() {
   local level=$1 bazel_bin=$2 qnnc_binary=$3 work=$4
   local preload="$bazel_bin/bench/peers/libcpuid_cap_preload.so" peers="$bazel_bin/bench/peers" probe
@@ -18,7 +25,7 @@ cpuid_cap_env() {
   if probe=$(LD_PRELOAD="$preload" QNNC_PEER_ISA="$level" "$peers/cpuid_probe" 2>&1); then
     ORT_CAP_ENV=(env LD_PRELOAD="$preload" QNNC_PEER_ISA="$level")
     QNNC_CAP_ENV=("${ORT_CAP_ENV[@]}")
-    CAP_HOW="CPUID faulting; CPUID reports: $(grep -E '=1$' <<<"$probe" | cut -d= -f1 | paste -sd' ')"
+    CAP_HOW="CPUID faulting; CPUID reports: $(cpuid_cap_features "$probe")"
     return
   fi
   local fault_error=${probe//$'\n'/ } ort_lib cpuinfo_lib
@@ -42,5 +49,5 @@ cpuid_cap_env() {
     ORT_CAP_ENV=(env LD_PRELOAD="$preload $work/libonnxruntime.so.1" QNNC_PEER_ISA="$level" QNNC_PEER_CPUID=patched)
     CAP_HOW+=" and ORT's"
   fi
-  CAP_HOW+=" libraries with their CPUIDs patched to trap; CPUID reports: $(grep -E '=1$' <<<"$out" | cut -d= -f1 | paste -sd' ')"
+  CAP_HOW+=" libraries with their CPUIDs patched to trap; CPUID reports: $(cpuid_cap_features "$out")"
 }

@@ -77,6 +77,10 @@ TEST_F(IsaTest, FeaturesAreConsistentWithTheLevel) {
 TEST_F(IsaTest, CapsBelowOrBesideAvxVnniHideIt) {
   for (IsaLevel cap : {IsaLevel::kScalar, IsaLevel::kAvx2, IsaLevel::kAvx512bw}) {
     SetIsaCap(cap);
+    // avx512bw on a CPU of level avxvnni (AVX-VNNI without AVX-512, as
+    // Alder Lake) is a cap above the CPU: it lowers to avxvnni, which keeps
+    // AVX-VNNI (the next loop).
+    if (cap == IsaLevel::kAvx512bw && DetectedIsaLevel() == IsaLevel::kAvxvnni) continue;
     EXPECT_FALSE(HostCpuFeatures().avxvnni) << "cap " << IsaLevelName(cap);
   }
   SetIsaCap(std::nullopt);
