@@ -42,12 +42,12 @@ cpuid_cap_env() {
     return
   fi
   QNNC_CAP_ENV=(env LD_PRELOAD="$preload $patched_cpuinfo" QNNC_PEER_ISA="$level" QNNC_PEER_CPUID=patched)
-  CAP_HOW="no CPUID faulting here: preloaded copies of cpuinfo's"
+  CAP_HOW="no CPUID faulting here: libcpuinfo"
   ort_lib=$(ls bench/peers/node_modules/onnxruntime-node/bin/napi-v*/linux/x64/libonnxruntime.so.1 2>/dev/null |
     head -1)
   if [ -n "$ort_lib" ] && "$peers/cpuid_patch" "$ort_lib" "$work/libonnxruntime.so.1" >/dev/null; then
     ORT_CAP_ENV=(env LD_PRELOAD="$preload $work/libonnxruntime.so.1" QNNC_PEER_ISA="$level" QNNC_PEER_CPUID=patched)
-    CAP_HOW+=" and ORT's"
+    CAP_HOW+=" and ORT's library"
   fi
-  CAP_HOW+=" libraries with their CPUIDs patched to trap; CPUID reports: $(cpuid_cap_features "$out")"
+  CAP_HOW+=" preloaded with their CPUIDs patched to trap; CPUID reports: $(cpuid_cap_features "$out")"
 }

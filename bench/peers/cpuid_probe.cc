@@ -4,6 +4,10 @@
 //   --reset-segv  first set SIGSEGV to its default action, as Node.js does
 //                 at startup (the cap must survive that)
 //   --crash       then write through a null pointer (must still crash)
+//   --cpuinfo     also print what cpuinfo (XNNPACK's view, a shared library)
+//                 reports, as cpuinfo_NAME=0|1: under a patched cap
+//                 (cpuid_cap_env.sh) only cpuinfo's CPUIDs are capped
+#include <cpuinfo.h>
 #include <signal.h>
 
 #include <cstdint>
@@ -15,12 +19,14 @@
 #endif
 
 int main(int argc, char** argv) {
-  bool reset_segv = false, crash = false;
+  bool reset_segv = false, crash = false, with_cpuinfo = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--reset-segv") == 0) {
       reset_segv = true;
     } else if (std::strcmp(argv[i], "--crash") == 0) {
       crash = true;
+    } else if (std::strcmp(argv[i], "--cpuinfo") == 0) {
+      with_cpuinfo = true;
     } else {
       std::fprintf(stderr, "cpuid_probe: unknown argument %s\n", argv[i]);
       return 2;
@@ -43,6 +49,14 @@ int main(int argc, char** argv) {
   const int avxvnni = (a >> 4) & 1;
   std::printf("avx=%d\navx2=%d\navxvnni=%d\navx512f=%d\navx512bw=%d\navx512vnni=%d\namx_int8=%d\n",
               avx, avx2, avxvnni, avx512f, avx512bw, avx512vnni, amx_int8);
+  if (with_cpuinfo) {
+    if (!cpuinfo_initialize()) {
+      std::fprintf(stderr, "cpuid_probe: cpuinfo_initialize failed\n");
+      return 1;
+    }
+    std::printf("cpuinfo_avx2=%d\ncpuinfo_avx512f=%d\ncpuinfo_avx512vnni=%d\n", cpuinfo_has_x86_avx2() ? 1 : 0,
+                cpuinfo_has_x86_avx512f() ? 1 : 0, cpuinfo_has_x86_avx512vnni() ? 1 : 0);
+  }
 #else
   std::printf("not x86-64\n");
 #endif
