@@ -49,5 +49,5 @@ cpuid_cap_env() {
     ORT_CAP_ENV=(env LD_PRELOAD="$preload $work/libonnxruntime.so.1" QNNC_PEER_ISA="$level" QNNC_PEER_CPUID=patched)
     CAP_HOW+=" and ORT's library"
   fi
-  CAP_HOW+=" preloaded with their CPUIDs patched to trap; CPUID reports: $(cpuid_cap_features "$out")"
+  CAP_HOW+=" preloaded with CPUIDs patched to trap; CPUID reports: $(cpuid_cap_features "$out")"
 }
