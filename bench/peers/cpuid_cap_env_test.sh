@@ -6,13 +6,11 @@ set -uo pipefail
 unset LD_PRELOAD QNNC_PEER_ISA QNNC_PEER_CPUID
 root="$TEST_SRCDIR/qnnc"
 probe="$root/bench/peers/cpuid_probe"
-fail=0
-check() { if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; fail=1; else echo "ok: $1"; fi; }
+source "$root/bench/peers/cap_checks.sh"
 if [ "$(uname -m)" != x86_64 ]; then echo "SKIP: CPUID is x86-64's"; exit 0; fi
 if ldd "$probe" | grep -q libasan; then echo "SKIP: under ASan the preload order differs"; exit 0; fi
 source "$root/bench/peers/cpuid_cap_env.sh"
 uncapped=$("$probe" --cpuinfo)
-feature() { grep "^$1=" <<<"$2" | cut -d= -f2; }
 for level in avx2 scalar; do
   work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/cap.XXXXXX")
   cpuid_cap_env "$level" "$root" "$probe" "$work"

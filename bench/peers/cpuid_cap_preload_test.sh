@@ -11,8 +11,7 @@ lib="$dir/libcpuid_cap_preload.so" probe="$dir/cpuid_probe"
 # the first library of the process: preload it ahead of the cap.
 asan_rt=$(ldd "$probe" 2>/dev/null | awk '/libasan/ { print $3 }')
 [ -n "$asan_rt" ] && lib="$asan_rt $lib"
-fail=0
-check() { if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; fail=1; else echo "ok: $1"; fi; }
+source "$dir/cap_checks.sh"
 
 out=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=bogus "$probe" 2>&1); rc=$?
 check "bad level exits 2" "$rc" 2
@@ -26,14 +25,10 @@ if [ "$(uname -m)" != x86_64 ] || ! grep -qw cpuid_fault /proc/cpuinfo; then
   [ "$fail" -eq 0 ]; exit
 fi
 uncapped=$("$probe")
-feature() { grep "^$1=" <<<"$2" | cut -d= -f2; }
 for flags in "" "--reset-segv"; do
   avx2=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avx2 "$probe" $flags); rc=$?
   check "avx2 $flags: exit" "$rc" 0
-  for f in avx512f avx512bw avx512vnni avxvnni amx_int8; do
-    check "avx2 $flags: $f" "$(feature $f "$avx2")" 0
-  done
-  check "avx2 $flags: avx2 as uncapped" "$(feature avx2 "$avx2")" "$(feature avx2 "$uncapped")"
+  check_avx2_view "avx2 $flags" "$avx2" "$uncapped"
 done
 plain=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=scalar "$probe")
 check "scalar: avx" "$(feature avx "$plain")" 0

@@ -10,8 +10,7 @@ lib="$dir/libcpuid_cap_preload.so" probe="$dir/cpuid_probe" patch="$dir/cpuid_pa
 asan_rt=$(ldd "$probe" 2>/dev/null | awk '/libasan/ { print $3 }')
 [ -n "$asan_rt" ] && lib="$asan_rt $lib"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-fail=0
-check() { if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; fail=1; else echo "ok: $1"; fi; }
+source "$dir/cap_checks.sh"
 if [ "$(uname -m)" != x86_64 ]; then echo "SKIP: CPUID is x86-64's"; exit 0; fi
 
 out=$("$patch" "$probe" "$tmp/probe" 2>&1); rc=$?
@@ -25,14 +24,10 @@ check "only two bytes per site change" \
 check "a patched CPUID without the handler dies of SIGSEGV" "$rc" 139
 
 uncapped=$("$probe")
-feature() { grep "^$1=" <<<"$2" | cut -d= -f2; }
 for flags in "" "--reset-segv"; do
   avx2=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avx2 QNNC_PEER_CPUID=patched "$tmp/probe" $flags); rc=$?
   check "avx2 $flags: exit" "$rc" 0
-  for f in avx512f avx512bw avx512vnni avxvnni amx_int8; do
-    check "avx2 $flags: $f" "$(feature $f "$avx2")" 0
-  done
-  check "avx2 $flags: avx2 as uncapped" "$(feature avx2 "$avx2")" "$(feature avx2 "$uncapped")"
+  check_avx2_view "avx2 $flags" "$avx2" "$uncapped"
 done
 check "scalar: avx2" "$(feature avx2 "$(LD_PRELOAD="$lib" QNNC_PEER_ISA=scalar QNNC_PEER_CPUID=patched "$tmp/probe")")" 0
 check "avx512vnni: as uncapped" "$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avx512vnni QNNC_PEER_CPUID=patched "$tmp/probe")" \
