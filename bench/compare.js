@@ -136,31 +136,43 @@ function capEnvironment(isa, binDir, binaries) {
     return { env: base, ortEnv: process.env,
       note: `--isa=${isa}: XNNPACK and ONNX Runtime run uncapped (${lastLine(p.stderr)})` };
   }
-  return { env: { ...base, ...trap, LD_PRELOAD: `${lib} ${patched.cpuinfo}` },
-    ortEnv: { ...process.env, ...trap, LD_PRELOAD: `${lib} ${patched.ortLib}` },
-    note: `${all} (no CPUID faulting here: ORT's library and cpuinfo's preloaded with their CPUIDs patched to trap)` };
+  const env = { ...base, ...trap, LD_PRELOAD: `${lib} ${patched.cpuinfo}` };
+  const how = 'no CPUID faulting here: libcpuinfo';
+  if (!patched.ortLib) {
+    return { env, ortEnv: process.env,
+      note: `--isa=${isa}: qnnc's kernels and XNNPACK run capped at ${isa} (${how} preloaded with CPUIDs ` +
+        `patched to trap); ONNX Runtime uncapped (${patched.ortError})` };
+  }
+  return { env, ortEnv: { ...process.env, ...trap, LD_PRELOAD: `${lib} ${patched.ortLib}` },
+    note: `${all} (${how} and ORT's library preloaded with CPUIDs patched to trap)` };
 }
 
-// Copies, with their CPUIDs patched to trap, of ORT's library, of the cpuinfo
-// library `binary` (a benchmark) reads CPUID through for XNNPACK, and of the
-// probe, in a temporary directory removed at exit: { ortLib, cpuinfo, probe }
-// or { error }.
+// Copies, with their CPUIDs patched to trap, of the cpuinfo library `binary`
+// (a benchmark) reads CPUID through for XNNPACK, of the probe and, where
+// onnxruntime-node is installed, of ORT's library, in a temporary directory
+// removed at exit: { cpuinfo, probe, ortLib or ortError } or { error }.
 function patchForCap(binDir, probe, binary) {
-  const x64 = path.join(PEERS_DIR, 'node_modules/onnxruntime-node/bin');
-  const napi = fs.existsSync(x64) ? fs.readdirSync(x64).filter((d) => d.startsWith('napi-v')) : [];
-  const ortLib = napi.map((d) => path.join(x64, d, 'linux/x64/libonnxruntime.so.1')).find(fs.existsSync);
-  if (!ortLib) return { error: 'no onnxruntime-node library to patch' };
   const ldd = binary ? run('ldd', [binary], { stdio: ['ignore', 'pipe', 'pipe'] }).stdout || '' : '';
   const m = /libcpuinfo\S* => (\S+)/.exec(ldd);
   if (!m) return { error: 'no shared libcpuinfo in the benchmarks to patch' };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qnnc-cpuid-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const patch = (f) => {
+    const to = path.join(dir, path.basename(f));
+    const r = run(path.join(binDir, 'bench/peers/cpuid_patch'), [f, to], { stdio: ['ignore', 'pipe', 'pipe'] });
+    return r.status === 0 ? { to } : { error: lastLine(r.stderr) || `cpuid_patch failed on ${f}` };
+  };
   const out = {};
-  for (const [key, f] of [['ortLib', ortLib], ['cpuinfo', m[1]], ['probe', probe]]) {
-    out[key] = path.join(dir, path.basename(f));
-    const r = run(path.join(binDir, 'bench/peers/cpuid_patch'), [f, out[key]], { stdio: ['ignore', 'pipe', 'pipe'] });
-    if (r.status !== 0) return { error: lastLine(r.stderr) || `cpuid_patch failed on ${f}` };
+  for (const [key, f] of [['cpuinfo', m[1]], ['probe', probe]]) {
+    const r = patch(f);
+    if (r.error) return r;
+    out[key] = r.to;
   }
+  const x64 = path.join(PEERS_DIR, 'node_modules/onnxruntime-node/bin');
+  const napi = fs.existsSync(x64) ? fs.readdirSync(x64).filter((d) => d.startsWith('napi-v')) : [];
+  const ortLib = napi.map((d) => path.join(x64, d, 'linux/x64/libonnxruntime.so.1')).find(fs.existsSync);
+  const r = ortLib ? patch(ortLib) : { error: 'no onnxruntime-node library to patch' };
+  if (r.error) out.ortError = r.error; else out.ortLib = r.to;
   return out;
 }
 
@@ -402,6 +414,7 @@ function main() {
       run('bazel', ['build', '-c', 'opt', '//bench/peers:libcpuid_cap_preload.so',
         '//bench/peers:cpuid_probe', '//bench/peers:cpuid_patch'], { stdio: ['ignore', 2, 2] });
     }
+    ensureOrt();  // before the cap: it patches a copy of ORT's library (runOrt reports a failure)
     const cap = capEnvironment(args.isa, binDir || '', built.filter((b) => !b.missing).map((b) => b.path));
     benchEnv = cap.env;
     ortEnv = cap.ortEnv;

@@ -39,7 +39,7 @@ trap 'rm -rf "$work"' EXIT
 cap=()
 if [ ${#isa_flag[@]} -gt 0 ]; then
   source bench/peers/cpuid_cap_env.sh
-  cpuid_cap_env "${isa_flag[0]#--isa=}" "$bazel_bin" "$bin/tune" "$work"
+  cpuid_cap_env "${isa_flag[0]#--isa=}" "$bazel_bin" "$bin/tune" "$work" no-ort
   cap=("${QNNC_CAP_ENV[@]}")
   echo "CPUID cap: ${cap:+${isa_flag[0]#--isa=}, XNNPACK capped too; }$CAP_HOW"
 fi

@@ -4,7 +4,7 @@
 # and a bad level failing loudly. Skips where CPUID cannot be faulted.
 set -uo pipefail
 # Not itself under a cap (.ci/run runs the capped suites with one).
-unset LD_PRELOAD QNNC_PEER_ISA
+unset LD_PRELOAD QNNC_PEER_ISA QNNC_PEER_CPUID
 dir="$TEST_SRCDIR/qnnc/bench/peers"
 lib="$dir/libcpuid_cap_preload.so" probe="$dir/cpuid_probe"
 # Under --config=asan both are linked with the ASan runtime, which must be

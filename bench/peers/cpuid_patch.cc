@@ -7,6 +7,10 @@
 // Which bytes are instructions is binutils' objdump's answer (its linear
 // disassembly of the executable sections, run as `objdump -d`): a 0F A2 pair
 // may also stand inside another instruction, so the bytes alone do not say.
+// (A linear disassembly can still misread data placed inside code; compilers
+// do not put any there on x86-64, and the peer's output is checked against
+// the stored reference in every benchmark run, which a broken patch would
+// show.)
 // Each site must hold 0F A2 at its file offset (found through the PT_LOAD
 // segments). OUT is written whole or not at all; no CPUID in IN is an error,
 // since the cap would then silently not apply.
@@ -59,7 +63,11 @@ absl::StatusOr<std::vector<uint64_t>> CpuidAddresses(const std::string& path, co
   const bool ran = spawned == 0 && waitpid(pid, &status, 0) == pid;
   absl::StatusOr<std::string> listing = ReadFile(tmp);
   std::remove(tmp.c_str());
-  if (!ran) return absl::FailedPreconditionError("needs binutils' objdump on PATH (Debian: apt-get install binutils)");
+  if (!ran) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot run objdump (", std::strerror(spawned), "): it needs binutils' objdump on PATH (Debian: apt-get "
+        "install binutils) and a writable directory for ", tmp));
+  }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !listing.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("objdump -d failed on ", path));
   }
@@ -80,8 +88,13 @@ absl::StatusOr<uint64_t> FileOffset(const std::string& elf, uint64_t vaddr) {
   for (int i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph;
     std::memcpy(&ph, elf.data() + eh.e_phoff + static_cast<uint64_t>(i) * eh.e_phentsize, sizeof ph);
-    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && vaddr >= ph.p_vaddr && vaddr + 2 <= ph.p_vaddr + ph.p_filesz) {
-      return ph.p_offset + (vaddr - ph.p_vaddr);
+    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz &&
+        ph.p_filesz - (vaddr - ph.p_vaddr) >= 2) {
+      const uint64_t within = vaddr - ph.p_vaddr;
+      if (ph.p_offset > elf.size() || within > elf.size() - ph.p_offset || elf.size() - ph.p_offset - within < 2) {
+        return absl::InvalidArgumentError(absl::StrCat("cpuid at 0x", absl::Hex(vaddr), " lies past the end of the file"));
+      }
+      return ph.p_offset + within;
     }
   }
   return absl::InvalidArgumentError(absl::StrCat("cpuid at 0x", absl::Hex(vaddr), " is in no executable segment"));
@@ -96,8 +109,8 @@ absl::Status CheckElf(const std::string& elf) {
   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64) {
     return absl::InvalidArgumentError("not a 64-bit x86-64 ELF file");
   }
-  if (eh.e_phentsize < sizeof(Elf64_Phdr) ||
-      eh.e_phoff + static_cast<uint64_t>(eh.e_phnum) * eh.e_phentsize > elf.size()) {
+  const uint64_t table = static_cast<uint64_t>(eh.e_phnum) * eh.e_phentsize;  // < 2^32: no overflow
+  if (eh.e_phentsize < sizeof(Elf64_Phdr) || eh.e_phoff > elf.size() || table > elf.size() - eh.e_phoff) {
     return absl::InvalidArgumentError("its program headers lie outside the file");
   }
   return absl::OkStatus();
@@ -126,7 +139,8 @@ absl::StatusOr<int> Patch(const std::string& in, const std::string& out) {
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f.write(elf->data(), static_cast<std::streamsize>(elf->size()));
-    if (!f.good()) {
+    f.close();
+    if (f.fail()) {
       std::remove(tmp.c_str());
       return absl::InvalidArgumentError(absl::StrCat("cannot write ", out));
     }

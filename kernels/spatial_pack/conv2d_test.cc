@@ -134,9 +134,11 @@ std::vector<Case> Cases() {
   r.zx = 255, r.reorder_pairs = true, r.xmin = 224;
   add(r);
   // 1x1 planes of up to 196 pixels run as one row, a copied input too
-  // (u8s8_dense.cc, kFlatCopiedPixels): one pixel over runs by rows.
-  r = {"weight_pairs_reordered_1x1_rows", 1, 40, 1, 197, 24, 1, 1};
+  // (u8s8_dense.cc, kFlatCopiedPixels): 14x14 flat, 14x15 by rows.
+  r = {"weight_pairs_reordered_1x1_flat_14x14", 1, 40, 14, 14, 24, 1, 1};
   r.zx = 255, r.reorder_pairs = true, r.xmin = 224;
+  add(r);
+  r.name = "weight_pairs_reordered_1x1_rows_14x15", r.w = 15;
   add(r);
   r = {"weight_pairs_reordered_3x3_padded", 2, 20, 9, 8, 33, 3, 3, {1, 1}, {1, 1, 1, 1}};
   r.reorder_pairs = true, r.xmin = 224;
