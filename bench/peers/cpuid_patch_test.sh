@@ -41,6 +41,11 @@ out=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avx2 QNNC_PEER_CPUID=bogus "$tmp/probe" 2>
 check "a bad QNNC_PEER_CPUID exits 2" "$rc" 2
 check "a bad QNNC_PEER_CPUID names itself" "$(grep -c 'QNNC_PEER_CPUID=bogus' <<<"$out")" 1
 
+out=$("$patch" "$tmp/probe" "$tmp/twice" 2>&1); rc=$?
+check "no CPUID left to patch: exit 1" "$rc" 1
+check "no CPUID left to patch: says so" "$(grep -c 'has no CPUID instruction' <<<"$out")" 1
+check "no CPUID left to patch: no output" "$(ls "$tmp" | grep -c '^twice')" 0
+
 printf 'not an ELF file\n' >"$tmp/text"
 out=$("$patch" "$tmp/text" "$tmp/text.out" 2>&1); rc=$?
 check "not ELF: exit 1" "$rc" 1
