@@ -176,9 +176,9 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
     const PairingPlan plan =
         PlanPairing(values.data(), weight.shape(), params.groups,
                     PairingOrderGroups(weight.shape(), params.groups, params.in_height, params.in_width));
-    return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, &plan);
+    return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, &plan, 0);
   }
-  return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, nullptr);
+  return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, nullptr, RowTapSteps(params, isa, arith));
 }
 
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(

@@ -88,6 +88,14 @@ std::vector<Case> Cases() {
   add({"batch2", 2, 20, 9, 8, 40, 3, 3, {1, 1}, {1, 1, 1, 1}});
   add({"batch2_depthwise", 2, 16, 9, 8, 16, 3, 3, {1, 1}, {1, 1, 1, 1}, 16});
   add({"channels_1", 1, 1, 10, 10, 5, 3, 3, {1, 1}, {1, 1, 1, 1}});
+  // Images of 1-3 channels: u8i16.avx2 packs a kernel row's taps of every
+  // channel side by side (RowTapSteps), its copy keeping the real channels
+  // (odd widths: the vector packing's tail; the last step's values past the
+  // row's taps: the extra border). Dilated rows; dilated columns (none).
+  add({"rgb_5x5_rows_dilated_batch2", 2, 3, 13, 11, 20, 5, 5, {1, 1}, {2, 1, 3, 2}, 1, {2, 1}});
+  add({"two_channels_7x7_s2", 1, 2, 15, 17, 16, 7, 7, {2, 2}, {3, 3, 3, 3}});
+  add({"one_channel_7x7_wide", 1, 1, 9, 37, 24, 7, 7, {1, 2}, {3, 0, 3, 1}});
+  add({"one_channel_columns_dilated", 1, 1, 9, 12, 8, 3, 3, {1, 1}, {1, 2, 1, 2}, 1, {1, 2}});
   add({"channels_4_1x1", 1, 4, 6, 7, 3, 1, 1});
   add({"stride2_1x1", 1, 40, 9, 11, 24, 1, 1, {2, 2}});
   add({"wide_row_1x1_padded", 1, 32, 2, 61, 48, 1, 1, {1, 1}, {0, 1, 0, 2}});
@@ -560,6 +568,20 @@ TEST(ErrorTest, BadKnobsAndParams) {
   EXPECT_NE(d.status().message().find("no depthwise kernel"), std::string::npos) << d.status();
   d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
   ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->find("taps=row"), std::string::npos) << *d;
+  // An RGB 7x7 packs its rows' taps (6 steps of 4 values, not 7 of 4
+  // channels); an RGB 3x3 gains nothing (3 steps either way).
+  const Problem stem = MakeProblem({"stem", 1, 3, 9, 9, 16, 7, 7, {2, 2}, {3, 3, 3, 3}}, false);
+  d = Conv2DKernel::DescribeU8S8(stem.w, stem.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_NE(d->find("taps=row"), std::string::npos) << *d;
+  d = Conv2DKernel::DescribeU8S8(stem.w, stem.params, {}, Isa::kAvx512vnni, Arithmetic::kMadd16);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->find("taps=row"), std::string::npos) << *d;
+  const Problem rgb3x3 = MakeProblem({"rgb3x3", 1, 3, 9, 9, 16, 3, 3}, false);
+  d = Conv2DKernel::DescribeU8S8(rgb3x3.w, rgb3x3.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->find("taps=row"), std::string::npos) << *d;
   // vpmaddubsw takes weights whose pairs could saturate in every order,
   // correcting those steps, and says how many of its units it corrects.
   const Problem full = MakeProblem({"full16", 1, 16, 5, 5, 8, 3, 3, {1, 1}, {1, 1, 1, 1}}, false);

@@ -93,13 +93,18 @@ absl::Status PrepareOutput(Tensor* output, DType dtype, const Shape& shape);
 // With `shuffle` (the u8s8 AVX2 kernel reading its channels in a
 // PairingOrder) each 16-byte pixel's channels are reordered by the plane's
 // 16 order bytes (Row's `order`); the border needs none (every byte `fill`).
+// With `pack_row` (the stem's taps along the row, RowTapSteps) each 4-byte
+// pixel keeps its first `keep` channels, widened (internal::PackRowFn): 2 *
+// keep bytes per pixel, the border the widened `fill`.
 struct PadRows {
   int64_t h, w, wp, top, left, elem;
   uint8_t fill;
   internal::WidenFn widen = nullptr;
   internal::ShuffleFn shuffle = nullptr;
+  internal::PackRowFn pack_row = nullptr;
+  int keep = 0;
 
-  int64_t OutElem() const { return widen ? 2 * elem : elem; }
+  int64_t OutElem() const { return pack_row ? 2 * keep : widen ? 2 * elem : elem; }
   // Padded row y of the plane at `src` into `d` (wp * OutElem() bytes);
   // with `flip` (and `order`), the channels it flips read 255 - x, the
   // border's too.
@@ -112,7 +117,9 @@ struct PadRows {
       return;
     }
     Fill(d, left * e, flip);
-    if (widen) {
+    if (pack_row) {
+      pack_row(src + iy * w * elem, d + left * e, w, keep);
+    } else if (widen) {
       widen(src + iy * w * elem, d + left * e, w * elem);
     } else if (shuffle && order) {
       shuffle(src + iy * w * elem, d + left * elem, w * elem, order, flip);
@@ -126,7 +133,7 @@ struct PadRows {
       for (int64_t i = 0; i < bytes; ++i) d[i] = fill ^ flip[i % 16];
       return;
     }
-    if (!widen) {
+    if (!widen && !pack_row) {
       std::memset(d, fill, bytes);
       return;
     }
@@ -263,9 +270,17 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<in
                                                             const QuantizedConvParams& params,
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith);
-// `plan`: the AVX2 vpmaddubsw kernel's pairing (weight_pairs.h), else nullptr.
+// `plan`: the AVX2 vpmaddubsw kernel's pairing (weight_pairs.h), else
+// nullptr; `row_steps`: RowTapSteps.
 std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
-                              const PairingPlan* plan);
+                              const PairingPlan* plan, int64_t row_steps);
+// u8i16.avx2 on an image of at most 3 channels (the stem, in 4-channel
+// blocks): a kernel row's taps of all its channels side by side, 4 values per
+// step (7x7 on RGB: 21 values in 6 steps, where a step per tap of 4 channels,
+// one of them padding, took 7), read from a copy of the input that keeps
+// the real channels only. The steps per kernel row, or 0 where that saves
+// none (3x3 on RGB: 3 steps either way) or does not apply.
+int64_t RowTapSteps(const QuantizedConvParams& p, Isa isa, Arithmetic arith);
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Depthwise(const std::vector<int16_t>& weight,
                                                                 const QuantizedConvParams& params,
                                                                 Isa isa);

@@ -81,6 +81,8 @@ class U8S8Dense final : public Conv2DKernel {
                                p.in_channels % 16 == 0 && p.out_channels % 16 == 0 &&
                                ((isa == Isa::kAvx512vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
     k->group_words_ = grouped_tiles ? cg / 4 : 0;
+    k->row_steps_ = RowTapSteps(p, isa, arith);
+    if (k->row_steps_ > 0 && internal::GetPackRowAvx2() == nullptr) return absl::InternalError("missing the AVX2 row packing");
     PairingPlan plan;
     if (isa == Isa::kAvx2 && !k->madd16_) {
       // vpmaddubsw pairs slots (2m, 2m + 1) of each 16-channel block: the
@@ -153,14 +155,15 @@ class U8S8Dense final : public Conv2DKernel {
         k->fns_[nco * (max_pix + 1) + np] = fn;
       }
     }
-    k->description_ = Description(tile_co, tile_ow, isa, arith, k->correct_ ? &plan : nullptr);
+    k->description_ = Description(tile_co, tile_ow, isa, arith, k->correct_ ? &plan : nullptr, k->row_steps_);
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
   static std::string Description(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
-                                 const PairingPlan* plan) {
+                                 const PairingPlan* plan, int64_t row_steps) {
     if (arith == Arithmetic::kMadd16) {
-      return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
+      return absl::StrCat("u8i16.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow,
+                          row_steps > 0 ? " taps=row" : "");
     }
     std::string d = absl::StrCat("u8s8.", IsaName(isa), ".dense tile_co=", tile_co, " tile_ow=", tile_ow);
     if (plan && !IsNaturalOrder(plan->order)) {
@@ -229,7 +232,8 @@ class U8S8Dense final : public Conv2DKernel {
   // Packed weight bytes of one input-channel block of a tile of `nco`
   // groups (the dense packing: [icb][ky][kx][q][j]).
   int64_t IcbWeightBytes(int64_t nco) const {
-    return params_.kernel_h * params_.kernel_w * (in_block_ / 4) * nco * (madd16_ ? 128 : 64);
+    const int64_t steps = row_steps_ > 0 ? params_.kernel_h * row_steps_ : params_.kernel_h * params_.kernel_w * (in_block_ / 4);
+    return steps * nco * (madd16_ ? 128 : 64);
   }
 
   // w: OIHW values, within s8 unless madd16 (CreateU8S8 checks).
@@ -252,6 +256,33 @@ class U8S8Dense final : public Conv2DKernel {
       t.q_last = static_cast<int>(CeilDiv(ic_hi - (t.icb_lo + t.icb_count - 1) * ib, 4));
       if (t.q_last == ib / 4) t.q_last = 0;
       t.w_offset = static_cast<int64_t>(packed_.size());
+      if (row_steps_ > 0) {
+        // [ky][q < row_steps_][j][128 bytes]: value 4 q + m of a kernel row
+        // is tap kx = (4 q + m) / C of channel (4 q + m) % C (RunImpl's
+        // copy: the row's pixels of C channels side by side). The tile
+        // broadcasts a step's values (0, 1) as its even word and (2, 3) as
+        // its odd one: Madd16Offset's channels (0, 2) and (1, 3).
+        const int64_t channels = p.in_channels;
+        packed_.resize(packed_.size() + IcbWeightBytes(t.nco), 0);
+        int8_t* dst = packed_.data() + t.w_offset;
+        for (int64_t ky = 0; ky < p.kernel_h; ++ky) {
+          for (int64_t q = 0; q < row_steps_; ++q) {
+            for (int64_t j = 0; j < t.nco; ++j, dst += j_bytes) {
+              for (int64_t l = 0; l < 16; ++l) {
+                const int64_t oc = oc_lo + j * 16 + l;
+                for (int m = 0; m < 4 && oc < p.out_channels; ++m) {
+                  const int64_t kx = (4 * q + m) / channels, c = (4 * q + m) % channels;
+                  if (kx >= p.kernel_w) continue;
+                  const int16_t v = w[(oc * cg + c) * kk + ky * p.kernel_w + kx];
+                  std::memcpy(dst + 2 * internal::Madd16Offset(static_cast<int>(l), (m % 2) * 2 + m / 2), &v, 2);
+                }
+              }
+            }
+          }
+        }
+        tiles_.push_back(t);
+        continue;
+      }
       if (group_words_ > 0) {
         // [k][d][j][16 oc][4 ic]: lane l's 4 channels 4d..4d+3 of its group.
         packed_.resize(packed_.size() + kk * group_words_ * t.nco * j_bytes, 0);
@@ -462,6 +493,7 @@ class U8S8Dense final : public Conv2DKernel {
   std::vector<CorrectionStep> correction_steps_;
   std::vector<int16_t> correction_w_;
   int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
+  int64_t row_steps_ = 0;  // > 0: the stem's taps along the row, this many steps per kernel row (RowTapSteps)
   int64_t k_chunk_icbs_ = 0;  // > 0: input-channel blocks per chunk of a tile (Make, Work)
   bool strips_ = false;  // the tile functions take DenseTile::strips (AVX2 dense, not grouped)
   Epilogue ep_;
@@ -492,22 +524,30 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   const bool flat = !padded && p.kernel_h == 1 && p.kernel_w == 1 && p.strides[0] == 1 && p.strides[1] == 1 &&
                     (!(widen || shuffled) || g.oh * g.ow <= kFlatCopiedPixels);
   if (flat) g = OutGeom{g.n, 1, g.h * g.w, 1, g.oh * g.ow};
-  const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3];
+  // Taps along the row (row_steps_): the copy holds the real channels of
+  // each pixel as int16 (2 C bytes), and the tile sees a kernel row as
+  // row_steps_ adjacent taps of 8 bytes each (Q = 1). Its last step reads up
+  // to 3 values past the row's last tap: the rows get that many more pixels
+  // of border on the right.
+  const int64_t row_slack =
+      row_steps_ > 0 ? CeilDiv(4 * row_steps_ - p.kernel_w * p.in_channels, p.in_channels) : 0;
+  const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3] + row_slack;
+  const int64_t pixel_bytes = row_steps_ > 0 ? 2 * p.in_channels : ib * e;  // in the (copied) input
   RunCtx c;
   c.k = this;
   c.geom.icblk = ib;
   c.geom.kh = p.kernel_h;
-  c.geom.kw = p.kernel_w;
+  c.geom.kw = row_steps_ > 0 ? row_steps_ : p.kernel_w;
   c.geom.in_cstride = hp * wp * ib;  // banded: the band's plane (below)
-  c.geom.dil_h_bytes = p.dilation[0] * wp * ib * e;
-  c.geom.dil_w_bytes = p.dilation[1] * ib * e;
-  c.geom.pix_bytes = p.strides[1] * ib * e;
+  c.geom.dil_h_bytes = p.dilation[0] * wp * pixel_bytes;
+  c.geom.dil_w_bytes = row_steps_ > 0 ? 8 : p.dilation[1] * pixel_bytes;
+  c.geom.pix_bytes = p.strides[1] * pixel_bytes;
   c.out_pix = internal::OutPixelBytes(ep_);
   c.geom.out_cstride = g.oh * g.ow * c.out_pix;
   c.geom.ep = ep_;
   c.in = input.data<uint8_t>();
   c.in_image = icb_total_ * hp * wp * ib;
-  c.in_row = wp * ib * e;
+  c.in_row = wp * pixel_bytes;
   c.out = tile_epilogue ? nullptr : output->data<uint8_t>();
   c.tile_epilogue = tile_epilogue;
   c.out_image = ocb_ * g.oh * g.ow * c.out_pix;
@@ -563,7 +603,10 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     BandPad& b = c.band;
     b.src = input.data<uint8_t>();
     b.rows = {g.h, g.w, wp, p.pads[0], p.pads[1], ib, static_cast<uint8_t>(zx)};
-    if (widen) {
+    if (row_steps_ > 0) {
+      b.rows.pack_row = internal::GetPackRowAvx2();
+      b.rows.keep = static_cast<int>(p.in_channels);
+    } else if (widen) {
       b.rows.widen = internal::GetWidenPairsAvx2();
       if (b.rows.widen == nullptr) return absl::InternalError("missing the AVX2 widening");
     }
@@ -624,8 +667,17 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<in
 }
 
 std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
-                              const PairingPlan* plan) {
-  return U8S8Dense::Description(tile_co, tile_ow, isa, arith, plan);
+                              const PairingPlan* plan, int64_t row_steps) {
+  return U8S8Dense::Description(tile_co, tile_ow, isa, arith, plan, row_steps);
+}
+
+int64_t RowTapSteps(const QuantizedConvParams& p, Isa isa, Arithmetic arith) {
+  if (isa != Isa::kAvx2 || arith != Arithmetic::kMadd16 || p.groups != 1 || p.in_channels >= 4 ||
+      p.dilation[1] != 1) {
+    return 0;
+  }
+  const int64_t steps = CeilDiv(p.kernel_w * p.in_channels, 4);
+  return steps < p.kernel_w ? steps : 0;
 }
 
 }  // namespace qnnc::kernels::spatial_pack

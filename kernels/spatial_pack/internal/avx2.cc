@@ -491,7 +491,28 @@ void ShufflePixelsImpl(const uint8_t* src, uint8_t* dst, int64_t bytes, const ui
 }
 }  // namespace
 
+// Two pixels (8 bytes) per vpshufb: their first `keep` bytes each, each
+// followed by a zero byte, into 4 * keep bytes of the 16 stored (the rest is
+// overwritten by the next pair, or left for the scalar tail to overwrite).
+void PackRowImpl(const uint8_t* src, uint8_t* dst, int64_t pixels, int keep) {
+  alignas(16) int8_t control[16];
+  for (int b = 0; b < 16; ++b) {
+    const int value = b / 2, pixel = value / keep, channel = value % keep;
+    control[b] = b % 2 == 0 && pixel < 2 ? static_cast<int8_t>(4 * pixel + channel) : int8_t{-1};
+  }
+  const __m128i shuffle = _mm_load_si128(reinterpret_cast<const __m128i*>(control));
+  const int64_t out_pixel = 2 * keep;
+  int64_t i = 0;
+  // Each store writes 16 bytes: stop where it would pass the row's end.
+  for (; (i + 2) * out_pixel + (16 - 2 * out_pixel) <= pixels * out_pixel; i += 2) {
+    const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + 4 * i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * out_pixel), _mm_shuffle_epi8(x, shuffle));
+  }
+  PackRowScalar(src + 4 * i, dst + i * out_pixel, pixels - i, keep);
+}
+
 WidenFn GetWidenPairsAvx2() { return &WidenPairsImpl; }
+PackRowFn GetPackRowAvx2() { return &PackRowImpl; }
 ShuffleFn GetShufflePixelsAvx2() { return &ShufflePixelsImpl; }
 
 DwRowFn GetDwRowAvx2() { return &DwRowImpl; }
@@ -505,6 +526,7 @@ DenseTileFn GetDenseTileAvx2(int, int, int64_t) { return nullptr; }
 DenseTileFn GetDenseTileMadd16Avx2(int, int, int64_t) { return nullptr; }
 DenseTileFn GetGroupedTileMadd16Avx2(int, int, int) { return nullptr; }
 WidenFn GetWidenPairsAvx2() { return nullptr; }
+PackRowFn GetPackRowAvx2() { return nullptr; }
 ShuffleFn GetShufflePixelsAvx2() { return nullptr; }
 DwRowFn GetDwRowAvx2() { return nullptr; }
 }  // namespace qnnc::kernels::spatial_pack::internal

@@ -209,6 +209,15 @@ using WidenFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t bytes);
 WidenFn GetWidenPairsAvx2();
 // The portable equivalent (any multiple of 4 bytes).
 void WidenPairsScalar(const uint8_t* src, uint8_t* dst, int64_t bytes);
+// Packs `pixels` 4-byte pixels of u8 input at `src` (one 4-channel block)
+// into `dst` keeping each pixel's first `keep` (1-3) channels, widened to
+// int16: 2 * keep * pixels bytes, a row's values side by side (the stem's
+// taps along the row, u8s8_dense.cc RowTapSteps). nullptr when AVX2 was not
+// compiled in.
+using PackRowFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t pixels, int keep);
+PackRowFn GetPackRowAvx2();
+// The portable equivalent.
+void PackRowScalar(const uint8_t* src, uint8_t* dst, int64_t pixels, int keep);
 // Reorders the channels of each 16-byte pixel of `bytes` (a multiple of 16)
 // bytes at `src` into `dst`: dst byte s of a pixel is src byte order[s]
 // (a PairingOrder's 16 entries for one block; vpshufb), XORed with the 16

@@ -70,6 +70,12 @@ void DwRowScalar(const DwGeom& g, const DwRow& r) {
   }
 }
 
+void PackRowScalar(const uint8_t* src, uint8_t* dst, int64_t pixels, int keep) {
+  for (int64_t i = 0; i < pixels; ++i) {
+    for (int c = 0; c < keep; ++c, dst += 2) dst[0] = src[4 * i + c], dst[1] = 0;
+  }
+}
+
 void WidenPairsScalar(const uint8_t* src, uint8_t* dst, int64_t bytes) {
   for (int64_t i = 0; i < bytes; i += 4) {
     const uint8_t x0 = src[i], x1 = src[i + 1], x2 = src[i + 2], x3 = src[i + 3];
