@@ -17,7 +17,8 @@
 //            t = 1 or 2, spelled in the name (not GB's ->Threads());
 //            impl = one path segment without ':' (e.g. u8s8.avx512vnni, int16,
 //            qs8, qu8). Segments with ':' between impl and threads are a
-//            tuning sweep: read only with --sweep.
+//            tuning sweep: read only with --sweep; a segment weights:<kind>
+//            marks a run on other weights than the suite's, never read.
 //   time     the counter "ms" of the "median" aggregate (run_type
 //            "aggregate", aggregate_name "median", run_name = the name
 //            above): per repetition the median of the iterations' times
@@ -339,6 +340,8 @@ function measureRound(args, layers, built, notes) {
         for (const row of measured[b.key].rows || []) {
           if (row.layer !== l.name || row.threads !== t || row.ms == null) continue;
           if (row.sweep && !args.sweep) continue;
+          // Rows on other weights than the suite's (weights:trained) are not candidates.
+          if (/(^|\/)weights:/.test(row.sweep)) continue;
           cands.push({ ms: row.ms, impl: b.prefix + row.impl + (row.sweep ? `/${row.sweep}` : '') });
         }
       }

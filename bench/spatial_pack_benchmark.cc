@@ -41,11 +41,15 @@ using qnnc::bench::kPeakGopsPerCore;
 using qnnc::bench::Layer;
 
 // The suite, plus r50_c2_3x3 on an input the producer already padded (not
-// in the suite: it shows what the kernel's own padding copy costs).
+// in the suite: it shows what the kernel's own padding copy costs) and
+// ResNet-18's first stride-2 3x3 (64 -> 128 at 56x56: with trained weights
+// u8s8.avx2 copies its input per order for a quarter of the products of a
+// stride-1 layer, the costliest case of its copies).
 std::vector<Layer> Layers() {
   std::vector<Layer> layers(std::begin(qnnc::bench::kLayerSuite),
                             std::end(qnnc::bench::kLayerSuite));
   layers.push_back({"r50_c2_3x3_prepadded", 64, 58, 58, 64, 3, 1, 0, 1});
+  layers.push_back({"r18_l2_3x3_s2", 64, 56, 56, 128, 3, 2, 1, 1});
   return layers;
 }
 
