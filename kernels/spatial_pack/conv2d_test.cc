@@ -96,6 +96,7 @@ std::vector<Case> Cases() {
   add({"two_channels_7x7_s2", 1, 2, 15, 17, 16, 7, 7, {2, 2}, {3, 3, 3, 3}});
   add({"one_channel_7x7_wide", 1, 1, 9, 37, 24, 7, 7, {1, 2}, {3, 0, 3, 1}});
   add({"one_channel_columns_dilated", 1, 1, 9, 12, 8, 3, 3, {1, 1}, {1, 2, 1, 2}, 1, {1, 2}});
+  add({"one_channel_narrow", 1, 1, 6, 5, 8, 3, 3, {1, 1}, {1, 1, 1, 1}});  // no vector packing
   add({"channels_4_1x1", 1, 4, 6, 7, 3, 1, 1});
   add({"stride2_1x1", 1, 40, 9, 11, 24, 1, 1, {2, 2}});
   add({"wide_row_1x1_padded", 1, 32, 2, 61, 48, 1, 1, {1, 1}, {0, 1, 0, 2}});
@@ -376,6 +377,7 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
       {"padded_row_bands", 2, 20, 9, 8, 40, 3, 3, {1, 1}, {1, 1, 1, 1}},
       {"padded_large_weights", 2, 256, 5, 4, 256, 3, 3, {2, 1}, {1, 2, 0, 1}},
       {"pointwise_flat_copied", 2, 40, 7, 7, 24, 1, 1},
+      {"rgb_stem_rows", 2, 3, 11, 10, 16, 7, 7, {2, 2}, {3, 3, 3, 3}},  // u8i16.avx2: taps=row
   };
   Pool pool;
   for (const Case& k : cases) {
@@ -384,9 +386,14 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
     for (const U8S8Variant& v : AvailableVariants(a)) {
       auto kernel = Conv2DKernel::CreateU8S8(a.w, a.params, {}, v.isa, v.arith);
       ASSERT_TRUE(kernel.ok()) << kernel.status();
+      // The factory describes the kernel it makes.
+      auto described = Conv2DKernel::DescribeU8S8(a.w, a.params, {}, v.isa, v.arith);
+      ASSERT_TRUE(described.ok()) << described.status();
+      EXPECT_EQ(*described, (*kernel)->description()) << k.name;
+      const int64_t block = (*kernel)->input_layout() == "NCHW4c" ? 4 : 16;
       for (pthreadpool_t threads : {pool.get(), static_cast<pthreadpool_t>(nullptr)}) {
         for (const Problem* p : {&a, &b, &a}) {
-          auto x = ToBlocked(p->x, 16);
+          auto x = ToBlocked(p->x, block);
           ASSERT_TRUE(x.ok());
           Tensor y;
           ASSERT_TRUE((*kernel)->Run(*x, &y, threads).ok());
@@ -568,20 +575,21 @@ TEST(ErrorTest, BadKnobsAndParams) {
   EXPECT_NE(d.status().message().find("no depthwise kernel"), std::string::npos) << d.status();
   d = Conv2DKernel::DescribeU8S8(p.w, p.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(d->find("taps=row"), std::string::npos) << *d;
+  EXPECT_EQ(*d, "u8i16.avx2.dense tile_co=16 tile_ow=4");
   // An RGB 7x7 packs its rows' taps (6 steps of 4 values, not 7 of 4
-  // channels); an RGB 3x3 gains nothing (3 steps either way).
+  // channels); an RGB 3x3 gains nothing (3 steps either way); AVX-512
+  // VNNI's madd16 tile keeps a step per tap.
   const Problem stem = MakeProblem({"stem", 1, 3, 9, 9, 16, 7, 7, {2, 2}, {3, 3, 3, 3}}, false);
-  d = Conv2DKernel::DescribeU8S8(stem.w, stem.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
-  ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_NE(d->find("taps=row"), std::string::npos) << *d;
-  d = Conv2DKernel::DescribeU8S8(stem.w, stem.params, {}, Isa::kAvx512vnni, Arithmetic::kMadd16);
-  ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(d->find("taps=row"), std::string::npos) << *d;
+  auto stem_d = Conv2DKernel::DescribeU8S8(stem.w, stem.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
+  ASSERT_TRUE(stem_d.ok()) << stem_d.status();
+  EXPECT_EQ(*stem_d, "u8i16.avx2.dense tile_co=16 tile_ow=4 taps=row");
+  auto stem_vnni = Conv2DKernel::DescribeU8S8(stem.w, stem.params, {}, Isa::kAvx512vnni, Arithmetic::kMadd16);
+  ASSERT_TRUE(stem_vnni.ok()) << stem_vnni.status();
+  EXPECT_EQ(stem_vnni->find("taps=row"), std::string::npos) << *stem_vnni;
   const Problem rgb3x3 = MakeProblem({"rgb3x3", 1, 3, 9, 9, 16, 3, 3}, false);
-  d = Conv2DKernel::DescribeU8S8(rgb3x3.w, rgb3x3.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
-  ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(d->find("taps=row"), std::string::npos) << *d;
+  auto rgb3x3_d = Conv2DKernel::DescribeU8S8(rgb3x3.w, rgb3x3.params, {}, Isa::kAvx2, Arithmetic::kMadd16);
+  ASSERT_TRUE(rgb3x3_d.ok()) << rgb3x3_d.status();
+  EXPECT_EQ(rgb3x3_d->find("taps=row"), std::string::npos) << *rgb3x3_d;
   // vpmaddubsw takes weights whose pairs could saturate in every order,
   // correcting those steps, and says how many of its units it corrects.
   const Problem full = MakeProblem({"full16", 1, 16, 5, 5, 8, 3, 3, {1, 1}, {1, 1, 1, 1}}, false);
@@ -593,7 +601,6 @@ TEST(ErrorTest, BadKnobsAndParams) {
   ASSERT_TRUE(corrected.ok()) << corrected.status();
   EXPECT_NE(corrected->find(absl::StrCat(" corrected=", plan.corrected_halves, "/72")), std::string::npos)
       << *corrected;
-  EXPECT_EQ(*d, "u8i16.avx2.dense tile_co=16 tile_ow=4");
 }
 
 // The pairs are input channels (2m, 2m+1) of one output channel and tap;

@@ -230,7 +230,8 @@ class U8S8Dense final : public Conv2DKernel {
   }
 
   // Packed weight bytes of one input-channel block of a tile of `nco`
-  // groups (the dense packing: [icb][ky][kx][q][j]).
+  // groups (the dense packing: [icb][ky][kx][q][j]; the stem's taps along
+  // the row: [ky][q < row_steps_][j], one block).
   int64_t IcbWeightBytes(int64_t nco) const {
     const int64_t steps = row_steps_ > 0 ? params_.kernel_h * row_steps_ : params_.kernel_h * params_.kernel_w * (in_block_ / 4);
     return steps * nco * (madd16_ ? 128 : 64);
@@ -512,7 +513,8 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   const int64_t ib = in_block_;
   const bool padded = p.pads[0] || p.pads[1] || p.pads[2] || p.pads[3];
   // The u8i16 kernel reads a widened copy, made by the same banded padding
-  // (with no border when the layer has no padding), twice the bytes.
+  // (with no border when the layer has no padding), twice the bytes (the
+  // stem's taps along the row: a packed one, below).
   const bool widen = madd16_;
   const bool shuffled = !order_.empty();
   const int64_t e = widen ? 2 : 1;
@@ -527,8 +529,8 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   // Taps along the row (row_steps_): the copy holds the real channels of
   // each pixel as int16 (2 C bytes), and the tile sees a kernel row as
   // row_steps_ adjacent taps of 8 bytes each (Q = 1). Its last step reads up
-  // to 3 values past the row's last tap: the rows get that many more pixels
-  // of border on the right.
+  // to 3 values past the row's last tap: the rows get enough more pixels of
+  // border on the right to hold them (1 for RGB).
   const int64_t row_slack =
       row_steps_ > 0 ? CeilDiv(4 * row_steps_ - p.kernel_w * p.in_channels, p.in_channels) : 0;
   const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3] + row_slack;

@@ -134,7 +134,8 @@ const DenseTileFn* MakeTable(std::index_sequence<P...>) {
 // u8 x i16 by vpmaddwd alone (exact for any weights: a pair sums two
 // products of at most 255 * 128 into int32). The input is widened
 // beforehand (WidenPairs): the 4 input channels of a pixel are the int16
-// pairs (x0, x2) and (x1, x3), each broadcast as one word. The weights of a
+// pairs (x0, x2) and (x1, x3), each broadcast as one word (the stem's taps
+// along the row: PackRow, 4 values of a row per step). The weights of a
 // step hold four ymm of int16 pairs (microkernels.h): one vpmaddwd per 16
 // MACs, half the multiplies of the split vpmaddubsw scheme, and no other
 // vector instruction but its vpaddd (widening in registers instead cost a
@@ -166,8 +167,9 @@ void DenseTileMadd16Impl(const DenseGeom& g, const DenseTile& t) {
   const int64_t pix = g.pix_bytes;
   // Where a row's taps are adjacent pixels (dilation 1: the next tap is
   // the next 8 * Q bytes of the widened input, and its weights the next
-  // steps), the kw * Q steps of a row of the kernel run as one loop: a 7x7
-  // stem on 4-channel blocks, one step per tap, paid a tap loop per step.
+  // steps), the kw * Q steps of a row of the kernel run as one loop (a 7x7
+  // stem on 4-channel blocks, one step per tap, paid a tap loop per step;
+  // the stem's taps along the row come here too, its row's steps as taps).
   const bool row_runs = g.dil_w_bytes == 8 * Q;
   // 1x1 layers (most of the small-K ones: MobileNetV2's expansions) take a
   // loop of blocks and steps only.
@@ -491,6 +493,7 @@ void ShufflePixelsImpl(const uint8_t* src, uint8_t* dst, int64_t bytes, const ui
 }
 }  // namespace
 
+namespace {
 // Two pixels (8 bytes) per vpshufb: their first `keep` bytes each, each
 // followed by a zero byte, into 4 * keep bytes of the 16 stored (the rest is
 // overwritten by the next pair, or left for the scalar tail to overwrite).
@@ -504,12 +507,13 @@ void PackRowImpl(const uint8_t* src, uint8_t* dst, int64_t pixels, int keep) {
   const int64_t out_pixel = 2 * keep;
   int64_t i = 0;
   // Each store writes 16 bytes: stop where it would pass the row's end.
-  for (; (i + 2) * out_pixel + (16 - 2 * out_pixel) <= pixels * out_pixel; i += 2) {
+  for (; i * out_pixel + 16 <= pixels * out_pixel; i += 2) {
     const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + 4 * i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * out_pixel), _mm_shuffle_epi8(x, shuffle));
   }
   PackRowScalar(src + 4 * i, dst + i * out_pixel, pixels - i, keep);
 }
+}  // namespace
 
 WidenFn GetWidenPairsAvx2() { return &WidenPairsImpl; }
 PackRowFn GetPackRowAvx2() { return &PackRowImpl; }

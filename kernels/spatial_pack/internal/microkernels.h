@@ -78,6 +78,9 @@ inline int32_t RequantizeScalar(int32_t acc, float m, const Epilogue& e) {
   return static_cast<int32_t>(std::nearbyint(v)) + e.zp;
 }
 
+// The stem's taps along the row (u8s8_dense.cc RowTapSteps) runs the madd16
+// tile with Q = 1 on a kernel row seen as `kw` = its steps of 8 bytes:
+// dil_w_bytes 8, pix_bytes stride_w * 2 C.
 struct DenseGeom {
   int64_t icblk = 16;        // input channel block: 16 or 4
   int64_t kh = 1, kw = 1;
