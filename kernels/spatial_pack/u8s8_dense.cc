@@ -82,7 +82,9 @@ class U8S8Dense final : public Conv2DKernel {
                                ((isa == Isa::kAvx512vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
     k->group_words_ = grouped_tiles ? cg / 4 : 0;
     k->row_steps_ = RowTapSteps(p, isa, arith);
-    if (k->row_steps_ > 0 && internal::GetPackRowAvx2() == nullptr) return absl::InternalError("missing the AVX2 row packing");
+    if (k->row_steps_ > 0 && internal::GetPackRowAvx2() == nullptr) {
+      return absl::InternalError("missing the AVX2 row packing");
+    }
     PairingPlan plan;
     if (isa == Isa::kAvx2 && !k->madd16_) {
       // vpmaddubsw pairs slots (2m, 2m + 1) of each 16-channel block: the
@@ -233,7 +235,8 @@ class U8S8Dense final : public Conv2DKernel {
   // groups (the dense packing: [icb][ky][kx][q][j]; the stem's taps along
   // the row: [ky][q < row_steps_][j], one block).
   int64_t IcbWeightBytes(int64_t nco) const {
-    const int64_t steps = row_steps_ > 0 ? params_.kernel_h * row_steps_ : params_.kernel_h * params_.kernel_w * (in_block_ / 4);
+    const int64_t steps = row_steps_ > 0 ? params_.kernel_h * row_steps_
+                                         : params_.kernel_h * params_.kernel_w * (in_block_ / 4);
     return steps * nco * (madd16_ ? 128 : 64);
   }
 
