@@ -64,7 +64,9 @@ for ((r = 1; r <= rounds; r++)); do
       [ "$mode" = tuned ] && extra=(--records="$records" --report="$work/tuned_$t.json")
       out=$("${cap[@]}" "$bin/compile" --model="$model" "${io[@]}" --runs="$runs" --threads="$t" "${isa_flag[@]}" "${extra[@]}")
       ms=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$out")
-      match=$(sed -n 's/^match: *[^:]*: //p' <<<"$out" | sed 's/ (worst.*//; s/, tolerance.*//' | head -1)
+      # The first output's line; sed reads all of its input (head -1 could exit
+      # early and fail the pipe by SIGPIPE under pipefail).
+      match=$(sed -n 's/^match: *[^:]*: //p' <<<"$out" | sed -n '1{s/ (worst.*//; s/, tolerance.*//; p}')
       printf '%s\t%s\t%s\t%s\n' "$t" "$mode" "$ms" "${match:-not checked}" >>"$samples"
     done
   done
