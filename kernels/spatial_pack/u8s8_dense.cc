@@ -108,14 +108,10 @@ class U8S8Dense final : public Conv2DKernel {
           k->flip_mask_.resize(plan.flip.size());
           for (size_t i = 0; i < plan.flip.size(); ++i) k->flip_mask_[i] = plan.flip[i] ? 0xff : 0;
           const int64_t kk = p.kernel_h * p.kernel_w;
-          for (int64_t oc = 0; oc < p.out_channels; ++oc) {
-            const uint8_t *order = plan.OrderOf(oc), *flip = plan.FlipOf(oc);
-            for (int64_t s = 0; s < k->icb_total_ * 16; ++s) {
-              const int64_t ic = s / 16 * 16 + order[s];
-              if (!flip[s] || ic >= cg) continue;
-              for (int64_t t = 0; t < kk; ++t) k->bias_[oc] += 255 * weight[(oc * cg + ic) * kk + t];
-            }
-          }
+          plan.ForEachFlipped(p.out_channels, cg, [&](int64_t oc, int64_t ic) {
+            for (int64_t t = 0; t < kk; ++t) k->bias_[oc] += 255 * weight[(oc * cg + ic) * kk + t];
+            return true;
+          });
         }
       }
     }

@@ -364,18 +364,10 @@ size_t HashWeights(const int16_t* w, int64_t n) {
 bool FlipsFit(const PairingPlan& plan, const int16_t* w, const tensor::Shape& shape) {
   if (!plan.HasFlips()) return true;
   const int64_t cg = shape[1], kk = shape[2] * shape[3];
-  const int64_t per_order = static_cast<int64_t>(plan.flip.size()) / plan.order_groups;
-  for (int64_t oc = 0; oc < shape[0]; ++oc) {
-    const uint8_t *order = plan.OrderOf(oc), *flip = plan.FlipOf(oc);
-    for (int64_t s = 0; s < per_order; ++s) {
-      const int64_t ic = s / kBlock * kBlock + order[s];
-      if (!flip[s] || ic >= cg) continue;
-      for (int64_t k = 0; k < kk; ++k) {
-        if (w[(oc * cg + ic) * kk + k] == -128) return false;
-      }
-    }
-  }
-  return true;
+  return plan.ForEachFlipped(shape[0], cg, [&](int64_t oc, int64_t ic) {
+    const int16_t* v = w + (oc * cg + ic) * kk;
+    return std::find(v, v + kk, int16_t{-128}) == v + kk;
+  });
 }
 
 constexpr size_t kCachedPlans = 512;

@@ -81,6 +81,21 @@ struct PairingPlan {
     return flip.data() + (oc / oc_per_order) * (static_cast<int64_t>(flip.size()) / order_groups);
   }
   bool HasFlips() const;
+  // Calls fn(oc, ic) for each output channel oc < out_channels and input
+  // channel ic < in_channels its order reads flipped, until fn returns
+  // false; returns whether it ran to the end.
+  template <typename Fn>
+  bool ForEachFlipped(int64_t out_channels, int64_t in_channels, Fn fn) const {
+    const int64_t per_order = static_cast<int64_t>(flip.size()) / order_groups;
+    for (int64_t oc = 0; oc < out_channels; ++oc) {
+      const uint8_t *o = OrderOf(oc), *f = FlipOf(oc);
+      for (int64_t s = 0; s < per_order; ++s) {
+        const int64_t ic = s / 16 * 16 + o[s];  // slot s of its block of 16
+        if (f[s] && ic < in_channels && !fn(oc, ic)) return false;
+      }
+    }
+    return true;
+  }
   // Whether the kernel reads its input through a copy (another order, or
   // channels flipped).
   bool Copies() const;
