@@ -790,6 +790,34 @@ TEST(PlanPairingTest, PlansAreKeptPerWeights) {
   EXPECT_NE(other.flip, first.flip);
 }
 
+// ForEachFlipped visits the flipped slots' channels of each output
+// channel's order (slots past the input channels skipped) and stops when
+// told to.
+TEST(PlanPairingTest, ForEachFlippedWalksEachOrdersFlips) {
+  PairingPlan plan;
+  plan.order_groups = 2;
+  plan.oc_per_order = 16;
+  plan.order.resize(2 * 32);
+  plan.flip.assign(2 * 32, 0);
+  for (int g = 0; g < 2; ++g) {
+    for (int s = 0; s < 32; ++s) plan.order[g * 32 + s] = static_cast<uint8_t>(15 - s % 16);  // reversed blocks
+  }
+  plan.flip[0] = 1;        // order 0, block 0, slot 0: channel 15
+  plan.flip[16] = 1;       // order 0, block 1, slot 0: channel 31, past 20 channels
+  plan.flip[32 + 17] = 1;  // order 1, block 1, slot 1: channel 30, past them too
+  plan.flip[32 + 31] = 1;  // order 1, block 1, slot 15: channel 16
+  std::vector<std::pair<int64_t, int64_t>> seen;
+  EXPECT_TRUE(plan.ForEachFlipped(32, 20, [&](int64_t oc, int64_t ic) {
+    seen.emplace_back(oc, ic);
+    return true;
+  }));
+  ASSERT_EQ(seen.size(), 32u);
+  for (int64_t oc = 0; oc < 32; ++oc) EXPECT_EQ(seen[oc], std::make_pair(oc, oc < 16 ? int64_t{15} : int64_t{16}));
+  int calls = 0;
+  EXPECT_FALSE(plan.ForEachFlipped(32, 20, [&](int64_t, int64_t) { return ++calls < 3; }));
+  EXPECT_EQ(calls, 3);
+}
+
 // One order per 16 output channels of a 3x3 or larger kernel while the
 // copies stay within about 2 MiB; one for 1x1, grouped weights and unknown
 // planes.
