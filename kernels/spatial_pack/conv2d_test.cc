@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <random>
 #include <set>
@@ -834,6 +835,65 @@ TEST(PlanPairingTest, OrderGroupsByShape) {
   // Equal groups of whole tiles: 3 copies allowed of 16 tiles -> 6 tiles
   // each, so 3 orders.
   EXPECT_EQ(PairingOrderGroups({256, 64, 3, 3}, 1, 100, 100), 3);
+}
+
+// The block matcher finds a pairing with the fewest saturating pairs (it
+// skips partners that cannot beat the best so far and stops at none):
+// against every pairing of random blocks. One output channel and tap, no
+// flips: each word of two pairs is one half step, corrected where either of
+// its pairs saturates, and the words group the saturating pairs together,
+// so the plan corrects ceil(k / 2) halves for the fewest saturating pairs k.
+TEST(PlanPairingTest, MatchingIsOptimalOnRandomBlocks) {
+  std::mt19937 rng(26);
+  for (int channels : {8, 12, 16}) {
+    for (int trial = 0; trial < (channels == 16 ? 4 : 60); ++trial) {
+      std::vector<int8_t> w(channels);
+      for (int8_t& v : w) v = static_cast<int8_t>(static_cast<int>(rng() % 255) - 127);
+      // The fewest saturating pairs over every pairing.
+      int fewest = INT_MAX;
+      std::vector<int> open;
+      for (int c = 0; c < channels; ++c) open.push_back(c);
+      std::function<void(std::vector<int>&, int)> pair_up = [&](std::vector<int>& rest, int so_far) {
+        if (so_far >= fewest) return;
+        if (rest.empty()) {
+          fewest = so_far;
+          return;
+        }
+        const int a = rest[0];
+        for (size_t i = 1; i < rest.size(); ++i) {
+          const int b = rest[i];
+          const int pos = std::max<int>(w[a], 0) + std::max<int>(w[b], 0);
+          const int neg = std::max<int>(-w[a], 0) + std::max<int>(-w[b], 0);
+          std::vector<int> next;
+          for (int c : rest) {
+            if (c != a && c != b) next.push_back(c);
+          }
+          pair_up(next, so_far + (pos > kMaddubsMaxPairSum || neg > kMaddubsMaxPairSum));
+        }
+      };
+      pair_up(open, 0);
+      const PairingPlan plan =
+          PlanPairing(Tensor::FromVector<int8_t>({1, channels, 1, 1}, w), 1, 1, /*flips=*/false);
+      EXPECT_EQ(plan.corrected_halves, (fewest + 1) / 2) << channels << " channels, trial " << trial;
+    }
+  }
+}
+
+// Each half step (8 output channels) counts on its own: 16 channels at 100
+// saturate in every pairing, so every word of the block is corrected in
+// each half holding such an output channel.
+TEST(PlanPairingTest, CorrectedHalvesCountEachHalf) {
+  auto corrected = [](int heavy_outputs) {
+    std::vector<int8_t> w(16 * 16, 0);
+    for (int oc = 0; oc < heavy_outputs; ++oc) std::fill(w.begin() + oc * 16, w.begin() + (oc + 1) * 16, 100);
+    const PairingPlan plan = PlanPairing(Tensor::FromVector<int8_t>({16, 16, 1, 1}, w), 1, 1, /*flips=*/false);
+    EXPECT_EQ(plan.units, 4);
+    return plan.corrected_halves;
+  };
+  EXPECT_EQ(corrected(16), 8);
+  EXPECT_EQ(corrected(8), 4);   // the first half only
+  EXPECT_EQ(corrected(9), 8);   // and output channel 8, of the second
+  EXPECT_EQ(corrected(0), 0);
 }
 
 // The AVX2 one-pass kernel takes weights that fit only reordered, and says so.
