@@ -52,7 +52,7 @@ int64_t MaxWeightPairSum(const tensor::Tensor& weight, int64_t groups) {
 
 namespace {
 
-constexpr int kBlock = 16;
+constexpr int kBlock = kPairingBlock;
 
 // Whether the pair (a, b) of values at one output channel and tap could
 // saturate vpmaddubsw's int16 sum.

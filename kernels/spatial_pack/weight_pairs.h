@@ -66,6 +66,9 @@ int64_t MaxWeightPairSum(const int16_t* weight, const tensor::Shape& shape, int6
 // whose negation s8 cannot hold). ResNet-18's 64 -> 64 3x3: 10.7% of half
 // steps corrected -> 6%. A 1x1 layer flips only where its order is not the
 // natural one anyway (in the natural order it may read its input in place).
+// The channels of a block, which an order permutes among themselves (a
+// vpshufb's 16 bytes).
+inline constexpr int kPairingBlock = 16;
 using PairingOrder = std::vector<uint8_t>;
 struct PairingPlan {
   PairingOrder order;
@@ -90,7 +93,7 @@ struct PairingPlan {
     for (int64_t oc = 0; oc < out_channels; ++oc) {
       const uint8_t *o = OrderOf(oc), *f = FlipOf(oc);
       for (int64_t s = 0; s < per_order; ++s) {
-        const int64_t ic = s / 16 * 16 + o[s];  // slot s of its block of 16
+        const int64_t ic = s / kPairingBlock * kPairingBlock + o[s];  // slot s of its block
         if (f[s] && ic < in_channels && !fn(oc, ic)) return false;
       }
     }
