@@ -14,20 +14,6 @@ int64_t MaxWeightPairSum(const int16_t* w, const tensor::Shape& shape, int64_t g
   const int64_t oc_count = shape[0], cg = shape[1];
   const int64_t kk = shape[2] * shape[3], og = std::max<int64_t>(1, oc_count / groups);
   int64_t worst = 0;
-  if (groups == 1) {
-    // The same, without the group bounds.
-    for (int64_t oc = 0; oc < oc_count; ++oc) {
-      for (int64_t c = 0; c < cg; c += 2) {
-        const int16_t* a = w + (oc * cg + c) * kk;
-        const int16_t* b = c + 1 < cg ? a + kk : nullptr;
-        for (int64_t k = 0; k < kk; ++k) {
-          const int x = a[k], y = b ? b[k] : 0;
-          worst = std::max<int64_t>(worst, std::max(std::max(x, 0) + std::max(y, 0), std::max(-x, 0) + std::max(-y, 0)));
-        }
-      }
-    }
-    return worst;
-  }
   for (int64_t oc = 0; oc < oc_count; ++oc) {
     const int64_t lo = (oc / og) * cg, hi = lo + cg;  // the group's input channels
     for (int64_t k = 0; k < kk; ++k) {
