@@ -11,7 +11,8 @@
 //
 // A PLAN may start with NAME=VALUE, pairs (comma-separated) to set in the
 // environment of its runs: an experiment build's switches, or the same plan
-// twice as a noise check. It builds //tools:compile with -c opt and runs it
+// twice as a noise check; COMPILE=PATH runs that plan on another build of
+// //tools:compile (a copy of the old binary, to time a kernel change). It builds //tools:compile with -c opt and runs it
 // from `bazel info -c opt bazel-bin` with --plan, --report. Prints a
 // Markdown table on stdout: the run's latency, the sum of the ops' medians,
 // then every op taking at least --min-ms in the first plan. An op no variant
@@ -64,7 +65,10 @@ function parseVariant(text) {
     env[m[1]] = m[2];
   }
   if (!fs.existsSync(plan)) fail(`no plan file ${plan}`);
-  return { label: text, env, plan };
+  const compile = env.COMPILE;
+  delete env.COMPILE;
+  if (compile !== undefined && !fs.existsSync(compile)) fail(`COMPILE: no file ${compile}`);
+  return { label: text, env, plan, compile };
 }
 
 function median(values) {
@@ -95,7 +99,7 @@ function main() {
         const flags = [`--plan=${v.plan}`, `--input=${args.input}`, `--runs=${args.runs}`,
           `--threads=${args.threads}`, `--report=${report}`];
         if (args.isa) flags.push(`--isa=${args.isa}`);
-        const run = spawnSync(compile, flags, { env: { ...process.env, ...v.env }, encoding: 'utf8' });
+        const run = spawnSync(v.compile || compile, flags, { env: { ...process.env, ...v.env }, encoding: 'utf8' });
         if (run.status !== 0) {
           const last = (run.stderr || '').trim().split('\n').pop();
           fail(`${v.label}: //tools:compile exited with ${run.status}: ${last}`, 1);
