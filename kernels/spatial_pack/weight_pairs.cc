@@ -47,15 +47,10 @@ inline bool Saturates(int a, int b) {
          std::max(-a, 0) + std::max(-b, 0) > kMaddubsMaxPairSum;
 }
 
-// The weight of output channel oc at input channel ic and tap k, 0 outside
-// oc's group (or past the channels).
+// An OIHW weight's extents: output channels, input channels per group,
+// taps, output channels per group.
 struct Weights {
-  const int16_t* w;
   int64_t oc_count, cg, kk, og;
-  int At(int64_t oc, int64_t ic, int64_t k) const {
-    const int64_t lo = (oc / og) * cg;
-    return ic < lo || ic >= lo + cg ? 0 : w[(oc * cg + ic - lo) * kk + k];
-  }
 };
 
 // Minimum-cost pairing of the channels of one block (cost[a][b]: the (8
@@ -114,7 +109,7 @@ class BlockMatcher {
 
 // Whether the pair of channels with these magnitudes (pos and neg: [unit][16
 // lanes]) could saturate in half h (8 lanes) of unit u (16 output channels,
-// tap): 8 lanes the compiler compares at once.
+// tap).
 inline bool HalfSaturates(const int16_t* pa, const int16_t* pc, const int16_t* na, const int16_t* nc,
                           int64_t u, int h) {
   // The 8 lanes as one vector (GCC's vector extensions: SSE2 or NEON, any
@@ -224,7 +219,7 @@ static PairingPlan ComputePlan(const int16_t* w, const tensor::Shape& shape, int
     PairingPlan plain = ComputePlan(w, shape, groups, order_groups, false);
     if (IsNaturalOrder(plain.order)) return plain;
   }
-  const Weights wt{w, shape[0], shape[1], shape[2] * shape[3], std::max<int64_t>(1, shape[0] / groups)};
+  const Weights wt{shape[0], shape[1], shape[2] * shape[3], std::max<int64_t>(1, shape[0] / groups)};
   const int64_t ic_count = groups * wt.cg, blocks = (ic_count + kBlock - 1) / kBlock;
   const int64_t ocbs = (wt.oc_count + kBlock - 1) / kBlock;
   const bool natural = MaxWeightPairSum(w, shape, groups) <= kMaddubsMaxPairSum;
