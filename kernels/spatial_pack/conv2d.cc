@@ -173,12 +173,11 @@ absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,
                                             DefaultConfigU8S8(params, isa, 0, arith)));
   if (IsDepthwise(params)) return DescribeU8S8Depthwise(isa);
   if (isa == Isa::kAvx2 && arith == Arithmetic::kMaddubs) {
-    const PairingPlan plan =
-        PlanPairing(values.data(), weight.shape(), params.groups,
-                    PairingOrderGroups(weight.shape(), params.groups, params.in_height, params.in_width));
-    return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, &plan, 0);
+    ASSIGN_OR_RETURN(auto packed, MakeU8S8Dense(values, params, tiles.first, tiles.second, isa, arith,
+                                                /*describe_only=*/true));
+    return packed->description();
   }
-  return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, nullptr, RowTapSteps(params, isa, arith));
+  return DescribeU8S8Dense(tiles.first, tiles.second, isa, arith, RowTapSteps(params, isa, arith));
 }
 
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(

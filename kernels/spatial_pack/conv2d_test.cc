@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -53,6 +54,10 @@ struct Case {
   // half (8): every same-signed pair could saturate, and every pair fits
   // with one of its channels flipped (read as 255 - x, weights negated).
   bool flip_pairs = false;
+  // Weights of magnitude `paired` or, one in four, paired + 1, random signs:
+  // with paired = 32, four of 32 fill an int16 lane exactly at 255 (the AVX2
+  // kernel's paired steps, step_pairs.h), a 33 among them overflows it.
+  int paired = 0;
   // Inputs in [xmin, 255]: large inputs make a saturating pair saturate.
   int xmin = 0;
 };
@@ -172,6 +177,18 @@ std::vector<Case> Cases() {
   r = {"weight_pairs_flipped_3x3_orders", 1, 20, 7, 7, 48, 3, 3, {1, 1}, {1, 1, 1, 1}};
   r.zx = 215, r.flip_pairs = true, r.xmin = 180;
   add(r);
+  // Steps paired at the limit (the AVX2 one-pass kernel adds two steps'
+  // products in int16), every input 255: 3x3 padded, two tiles of output
+  // channels; then 1x1 with a partial last block, and strided.
+  r = {"steps_paired_at_the_limit_3x3", 1, 64, 6, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}};
+  r.zx = 3, r.paired = 32, r.xmin = 255;
+  add(r);
+  r = {"steps_paired_at_the_limit_1x1", 1, 40, 5, 6, 24, 1, 1};
+  r.zx = 9, r.paired = 32, r.xmin = 255;
+  add(r);
+  r = {"steps_paired_3x3_s2", 2, 48, 9, 11, 40, 3, 3, {2, 2}, {1, 0, 1, 2}};
+  r.zx = 120, r.paired = 32, r.xmin = 230;
+  add(r);
   Case dw = {"depthwise_i8_clamp", 1, 32, 7, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32};
   dw.zx = 255, dw.out = DType::kI8, dw.out_zp = -5, dw.cmin = -20, dw.cmax = 90;
   add(dw);
@@ -219,6 +236,9 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
       const int64_t o = i / (cg * kk), ic = i / kk % cg;
       wv[i] = sign[(o / 8 % 2) * cg + ic] * (90 + static_cast<int>(rng() % 21));
     }
+  }
+  if (k.paired > 0) {
+    for (auto& e : wv) e = (rng() % 2 ? 1 : -1) * (k.paired + (rng() % 4 == 0));
   }
   if (k.reorder_pairs) {
     for (int64_t i = 0; i < wn; ++i) {
@@ -904,11 +924,28 @@ TEST(U8S8Test, Avx2DescribesReorderedPairs) {
   ASSERT_GT(MaxWeightPairSum(r.w, 1), kMaddubsMaxPairSum);
   auto d = Conv2DKernel::DescribeU8S8(r.w, r.params, {{"tile_ow", 4}}, Isa::kAvx2);
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4 pairs=reordered");
+  // 40 channels: 10 words of nonzero weights per tile, 2 tiles; large
+  // weights pair no steps.
+  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4 pairs=reordered paired=0/20");
   k.reorder_pairs = false, k.fit_pairs = true;
   d = Conv2DKernel::DescribeU8S8(MakeProblem(k, false).w, r.params, {{"tile_ow", 4}}, Isa::kAvx2);
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4");
+  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4 paired=0/20");
+}
+
+// Weights of magnitude 32 and 33 (Case::paired): the kernel pairs steps,
+// and says how many. Checked against the reference in SuiteTest.
+TEST(U8S8Test, Avx2DescribesPairedSteps) {
+  Case k = {"paired", 1, 64, 6, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}};
+  k.paired = 32;
+  const Problem p = MakeProblem(k, false);
+  auto d = Conv2DKernel::DescribeU8S8(p.w, p.params, {{"tile_ow", 4}}, Isa::kAvx2);
+  ASSERT_TRUE(d.ok()) << d.status();
+  int64_t paired = -1, steps = -1;
+  ASSERT_EQ(std::sscanf(d->c_str() + d->find("paired="), "paired=%ld/%ld", &paired, &steps), 2) << *d;
+  EXPECT_EQ(steps, 2 * 64 * 9 / 4) << *d;  // 2 tiles of 16 output channels, 144 words each
+  EXPECT_GT(paired, steps / 4) << *d;
+  EXPECT_LT(paired, steps) << *d;  // some steps hold a 33 where the others cannot take it
 }
 
 // AvailableVariants drops u8s8.avxvnni silently where the host lacks

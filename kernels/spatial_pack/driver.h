@@ -265,15 +265,17 @@ void Parallel2D(pthreadpool_t pool, pthreadpool_task_2d_t fn, void* ctx, size_t 
 inline constexpr int64_t kSpatialMajorWeightBytes = 512 << 10;
 
 // The kernel classes, made by conv2d.cc's factories once the parameters and
-// the config are checked. `weight` holds w - zw.
+// the config are checked. `weight` holds w - zw. `describe_only`: packed and
+// described, without the microkernels (which a build for another
+// architecture lacks), not to be run.
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<int16_t>& weight,
                                                             const QuantizedConvParams& params,
                                                             int64_t tile_co, int64_t tile_ow,
-                                                            Isa isa, Arithmetic arith);
-// `plan`: the AVX2 vpmaddubsw kernel's pairing (weight_pairs.h), else
-// nullptr; `row_steps`: RowTapSteps.
-std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
-                              const PairingPlan* plan, int64_t row_steps);
+                                                            Isa isa, Arithmetic arith,
+                                                            bool describe_only = false);
+// `row_steps`: RowTapSteps. Not for the AVX2 vpmaddubsw kernel, whose
+// description depends on its weights (MakeU8S8Dense with describe_only).
+std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith, int64_t row_steps);
 // u8i16.avx2 on an image of at most 3 channels (the stem, in 4-channel
 // blocks): a kernel row's taps of all its channels side by side, 4 values per
 // step (7x7 on RGB: 21 values in 6 steps, where a step per tap of 4 channels,

@@ -14,6 +14,8 @@
 #include "kernels/cpu/isa.h"
 #include "kernels/spatial_pack/driver.h"
 #include "kernels/spatial_pack/internal/microkernels.h"
+#include "kernels/spatial_pack/step_pairs.h"
+#include "util/aligned_allocator.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::spatial_pack {
@@ -39,7 +41,7 @@ class U8S8Dense final : public Conv2DKernel {
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
                                                             const QuantizedConvParams& p,
                                                             int64_t tile_co, int64_t tile_ow,
-                                                            Isa isa, Arithmetic arith) {
+                                                            Isa isa, Arithmetic arith, bool describe_only) {
     if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvxvnni && isa != Isa::kAvx512vnni) {
       return absl::InternalError(absl::StrCat("no u8s8 dense kernel for ", IsaName(isa)));
     }
@@ -82,7 +84,7 @@ class U8S8Dense final : public Conv2DKernel {
                                ((isa == Isa::kAvx512vnni && !k->madd16_) || (isa == Isa::kAvx2 && k->madd16_));
     k->group_words_ = grouped_tiles ? cg / 4 : 0;
     k->row_steps_ = RowTapSteps(p, isa, arith);
-    if (k->row_steps_ > 0 && internal::GetPackRowAvx2() == nullptr) {
+    if (k->row_steps_ > 0 && internal::GetPackRowAvx2() == nullptr && !describe_only) {
       return absl::InternalError("missing the AVX2 row packing");
     }
     PairingPlan plan;
@@ -99,7 +101,9 @@ class U8S8Dense final : public Conv2DKernel {
         k->order_groups_ = plan.order_groups;
         k->oc_per_order_ = plan.oc_per_order;
         k->shuffle_ = internal::GetShufflePixelsAvx2();
-        if (k->shuffle_ == nullptr || k->in_block_ != 16) return absl::InternalError("cannot reorder channels");
+        if ((k->shuffle_ == nullptr && !describe_only) || k->in_block_ != 16) {
+          return absl::InternalError("cannot reorder channels");
+        }
         if (plan.HasFlips()) {
           // Flipped channels are read as 255 - x (their copy's bytes XORed
           // with 0xff) with their weights negated (Pack): w x = 255 w +
@@ -129,6 +133,9 @@ class U8S8Dense final : public Conv2DKernel {
       }
     }
     k->strips_ = isa == Isa::kAvx2 && k->group_words_ == 0;
+    k->description_ = Description(tile_co, tile_ow, isa, arith, k->correct_ ? &plan : nullptr, k->row_steps_);
+    if (k->correct_) absl::StrAppend(&k->description_, " paired=", k->paired_steps_, "/", k->all_steps_);
+    if (describe_only) return std::unique_ptr<Conv2DKernel>(std::move(k));
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
     k->fns_.assign((k->nco_ + 1) * (max_pix + 1), nullptr);
@@ -153,7 +160,6 @@ class U8S8Dense final : public Conv2DKernel {
         k->fns_[nco * (max_pix + 1) + np] = fn;
       }
     }
-    k->description_ = Description(tile_co, tile_ow, isa, arith, k->correct_ ? &plan : nullptr, k->row_steps_);
     return std::unique_ptr<Conv2DKernel>(std::move(k));
   }
 
@@ -196,6 +202,8 @@ class U8S8Dense final : public Conv2DKernel {
     // Its corrections: correction_steps_ from correction0 and correction_w_
     // from correction_w0, per internal::CorrectionRun.
     int64_t correction0 = 0, correction_w0 = 0, correction_count[3] = {0, 0, 0};
+    // AVX2 vpmaddubsw: its steps, step_ids_ from step0 (PairTileSteps).
+    int64_t step0 = 0, paired = 0, single = 0;
   };
 
   // AVX2 vpmaddubsw: splits the pairs of one packed step (nco = 1: [16 oc][4
@@ -225,6 +233,34 @@ class U8S8Dense final : public Conv2DKernel {
       if (any[1]) std::copy(c.w + 16, c.w + 32, c.w);  // the second half's weights only
       runs[any[0] ? internal::kFirstHalf : internal::kSecondHalf].push_back(c);
     }
+  }
+
+  // AVX2 vpmaddubsw: repacks the tile's `count` steps (split, at
+  // t->w_offset, [icb][ky][kx][q]) as PairSteps pairs them, the pairs' 128
+  // bytes first, then the single steps', without the steps of zero weights;
+  // their step numbers (as packed before) go to step_ids_ in the same order.
+  void PairTileSteps(OcTile* t, int64_t count) {
+    const int8_t* steps = packed_.data() + t->w_offset;
+    const StepPairing sp = PairSteps(steps, count);
+    std::vector<int8_t> repacked;
+    repacked.reserve((2 * sp.pairs.size() + sp.singles.size()) * kStepBytes);
+    t->step0 = static_cast<int64_t>(step_ids_.size());
+    auto add = [&](int32_t s) {
+      repacked.insert(repacked.end(), steps + s * kStepBytes, steps + (s + 1) * kStepBytes);
+      step_ids_.push_back(s);
+    };
+    for (const auto& pair : sp.pairs) {
+      add(pair[0]);
+      add(pair[1]);
+    }
+    for (int32_t s : sp.singles) add(s);
+    t->paired = static_cast<int64_t>(sp.pairs.size());
+    t->single = static_cast<int64_t>(sp.singles.size());
+    step_table_size_ = std::max(step_table_size_, count);
+    paired_steps_ += 2 * t->paired;
+    all_steps_ += 2 * t->paired + t->single;
+    packed_.resize(t->w_offset);
+    packed_.insert(packed_.end(), repacked.begin(), repacked.end());
   }
 
   // Packed weight bytes of one input-channel block of a tile of `nco`
@@ -341,6 +377,7 @@ class U8S8Dense final : public Conv2DKernel {
           }
         }
       }
+      if (correct_) PairTileSteps(&t, t.icb_count * kk * q4);
       t.correction0 = static_cast<int64_t>(correction_steps_.size());
       t.correction_w0 = static_cast<int64_t>(correction_w_.size());
       for (int r = 0; r < 3; ++r) {
@@ -370,6 +407,7 @@ class U8S8Dense final : public Conv2DKernel {
     BandPad band;
     const TileEpilogue* tile_epilogue = nullptr;  // tiles go there, not to `out`
     const int64_t* correction_offsets = nullptr;  // per correction_steps_ (RunImpl)
+    const int64_t* step_offsets = nullptr;  // per step number (step_ids_, RunImpl)
   };
 
   static void WorkSpatialMajor(void* vctx, size_t item, size_t oc_chunk) {
@@ -444,6 +482,10 @@ class U8S8Dense final : public Conv2DKernel {
         // `in` is at the tile's first block, where the offsets start.
         call.correction_offsets = c.correction_offsets + t.correction0;
         call.correction_w = k.correction_w_.data() + t.correction_w0;
+        call.step_offsets = c.step_offsets;
+        call.steps = k.step_ids_.data() + t.step0;
+        call.paired = t.paired;
+        call.single = t.single;
         for (int r = 0; r < 3; ++r) call.correction_count[r] = last ? t.correction_count[r] : 0;
         for (int64_t oy = oy0; oy < oy1; ++oy) {
           const uint8_t* in_row =
@@ -493,7 +535,13 @@ class U8S8Dense final : public Conv2DKernel {
     int32_t icb, ky, kx, q;  // icb from the tile's first block
   };
   std::vector<CorrectionStep> correction_steps_;
-  std::vector<int16_t> correction_w_;
+  AlignedVector<int16_t> correction_w_;
+  // AVX2 vpmaddubsw: every tile's steps (PairTileSteps), each numbered
+  // (icb * kh * kw + ky * kw + kx) * Q + q from the tile's first block, the
+  // size of the per-run table of their input offsets, and the steps paired
+  // of all the tiles run (the description's `paired=`).
+  std::vector<int32_t> step_ids_;
+  int64_t step_table_size_ = 0, paired_steps_ = 0, all_steps_ = 0;
   int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
   int64_t row_steps_ = 0;  // > 0: the stem's taps along the row, this many steps per kernel row (RowTapSteps)
   int64_t k_chunk_icbs_ = 0;  // > 0: input-channel blocks per chunk of a tile (Make, Work)
@@ -501,7 +549,7 @@ class U8S8Dense final : public Conv2DKernel {
   Epilogue ep_;
   std::vector<int32_t> bias_;
   std::vector<float> mult_;
-  std::vector<int8_t> packed_;
+  AlignedVector<int8_t> packed_;  // 64-byte aligned: the AVX2 tiles read weights as memory operands
   std::vector<OcTile> tiles_;
   std::vector<DenseTileFn> fns_;
 };
@@ -648,6 +696,15 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     correction_offsets[i] = s.icb * c.geom.in_cstride + s.ky * c.geom.dil_h_bytes + s.kx * c.geom.dil_w_bytes + 4 * s.q;
   }
   c.correction_offsets = correction_offsets.data();
+  // The steps' input offsets by step number (as the corrections').
+  std::vector<int64_t> step_offsets(step_table_size_);
+  const int64_t taps = p.kernel_h * p.kernel_w, q4 = in_block_ / 4;
+  for (int64_t i = 0; i < step_table_size_; ++i) {
+    const int64_t icb = i / (taps * q4), tap = i / q4 % taps;
+    step_offsets[i] = icb * c.geom.in_cstride + tap / p.kernel_w * c.geom.dil_h_bytes +
+                      tap % p.kernel_w * c.geom.dil_w_bytes + 4 * (i % q4);
+  }
+  c.step_offsets = step_offsets.data();
   if (spatial_major) {
     // Pixels outermost: each thread takes a band of rows, the band it had in
     // the layer before, so activations stay in its cache (moving them to the
@@ -665,13 +722,12 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<int16_t>& weight,
                                                             const QuantizedConvParams& params,
                                                             int64_t tile_co, int64_t tile_ow,
-                                                            Isa isa, Arithmetic arith) {
-  return U8S8Dense::Make(weight, params, tile_co, tile_ow, isa, arith);
+                                                            Isa isa, Arithmetic arith, bool describe_only) {
+  return U8S8Dense::Make(weight, params, tile_co, tile_ow, isa, arith, describe_only);
 }
 
-std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
-                              const PairingPlan* plan, int64_t row_steps) {
-  return U8S8Dense::Description(tile_co, tile_ow, isa, arith, plan, row_steps);
+std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith, int64_t row_steps) {
+  return U8S8Dense::Description(tile_co, tile_ow, isa, arith, nullptr, row_steps);
 }
 
 int64_t RowTapSteps(const QuantizedConvParams& p, Isa isa, Arithmetic arith) {

@@ -18,7 +18,7 @@
 namespace qnnc::kernels::spatial_pack::internal {
 namespace {
 
-template <int NPIX, int Q>
+template <int NPIX>
 __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, const DenseTile& t) {
   __m256i acc[2][NPIX];
   for (int h = 0; h < 2; ++h) {
@@ -28,45 +28,60 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
   const __m256i ones = _mm256_set1_epi16(1);
   const int8_t* w = t.w;
   const int64_t pix = g.pix_bytes;
-  // Not unrolled, as in the madd16 tile below: unrolled, GCC hoisted the
-  // products of the Q steps and spilled them (ResNet-50's 1x1 at K = 256:
-  // 0.57-0.60 against 0.52-0.54 ms, one thread, cap avx2).
-  auto steps = [&](const uint8_t* src, int count) __attribute__((always_inline)) {
+  const int64_t* so = t.step_offsets;
+  // The paired steps (step_pairs.h): both steps' int16 products added
+  // before one vpmaddwd widens them (exact: PairSteps checked their sums),
+  // over pixels [P0, P1) of the tile. Each pixel reads the four weight
+  // vectors from memory (vpmaddubsw's memory operand; the empty asm keeps
+  // GCC from hoisting them into registers): 2 accumulators per pixel, the
+  // two inputs, two products and the ones fit the 16 registers for up to 5
+  // pixels; hoisted, GCC spilled accumulators. Wider tiles run in two passes.
+  auto paired = [&](auto p0, auto p1) __attribute__((always_inline)) {
+    constexpr int P0 = decltype(p0)::value, P1 = decltype(p1)::value;
+    const int32_t* pair = t.steps;
+    const int8_t* pw = t.w;
 #pragma GCC unroll 1
-    for (int q = 0; q < count; ++q) {
-      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
-      const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
-      w += 64;
-      for (int p = 0; p < NPIX; ++p) {
-        const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix + 4 * q));
-        acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w0), ones));
-        acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
+    for (int64_t e = 0; e < t.paired; ++e, pair += 2, pw += 128) {
+      const uint8_t* a = t.in + so[pair[0]];
+      const uint8_t* b = t.in + so[pair[1]];
+      for (int p = P0; p < P1; ++p) {
+        const int8_t* wp = pw;
+        asm volatile("" : "+r"(wp));
+        const __m256i xa = _mm256_set1_epi32(LoadWord(a + p * pix));
+        const __m256i xb = _mm256_set1_epi32(LoadWord(b + p * pix));
+        for (int h = 0; h < 2; ++h) {
+          const __m256i wa = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 32 * h));
+          const __m256i wb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 64 + 32 * h));
+          const __m256i sum = _mm256_add_epi16(_mm256_maddubs_epi16(xa, wa), _mm256_maddubs_epi16(xb, wb));
+          acc[h][p] = _mm256_add_epi32(acc[h][p], _mm256_madd_epi16(sum, ones));
+        }
       }
     }
   };
-  // A row's taps adjacent (dilation 1: 4 * Q bytes apart): its kw * Q steps
-  // in one loop, as in the madd16 tile.
-  // 1x1 layers (MobileNetV2's expansions, K = 16-32) pay for no tap loops:
-  // with them they ran 14% more instructions (callgrind, cap avx2).
-  const bool one_tap = g.kh == 1 && g.kw == 1;
-  const bool row_runs = g.dil_w_bytes == 4 * Q;
-  for (int64_t icb = 0; icb < t.icb_count; ++icb) {
-    const uint8_t* src_b = t.in + icb * g.in_cstride;
-    const int q_end = icb + 1 == t.icb_count && t.q_last > 0 ? t.q_last : Q;
-    if (one_tap) {
-      steps(src_b, q_end);
-      w += 64 * (Q - q_end);
-      continue;
-    }
-    for (int64_t ky = 0; ky < g.kh; ++ky) {
-      const uint8_t* src_y = src_b + ky * g.dil_h_bytes;
-      if (row_runs && q_end == Q) {
-        steps(src_y, static_cast<int>(g.kw) * Q);
-        continue;
-      }
-      for (int64_t kx = 0; kx < g.kw; ++kx) {
-        steps(src_y + kx * g.dil_w_bytes, q_end);
-        w += 64 * (Q - q_end);  // the skipped steps' zero weights
+  if constexpr (NPIX <= 5) {
+    paired(std::integral_constant<int, 0>(), std::integral_constant<int, NPIX>());
+  } else {
+    constexpr int kHalf = NPIX / 2;
+    paired(std::integral_constant<int, 0>(), std::integral_constant<int, kHalf>());
+    paired(std::integral_constant<int, kHalf>(), std::integral_constant<int, NPIX>());
+  }
+  const int32_t* step = t.steps + 2 * t.paired;
+  w += 128 * t.paired;
+  // The single steps, their weights read from memory per pixel as above (with
+  // both in registers, 6 pixels spilled an accumulator). Not unrolled:
+  // unrolled, GCC hoisted the products of several steps and spilled them
+  // (ResNet-50's 1x1 at K = 256: 0.57-0.60 against 0.52-0.54 ms, one
+  // thread, cap avx2).
+#pragma GCC unroll 1
+  for (int64_t e = 0; e < t.single; ++e, ++step, w += 64) {
+    const uint8_t* src = t.in + so[*step];
+    for (int p = 0; p < NPIX; ++p) {
+      const int8_t* wp = w;
+      asm volatile("" : "+r"(wp));
+      const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix));
+      for (int h = 0; h < 2; ++h) {
+        const __m256i wh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 32 * h));
+        acc[h][p] = _mm256_add_epi32(acc[h][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, wh), ones));
       }
     }
   }
@@ -80,11 +95,12 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
 #pragma GCC unroll 1
   for (int64_t e = 0; e < t.correction_count[kBothHalves]; ++e, cw += 2) {
     const uint8_t* src = t.in + *off++;
-    const __m256i c0 = _mm256_loadu_si256(cw), c1 = _mm256_loadu_si256(cw + 1);
     for (int p = 0; p < NPIX; ++p) {
+      const __m256i* cp = cw;
+      asm volatile("" : "+r"(cp));  // weights from memory, as the steps'
       const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);
-      acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(x, c0));
-      acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(x, c1));
+      acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(x, _mm256_loadu_si256(cp)));
+      acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(x, _mm256_loadu_si256(cp + 1)));
     }
   }
   auto correct = [&](auto half, int64_t count) __attribute__((always_inline)) {
@@ -115,19 +131,19 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
 }
 
 // DenseTile::strips tiles, one after the other.
-template <int NPIX, int Q>
+template <int NPIX>
 void DenseTileImpl(const DenseGeom& g, const DenseTile& t) {
   DenseTile s = t;
   for (int i = 0; i < t.strips; ++i) {
-    DenseTileOne<NPIX, Q>(g, s);
+    DenseTileOne<NPIX>(g, s);
     s.in += NPIX * g.pix_bytes;
     s.out += NPIX * OutPixelBytes(g.ep);
   }
 }
 
-template <int Q, size_t... P>
+template <size_t... P>
 const DenseTileFn* MakeTable(std::index_sequence<P...>) {
-  static constexpr DenseTileFn table[] = {&DenseTileImpl<static_cast<int>(P) + 1, Q>...};
+  static constexpr DenseTileFn table[] = {&DenseTileImpl<static_cast<int>(P) + 1>...};
   return table;
 }
 
@@ -428,8 +444,8 @@ void DwRowImpl(const DwGeom& g, const DwRow& r) {
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk) {
   if (nco != 1 || npix < 1 || npix > kMaxPixAvx2) return nullptr;
   using Seq = std::make_index_sequence<kMaxPixAvx2>;
-  if (icblk == 16) return MakeTable<4>(Seq{})[npix - 1];
-  if (icblk == 4) return MakeTable<1>(Seq{})[npix - 1];
+  // Any block of whole words: the steps' offsets come with the tile.
+  if (icblk == 16 || icblk == 4) return MakeTable(Seq{})[npix - 1];
   return nullptr;
 }
 

@@ -128,6 +128,14 @@ struct DenseTile {
   const int64_t* correction_offsets = nullptr;
   const int16_t* correction_w = nullptr;
   int64_t correction_count[3] = {0, 0, 0};
+  // AVX2 vpmaddubsw only: the steps the tile runs (step_pairs.h), `paired`
+  // pairs (two step numbers each; `w` holds the first's 64 bytes of weights,
+  // then the second's) and then `single` steps (64 bytes each). A step's
+  // input word is at step_offsets[its number] from `in` (set per run).
+  // icb_count and q_last are not used.
+  const int64_t* step_offsets = nullptr;
+  const int32_t* steps = nullptr;
+  int64_t paired = 0, single = 0;
   // AVX2 madd16 only: a tile split into chunks of its input-channel blocks
   // (u8s8_dense.cc, so that a chunk's weights stay in L1 across the tiles
   // of several pixels). With `acc_in` the tile starts from these partial
