@@ -26,17 +26,28 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
     for (int p = 0; p < NPIX; ++p) acc[h][p] = b;
   }
   const __m256i ones = _mm256_set1_epi16(1);
-  const int8_t* w = t.w;
   const int64_t pix = g.pix_bytes;
   const int64_t* so = t.step_offsets;
-  // The paired steps (step_pairs.h): both steps' int16 products added
-  // before one vpmaddwd widens them (exact: PairSteps checked their sums),
-  // over pixels [P0, P1) of the tile. Each pixel reads the four weight
-  // vectors from memory (vpmaddubsw's memory operand; the empty asm keeps
-  // GCC from hoisting them into registers): 2 accumulators per pixel, the
-  // two inputs, two products and the ones fit the 16 registers for up to 5
-  // pixels; hoisted, GCC spilled accumulators. Wider tiles run in two passes.
-  auto paired = [&](auto p0, auto p1) __attribute__((always_inline)) {
+  // Registers: 2 accumulators per pixel, the inputs, the products and the
+  // ones. Up to 5 pixels each pixel reads the weight vectors from memory
+  // (vpmaddubsw's memory operand; the empty asm keeps GCC from hoisting them
+  // into registers, where it spilled accumulators); 6 pixels run in two
+  // passes of 3 over the steps, the weights in registers (ResNet-18 at cap
+  // avx2: the 6-pixel tiles of its 56x56 and 28x28 layers 2-5% faster than
+  // one pass from memory; 5 pixels in passes of 3 and 2 were slower).
+  constexpr bool kWeightsFromMemory = NPIX <= 5;
+  auto in_passes = [](auto pass) __attribute__((always_inline)) {
+    if constexpr (NPIX <= 5) {
+      pass(std::integral_constant<int, 0>(), std::integral_constant<int, NPIX>());
+    } else {
+      pass(std::integral_constant<int, 0>(), std::integral_constant<int, NPIX / 2>());
+      pass(std::integral_constant<int, NPIX / 2>(), std::integral_constant<int, NPIX>());
+    }
+  };
+  // The paired steps (step_pairs.h) over pixels [P0, P1): both steps' int16
+  // products added before one vpmaddwd widens them (exact: PairSteps
+  // checked their sums). Not unrolled, as the single steps below.
+  in_passes([&](auto p0, auto p1) __attribute__((always_inline)) {
     constexpr int P0 = decltype(p0)::value, P1 = decltype(p1)::value;
     const int32_t* pair = t.steps;
     const int8_t* pw = t.w;
@@ -46,7 +57,7 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
       const uint8_t* b = t.in + so[pair[1]];
       for (int p = P0; p < P1; ++p) {
         const int8_t* wp = pw;
-        asm volatile("" : "+r"(wp));
+        if constexpr (kWeightsFromMemory) asm volatile("" : "+r"(wp));
         const __m256i xa = _mm256_set1_epi32(LoadWord(a + p * pix));
         const __m256i xb = _mm256_set1_epi32(LoadWord(b + p * pix));
         for (int h = 0; h < 2; ++h) {
@@ -57,34 +68,28 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
         }
       }
     }
-  };
-  if constexpr (NPIX <= 5) {
-    paired(std::integral_constant<int, 0>(), std::integral_constant<int, NPIX>());
-  } else {
-    constexpr int kHalf = NPIX / 2;
-    paired(std::integral_constant<int, 0>(), std::integral_constant<int, kHalf>());
-    paired(std::integral_constant<int, kHalf>(), std::integral_constant<int, NPIX>());
-  }
-  const int32_t* step = t.steps + 2 * t.paired;
-  w += 128 * t.paired;
-  // The single steps, their weights read from memory per pixel as above (with
-  // both in registers, 6 pixels spilled an accumulator). Not unrolled:
-  // unrolled, GCC hoisted the products of several steps and spilled them
-  // (ResNet-50's 1x1 at K = 256: 0.57-0.60 against 0.52-0.54 ms, one
-  // thread, cap avx2).
+  });
+  // The single steps over pixels [P0, P1). Not unrolled: unrolled, GCC
+  // hoisted the products of several steps and spilled them (ResNet-50's 1x1
+  // at K = 256: 0.57-0.60 against 0.52-0.54 ms, one thread, cap avx2).
+  in_passes([&](auto p0, auto p1) __attribute__((always_inline)) {
+    constexpr int P0 = decltype(p0)::value, P1 = decltype(p1)::value;
+    const int32_t* one = t.steps + 2 * t.paired;
+    const int8_t* sw = t.w + 128 * t.paired;
 #pragma GCC unroll 1
-  for (int64_t e = 0; e < t.single; ++e, ++step, w += 64) {
-    const uint8_t* src = t.in + so[*step];
-    for (int p = 0; p < NPIX; ++p) {
-      const int8_t* wp = w;
-      asm volatile("" : "+r"(wp));
-      const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix));
-      for (int h = 0; h < 2; ++h) {
-        const __m256i wh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 32 * h));
-        acc[h][p] = _mm256_add_epi32(acc[h][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, wh), ones));
+    for (int64_t e = 0; e < t.single; ++e, ++one, sw += 64) {
+      const uint8_t* src = t.in + so[*one];
+      for (int p = P0; p < P1; ++p) {
+        const int8_t* wp = sw;
+        if constexpr (kWeightsFromMemory) asm volatile("" : "+r"(wp));
+        const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix));
+        for (int h = 0; h < 2; ++h) {
+          const __m256i wh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 32 * h));
+          acc[h][p] = _mm256_add_epi32(acc[h][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, wh), ones));
+        }
       }
     }
-  }
+  });
   // The halves of steps whose pairs did not all fit, with the rest of their
   // first weights (DenseTile::correction_w): channels 0 and 2 of the word as
   // int16, by one vpmaddwd (exact in int32). The steps corrected in both
