@@ -191,7 +191,7 @@ class U8S8Dense final : public Conv2DKernel {
  private:
   // A step's corrections while packing: its place and both halves' weights.
   struct Correction {
-    int32_t icb, ky, kx, q;
+    int32_t step;  // its number (step_ids_)
     int16_t w[32];  // [2 halves][8 oc][2 pairs]
   };
 
@@ -206,13 +206,12 @@ class U8S8Dense final : public Conv2DKernel {
     int64_t step0 = 0, paired = 0, single = 0;
   };
 
-  // AVX2 vpmaddubsw: splits the pairs of one packed step (nco = 1: [16 oc][4
-  // ic]) that could saturate into the part that fits, left in `step`, and the
-  // rest, a correction of each half (8 oc) that has any, added to the run
-  // (internal::CorrectionRun) of `runs` that fits.
-  void SplitStep(int8_t* step, int64_t icb, int64_t k, int64_t q, std::vector<Correction> (&runs)[3]) const {
-    Correction c{static_cast<int32_t>(icb), static_cast<int32_t>(k / params_.kernel_w),
-                 static_cast<int32_t>(k % params_.kernel_w), static_cast<int32_t>(q), {}};
+  // AVX2 vpmaddubsw: splits the pairs of step `number` (packed at `step`,
+  // nco = 1: [16 oc][4 ic]) that could saturate into the part that fits, left
+  // in `step`, and the rest, a correction of each half (8 oc) that has any,
+  // added to the run (internal::CorrectionRun) of `runs` that fits.
+  void SplitStep(int8_t* step, int32_t number, std::vector<Correction> (&runs)[3]) const {
+    Correction c{number, {}};
     bool any[2] = {false, false};
     for (int h = 0; h < 2; ++h) {
       for (int i = 0; i < 32; i += 2) {  // the pair of bytes (i, i + 1): output channel i / 4, pair i % 4 / 2
@@ -373,7 +372,7 @@ class U8S8Dense final : public Conv2DKernel {
                 }
               }
             }
-            if (correct_) SplitStep(step, icb, k, q, runs);  // AVX2: nco = 1
+            if (correct_) SplitStep(step, static_cast<int32_t>((icb * kk + k) * q4 + q), runs);  // AVX2: nco = 1
           }
         }
       }
@@ -383,7 +382,7 @@ class U8S8Dense final : public Conv2DKernel {
       for (int r = 0; r < 3; ++r) {
         t.correction_count[r] = static_cast<int64_t>(runs[r].size());
         for (const Correction& c : runs[r]) {
-          correction_steps_.push_back({c.icb, c.ky, c.kx, c.q});
+          correction_steps_.push_back(c.step);
           correction_w_.insert(correction_w_.end(), c.w, c.w + (r == internal::kBothHalves ? 32 : 16));
         }
       }
@@ -406,7 +405,6 @@ class U8S8Dense final : public Conv2DKernel {
     bool banded;  // padded input: per-thread bands (`band`), else `in`
     BandPad band;
     const TileEpilogue* tile_epilogue = nullptr;  // tiles go there, not to `out`
-    const int64_t* correction_offsets = nullptr;  // per correction_steps_ (RunImpl)
     const int64_t* step_offsets = nullptr;  // per step number (step_ids_, RunImpl)
   };
 
@@ -480,7 +478,7 @@ class U8S8Dense final : public Conv2DKernel {
         call.q_last = last ? t.q_last : 0;
         // u8s8.avx2 (the only kernel with corrections) runs no chunks, so
         // `in` is at the tile's first block, where the offsets start.
-        call.correction_offsets = c.correction_offsets + t.correction0;
+        call.correction_steps = k.correction_steps_.data() + t.correction0;
         call.correction_w = k.correction_w_.data() + t.correction_w0;
         call.step_offsets = c.step_offsets;
         call.steps = k.step_ids_.data() + t.step0;
@@ -529,12 +527,9 @@ class U8S8Dense final : public Conv2DKernel {
   internal::ShuffleFn shuffle_ = nullptr;
   // AVX2 vpmaddubsw: the pairs that could saturate are split (SplitStep).
   bool correct_ = false;
-  // Where each correction's word is (CorrectionStep) and its weights
+  // Each correction's step (its number, as step_ids_) and weights
   // (DenseTile::correction_w), all tiles' in turn.
-  struct CorrectionStep {
-    int32_t icb, ky, kx, q;  // icb from the tile's first block
-  };
-  std::vector<CorrectionStep> correction_steps_;
+  std::vector<int32_t> correction_steps_;
   AlignedVector<int16_t> correction_w_;
   // AVX2 vpmaddubsw: every tile's steps (PairTileSteps), each numbered
   // (icb * kh * kw + ky * kw + kx) * Q + q from the tile's first block, the
@@ -688,15 +683,8 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
     c.geom.in_cstride = b.PlaneBytes();
     c.in_image = b.ImageBytes();
   }
-  // The corrections' input offsets for this run's geometry (a few thousand
-  // per layer at most: ResNet-18's 512 -> 512 has 6158).
-  std::vector<int64_t> correction_offsets(correction_steps_.size());
-  for (size_t i = 0; i < correction_steps_.size(); ++i) {
-    const CorrectionStep& s = correction_steps_[i];
-    correction_offsets[i] = s.icb * c.geom.in_cstride + s.ky * c.geom.dil_h_bytes + s.kx * c.geom.dil_w_bytes + 4 * s.q;
-  }
-  c.correction_offsets = correction_offsets.data();
-  // The steps' input offsets by step number (as the corrections').
+  // The steps' (and corrections') input offsets for this run's geometry,
+  // by step number (at most a tile's steps: 1152 for a 512-channel 3x3).
   std::vector<int64_t> step_offsets(step_table_size_);
   const int64_t taps = p.kernel_h * p.kernel_w, q4 = in_block_ / 4;
   for (int64_t i = 0; i < step_table_size_; ++i) {

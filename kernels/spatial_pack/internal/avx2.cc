@@ -94,12 +94,12 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
   // first weights (DenseTile::correction_w): channels 0 and 2 of the word as
   // int16, by one vpmaddwd (exact in int32). The steps corrected in both
   // halves, then in the first only, then in the second.
-  const int64_t* off = t.correction_offsets;
+  const int32_t* corrected = t.correction_steps;
   const __m256i* cw = reinterpret_cast<const __m256i*>(t.correction_w);
   const __m256i even = _mm256_set1_epi16(0x00ff);
 #pragma GCC unroll 1
   for (int64_t e = 0; e < t.correction_count[kBothHalves]; ++e, cw += 2) {
-    const uint8_t* src = t.in + *off++;
+    const uint8_t* src = t.in + so[*corrected++];
     for (int p = 0; p < NPIX; ++p) {
       const __m256i* cp = cw;
       asm volatile("" : "+r"(cp));  // weights from memory, as the steps'
@@ -111,7 +111,7 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
   auto correct = [&](auto half, int64_t count) __attribute__((always_inline)) {
 #pragma GCC unroll 1
     for (int64_t e = 0; e < count; ++e, ++cw) {
-      const uint8_t* src = t.in + *off++;
+      const uint8_t* src = t.in + so[*corrected++];
       const __m256i c = _mm256_loadu_si256(cw);
       for (int p = 0; p < NPIX; ++p) {
         const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);

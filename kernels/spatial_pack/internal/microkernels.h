@@ -123,9 +123,9 @@ struct DenseTile {
   uint8_t* out = nullptr;  // output at (first oc block, oh, ow0): 16 lanes (OutPixelBytes)
   int nco = 1, npix = 1;
   // AVX2 vpmaddubsw only: the tile's corrections, per CorrectionRun: their
-  // input words' byte offsets from `in` (set per run: they depend on the
-  // padded input's geometry) and their weights, with the count of each run.
-  const int64_t* correction_offsets = nullptr;
+  // steps' numbers (input words at step_offsets[number] from `in`, below)
+  // and their weights, with the count of each run.
+  const int32_t* correction_steps = nullptr;
   const int16_t* correction_w = nullptr;
   int64_t correction_count[3] = {0, 0, 0};
   // AVX2 vpmaddubsw only: the steps the tile runs (step_pairs.h), `paired`
