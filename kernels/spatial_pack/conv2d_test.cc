@@ -58,6 +58,10 @@ struct Case {
   // with paired = 32, four of 32 fill an int16 lane exactly at 255 (the AVX2
   // kernel's paired steps, step_pairs.h), a 33 among them overflows it.
   int paired = 0;
+  // With `paired`, the half (output channels 8h..8h+7 of each 16) whose
+  // weights take magnitude 64 instead: no two steps share a vpmaddwd there,
+  // so they pair in the other half only (half pairs); -1: none.
+  int heavy_half = -1;
   // Inputs in [xmin, 255]: large inputs make a saturating pair saturate.
   int xmin = 0;
 };
@@ -189,6 +193,13 @@ std::vector<Case> Cases() {
   r = {"steps_paired_3x3_s2", 2, 48, 9, 11, 40, 3, 3, {2, 2}, {1, 0, 1, 2}};
   r.zx = 120, r.paired = 32, r.xmin = 230;
   add(r);
+  // Steps that share one half's vpmaddwd only (the other half's weights
+  // too large), at the limit: the first half, then the second.
+  r = {"steps_half_paired_first_3x3", 1, 32, 6, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}};
+  r.zx = 5, r.paired = 32, r.heavy_half = 1, r.xmin = 255;
+  add(r);
+  r.name = "steps_half_paired_second_3x3", r.heavy_half = 0;
+  add(r);
   Case dw = {"depthwise_i8_clamp", 1, 32, 7, 7, 32, 3, 3, {1, 1}, {1, 1, 1, 1}, 32};
   dw.zx = 255, dw.out = DType::kI8, dw.out_zp = -5, dw.cmin = -20, dw.cmax = 90;
   add(dw);
@@ -238,7 +249,10 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
     }
   }
   if (k.paired > 0) {
-    for (auto& e : wv) e = (rng() % 2 ? 1 : -1) * (k.paired + (rng() % 4 == 0));
+    for (int64_t i = 0; i < wn; ++i) {
+      const bool heavy = i / (cg * k.kh * k.kw) % 16 / 8 == k.heavy_half;
+      wv[i] = (rng() % 2 ? 1 : -1) * (heavy ? 64 : k.paired + (rng() % 4 == 0));
+    }
   }
   if (k.reorder_pairs) {
     for (int64_t i = 0; i < wn; ++i) {
@@ -926,11 +940,11 @@ TEST(U8S8Test, Avx2DescribesReorderedPairs) {
   ASSERT_TRUE(d.ok()) << d.status();
   // 40 channels: 10 words of nonzero weights per tile, 2 tiles; large
   // weights pair no steps.
-  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4 pairs=reordered paired=0/20");
+  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4 pairs=reordered paired=0/20 half_paired=10");
   k.reorder_pairs = false, k.fit_pairs = true;
   d = Conv2DKernel::DescribeU8S8(MakeProblem(k, false).w, r.params, {{"tile_ow", 4}}, Isa::kAvx2);
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4 paired=0/20");
+  EXPECT_EQ(*d, "u8s8.avx2.dense tile_co=16 tile_ow=4 paired=0/20 half_paired=10");
 }
 
 // Weights of magnitude 32 and 33 (Case::paired): the kernel pairs steps,
@@ -946,6 +960,16 @@ TEST(U8S8Test, Avx2DescribesPairedSteps) {
   EXPECT_EQ(steps, 2 * 64 * 9 / 4) << *d;  // 2 tiles of 16 output channels, 144 words each
   EXPECT_GT(paired, steps / 4) << *d;
   EXPECT_LT(paired, steps) << *d;  // some steps hold a 33 where the others cannot take it
+  // A half of weights too large to share: the other half's pairs only.
+  k.heavy_half = 0;
+  const Problem h = MakeProblem(k, false);
+  d = Conv2DKernel::DescribeU8S8(h.w, h.params, {{"tile_ow", 4}}, Isa::kAvx2);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(std::sscanf(d->c_str() + d->find("paired="), "paired=%ld/%ld", &paired, &steps), 2) << *d;
+  EXPECT_EQ(paired, 0) << *d;
+  int64_t half_paired = -1;
+  ASSERT_EQ(std::sscanf(d->c_str() + d->find("half_paired="), "half_paired=%ld", &half_paired), 1) << *d;
+  EXPECT_GT(half_paired, steps / 4) << *d;
 }
 
 // AvailableVariants drops u8s8.avxvnni silently where the host lacks

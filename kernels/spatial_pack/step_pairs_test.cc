@@ -70,25 +70,43 @@ TEST(StepsShareMaddTest, MatchesTheInt16Range) {
   }
 }
 
-// Every step with a nonzero weight exactly once, pairs that may share, and
-// no two singles that could have (a maximal matching); the same twice.
+// Half h's lanes of two steps (output channels 8h..8h+7) by ShareByRange.
+bool ShareHalfByRange(const int8_t* a, const int8_t* b, int h) {
+  std::vector<int8_t> ha(kStepBytes, 0), hb(kStepBytes, 0);
+  std::copy(a + 32 * h, a + 32 * h + 32, ha.begin() + 32 * h);
+  std::copy(b + 32 * h, b + 32 * h + 32, hb.begin() + 32 * h);
+  return ShareByRange(ha.data(), hb.data());
+}
+
+// Every step with a nonzero weight exactly once, pairs that may share, half
+// pairs that may share their half and not both, and no two singles that
+// could have shared either half (maximal matchings); the same twice.
 TEST(PairStepsTest, PairsEveryStepOnceAndMaximally) {
   for (int magnitude : {20, 34, 40, 60}) {
     const int64_t count = 150;
     std::vector<int8_t> w = RandomSteps(count, magnitude, 7 + magnitude);
     std::fill(w.begin() + 3 * kStepBytes, w.begin() + 4 * kStepBytes, 0);  // step 3: all zero
     const StepPairing p = PairSteps(w.data(), count);
+    auto at = [&](int32_t s) { return &w[s * kStepBytes]; };
     std::vector<int> seen(count, 0);
     for (const auto& pair : p.pairs) {
-      EXPECT_TRUE(ShareByRange(&w[pair[0] * kStepBytes], &w[pair[1] * kStepBytes]));
+      EXPECT_TRUE(ShareByRange(at(pair[0]), at(pair[1])));
       ++seen[pair[0]];
       ++seen[pair[1]];
+    }
+    for (int h = 0; h < 2; ++h) {
+      for (const auto& pair : p.half_pairs[h]) {
+        EXPECT_TRUE(ShareHalfByRange(at(pair[0]), at(pair[1]), h));
+        EXPECT_FALSE(ShareByRange(at(pair[0]), at(pair[1])));
+        ++seen[pair[0]];
+        ++seen[pair[1]];
+      }
     }
     for (int32_t s : p.singles) ++seen[s];
     for (int64_t s = 0; s < count; ++s) EXPECT_EQ(seen[s], s == 3 ? 0 : 1) << "step " << s;
     for (size_t i = 0; i < p.singles.size(); ++i) {
       for (size_t j = i + 1; j < p.singles.size(); ++j) {
-        EXPECT_FALSE(ShareByRange(&w[p.singles[i] * kStepBytes], &w[p.singles[j] * kStepBytes]));
+        for (int h = 0; h < 2; ++h) EXPECT_FALSE(ShareHalfByRange(at(p.singles[i]), at(p.singles[j]), h));
       }
     }
     EXPECT_TRUE(std::is_sorted(p.singles.begin(), p.singles.end()));
@@ -96,8 +114,26 @@ TEST(PairStepsTest, PairsEveryStepOnceAndMaximally) {
     if (magnitude == 34) EXPECT_GT(p.pairs.size(), 0u);
     const StepPairing again = PairSteps(w.data(), count);
     EXPECT_EQ(again.pairs, p.pairs);
+    EXPECT_EQ(again.half_pairs[0], p.half_pairs[0]);
+    EXPECT_EQ(again.half_pairs[1], p.half_pairs[1]);
     EXPECT_EQ(again.singles, p.singles);
   }
+}
+
+// Weights of 64 in the second half: no two steps share it (or both), and
+// any two share the first (small weights): every step half paired there.
+TEST(PairStepsTest, HalfPairsWhereTheOtherHalfIsLarge) {
+  const int64_t count = 40;
+  std::vector<int8_t> w = RandomSteps(count, 20, 3);
+  std::mt19937 rng(5);
+  for (int64_t s = 0; s < count; ++s) {
+    for (int i = 32; i < 64; ++i) w[s * kStepBytes + i] = static_cast<int8_t>(rng() % 2 ? 64 : -64);
+  }
+  const StepPairing p = PairSteps(w.data(), count);
+  EXPECT_TRUE(p.pairs.empty());
+  EXPECT_EQ(p.half_pairs[0].size(), static_cast<size_t>(count / 2));
+  EXPECT_TRUE(p.half_pairs[1].empty());
+  EXPECT_TRUE(p.singles.empty());
 }
 
 }  // namespace

@@ -134,7 +134,10 @@ class U8S8Dense final : public Conv2DKernel {
     }
     k->strips_ = isa == Isa::kAvx2 && k->group_words_ == 0;
     k->description_ = Description(tile_co, tile_ow, isa, arith, k->correct_ ? &plan : nullptr, k->row_steps_);
-    if (k->correct_) absl::StrAppend(&k->description_, " paired=", k->paired_steps_, "/", k->all_steps_);
+    if (k->correct_) {
+      absl::StrAppend(&k->description_, " paired=", k->paired_steps_, "/", k->all_steps_);
+      if (k->half_paired_steps_ > 0) absl::StrAppend(&k->description_, " half_paired=", k->half_paired_steps_);
+    }
     if (describe_only) return std::unique_ptr<Conv2DKernel>(std::move(k));
     // Register-tile functions for every (nco, npix) the run can need.
     const int max_pix = static_cast<int>(tile_ow);
@@ -203,7 +206,7 @@ class U8S8Dense final : public Conv2DKernel {
     // from correction_w0, per internal::CorrectionRun.
     int64_t correction0 = 0, correction_w0 = 0, correction_count[3] = {0, 0, 0};
     // AVX2 vpmaddubsw: its steps, step_ids_ from step0 (PairTileSteps).
-    int64_t step0 = 0, paired = 0, single = 0;
+    int64_t step0 = 0, paired = 0, half_paired[2] = {0, 0}, single = 0;
   };
 
   // AVX2 vpmaddubsw: splits the pairs of step `number` (packed at `step`,
@@ -236,7 +239,8 @@ class U8S8Dense final : public Conv2DKernel {
 
   // AVX2 vpmaddubsw: repacks the tile's `count` steps (split, at
   // t->w_offset, [icb][ky][kx][q]) as PairSteps pairs them, the pairs' 128
-  // bytes first, then the single steps', without the steps of zero weights;
+  // bytes first, then the half pairs' (first half, then second), then the
+  // single steps', without the steps of zero weights;
   // their step numbers (as packed before) go to step_ids_ in the same order.
   void PairTileSteps(OcTile* t, int64_t count) {
     const int8_t* steps = packed_.data() + t->w_offset;
@@ -248,16 +252,20 @@ class U8S8Dense final : public Conv2DKernel {
       repacked.insert(repacked.end(), steps + s * kStepBytes, steps + (s + 1) * kStepBytes);
       step_ids_.push_back(s);
     };
-    for (const auto& pair : sp.pairs) {
-      add(pair[0]);
-      add(pair[1]);
+    for (const auto* pairs : {&sp.pairs, &sp.half_pairs[0], &sp.half_pairs[1]}) {
+      for (const auto& pair : *pairs) {
+        add(pair[0]);
+        add(pair[1]);
+      }
     }
     for (int32_t s : sp.singles) add(s);
     t->paired = static_cast<int64_t>(sp.pairs.size());
+    for (int h = 0; h < 2; ++h) t->half_paired[h] = static_cast<int64_t>(sp.half_pairs[h].size());
     t->single = static_cast<int64_t>(sp.singles.size());
     step_table_size_ = std::max(step_table_size_, count);
     paired_steps_ += 2 * t->paired;
-    all_steps_ += 2 * t->paired + t->single;
+    half_paired_steps_ += 2 * (t->half_paired[0] + t->half_paired[1]);
+    all_steps_ += static_cast<int64_t>(repacked.size()) / kStepBytes;
     packed_.resize(t->w_offset);
     packed_.insert(packed_.end(), repacked.begin(), repacked.end());
   }
@@ -483,6 +491,8 @@ class U8S8Dense final : public Conv2DKernel {
         call.step_offsets = c.step_offsets;
         call.steps = k.step_ids_.data() + t.step0;
         call.paired = t.paired;
+        call.half_paired[0] = t.half_paired[0];
+        call.half_paired[1] = t.half_paired[1];
         call.single = t.single;
         for (int r = 0; r < 3; ++r) call.correction_count[r] = last ? t.correction_count[r] : 0;
         for (int64_t oy = oy0; oy < oy1; ++oy) {
@@ -534,9 +544,10 @@ class U8S8Dense final : public Conv2DKernel {
   // AVX2 vpmaddubsw: every tile's steps (PairTileSteps), each numbered
   // (icb * kh * kw + ky * kw + kx) * Q + q from the tile's first block, the
   // size of the per-run table of their input offsets, and the steps paired
-  // of all the tiles run (the description's `paired=`).
+  // and half paired of all the tiles run (the description's `paired=`,
+  // `half_paired=`).
   std::vector<int32_t> step_ids_;
-  int64_t step_table_size_ = 0, paired_steps_ = 0, all_steps_ = 0;
+  int64_t step_table_size_ = 0, paired_steps_ = 0, half_paired_steps_ = 0, all_steps_ = 0;
   int64_t group_words_ = 0;  // > 0: the grouped tiles (4-channel words per group), see Make
   int64_t row_steps_ = 0;  // > 0: the stem's taps along the row, this many steps per kernel row (RowTapSteps)
   int64_t k_chunk_icbs_ = 0;  // > 0: input-channel blocks per chunk of a tile (Make, Work)

@@ -130,12 +130,13 @@ struct DenseTile {
   int64_t correction_count[3] = {0, 0, 0};
   // AVX2 vpmaddubsw only: the steps the tile runs (step_pairs.h), `paired`
   // pairs (two step numbers each; `w` holds the first's 64 bytes of weights,
-  // then the second's) and then `single` steps (64 bytes each). A step's
-  // input word is at step_offsets[its number] from `in` (set per run).
-  // icb_count and q_last are not used.
+  // then the second's), then half_paired[0] pairs that share the first
+  // half's vpmaddwd only, half_paired[1] the second's, then `single` steps
+  // (64 bytes each). A step's input word is at step_offsets[its number] from
+  // `in` (set per run). icb_count and q_last are not used.
   const int64_t* step_offsets = nullptr;
   const int32_t* steps = nullptr;
-  int64_t paired = 0, single = 0;
+  int64_t paired = 0, half_paired[2] = {0, 0}, single = 0;
   // AVX2 madd16 only: a tile split into chunks of its input-channel blocks
   // (u8s8_dense.cc, so that a chunk's weights stay in L1 across the tiles
   // of several pixels). With `acc_in` the tile starts from these partial
