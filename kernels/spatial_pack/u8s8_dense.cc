@@ -240,13 +240,13 @@ class U8S8Dense final : public Conv2DKernel {
   // AVX2 vpmaddubsw: repacks the tile's `count` steps (split, at
   // t->w_offset, [icb][ky][kx][q]) as PairSteps pairs them, the pairs' 128
   // bytes first, then the half pairs' (first half, then second), then the
-  // single steps', without the steps of zero weights;
-  // their step numbers (as packed before) go to step_ids_ in the same order.
+  // single steps', without the steps of zero weights; their step numbers (as
+  // packed before) go to step_ids_ in the same order.
   void PairTileSteps(OcTile* t, int64_t count) {
     const int8_t* steps = packed_.data() + t->w_offset;
     const StepPairing sp = PairSteps(steps, count);
     std::vector<int8_t> repacked;
-    repacked.reserve((2 * sp.pairs.size() + sp.singles.size()) * kStepBytes);
+    repacked.reserve(static_cast<size_t>(count) * kStepBytes);
     t->step0 = static_cast<int64_t>(step_ids_.size());
     auto add = [&](int32_t s) {
       repacked.insert(repacked.end(), steps + s * kStepBytes, steps + (s + 1) * kStepBytes);
