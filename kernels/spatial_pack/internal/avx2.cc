@@ -44,63 +44,54 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
       pass(std::integral_constant<int, NPIX / 2>(), std::integral_constant<int, NPIX>());
     }
   };
-  // The paired steps (step_pairs.h) over pixels [P0, P1): both steps' int16
-  // products added before one vpmaddwd widens them (exact: PairSteps
-  // checked their sums). Not unrolled, as the single steps below.
-  in_passes([&](auto p0, auto p1) __attribute__((always_inline)) {
-    constexpr int P0 = decltype(p0)::value, P1 = decltype(p1)::value;
-    const int32_t* pair = t.steps;
-    const int8_t* pw = t.w;
-#pragma GCC unroll 1
-    for (int64_t e = 0; e < t.paired; ++e, pair += 2, pw += 128) {
-      const uint8_t* a = t.in + so[pair[0]];
-      const uint8_t* b = t.in + so[pair[1]];
-      for (int p = P0; p < P1; ++p) {
-        const int8_t* wp = pw;
-        if constexpr (kWeightsFromMemory) asm volatile("" : "+r"(wp));
-        const __m256i xa = _mm256_set1_epi32(LoadWord(a + p * pix));
-        const __m256i xb = _mm256_set1_epi32(LoadWord(b + p * pix));
-        for (int h = 0; h < 2; ++h) {
-          const __m256i wa = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 32 * h));
-          const __m256i wb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 64 + 32 * h));
-          const __m256i sum = _mm256_add_epi16(_mm256_maddubs_epi16(xa, wa), _mm256_maddubs_epi16(xb, wb));
-          acc[h][p] = _mm256_add_epi32(acc[h][p], _mm256_madd_epi16(sum, ones));
-        }
-      }
-    }
-  });
-  // The half pairs: half H's products added before its vpmaddwd, the
-  // other half's widened step by step (7 multiplies for two steps, not 8).
-  const int64_t half_pairs = t.half_paired[0] + t.half_paired[1];
-  auto half_paired = [&](auto half) __attribute__((always_inline)) {
-    constexpr int H = decltype(half)::value, O = 1 - H;
+  // `count` pairs of steps from the tile's pair `first` (step_pairs.h),
+  // over its pixels in passes: per pixel both steps' inputs and their
+  // weights (w_of(step, half)) go to add(p, xa, xb, w_of). Not unrolled, as
+  // the single steps below.
+  auto over_pairs = [&](int64_t first, int64_t count, auto add) __attribute__((always_inline)) {
     in_passes([&](auto p0, auto p1) __attribute__((always_inline)) {
       constexpr int P0 = decltype(p0)::value, P1 = decltype(p1)::value;
-      const int64_t first = t.paired + (H == 1 ? t.half_paired[0] : 0);
       const int32_t* pair = t.steps + 2 * first;
       const int8_t* pw = t.w + 128 * first;
 #pragma GCC unroll 1
-      for (int64_t e = 0; e < t.half_paired[H]; ++e, pair += 2, pw += 128) {
+      for (int64_t e = 0; e < count; ++e, pair += 2, pw += 128) {
         const uint8_t* a = t.in + so[pair[0]];
         const uint8_t* b = t.in + so[pair[1]];
         for (int p = P0; p < P1; ++p) {
           const int8_t* wp = pw;
           if constexpr (kWeightsFromMemory) asm volatile("" : "+r"(wp));
-          const __m256i xa = _mm256_set1_epi32(LoadWord(a + p * pix));
-          const __m256i xb = _mm256_set1_epi32(LoadWord(b + p * pix));
-          auto w_of = [&](int step, int h) {
+          auto w_of = [wp](int step, int h) __attribute__((always_inline)) {
             return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 64 * step + 32 * h));
           };
-          const __m256i sum = _mm256_add_epi16(_mm256_maddubs_epi16(xa, w_of(0, H)), _mm256_maddubs_epi16(xb, w_of(1, H)));
-          acc[H][p] = _mm256_add_epi32(acc[H][p], _mm256_madd_epi16(sum, ones));
-          acc[O][p] = _mm256_add_epi32(acc[O][p], _mm256_madd_epi16(_mm256_maddubs_epi16(xa, w_of(0, O)), ones));
-          acc[O][p] = _mm256_add_epi32(acc[O][p], _mm256_madd_epi16(_mm256_maddubs_epi16(xb, w_of(1, O)), ones));
+          add(p, _mm256_set1_epi32(LoadWord(a + p * pix)), _mm256_set1_epi32(LoadWord(b + p * pix)), w_of);
         }
       }
     });
   };
+  // The paired steps: both steps' int16 products added before one vpmaddwd
+  // widens them (exact: PairSteps checked their sums).
+  over_pairs(0, t.paired, [&](int p, __m256i xa, __m256i xb, auto w_of) __attribute__((always_inline)) {
+    for (int h = 0; h < 2; ++h) {
+      const __m256i sum = _mm256_add_epi16(_mm256_maddubs_epi16(xa, w_of(0, h)), _mm256_maddubs_epi16(xb, w_of(1, h)));
+      acc[h][p] = _mm256_add_epi32(acc[h][p], _mm256_madd_epi16(sum, ones));
+    }
+  });
+  // The half pairs: half H's products added before its vpmaddwd, the
+  // other half's widened step by step (7 multiplies for two steps, not 8).
+  auto half_paired = [&](auto half) __attribute__((always_inline)) {
+    constexpr int H = decltype(half)::value, O = 1 - H;
+    over_pairs(t.paired + (H == 1 ? t.half_paired[0] : 0), t.half_paired[H],
+               [&](int p, __m256i xa, __m256i xb, auto w_of) __attribute__((always_inline)) {
+                 const __m256i sum =
+                     _mm256_add_epi16(_mm256_maddubs_epi16(xa, w_of(0, H)), _mm256_maddubs_epi16(xb, w_of(1, H)));
+                 acc[H][p] = _mm256_add_epi32(acc[H][p], _mm256_madd_epi16(sum, ones));
+                 acc[O][p] = _mm256_add_epi32(acc[O][p], _mm256_madd_epi16(_mm256_maddubs_epi16(xa, w_of(0, O)), ones));
+                 acc[O][p] = _mm256_add_epi32(acc[O][p], _mm256_madd_epi16(_mm256_maddubs_epi16(xb, w_of(1, O)), ones));
+               });
+  };
   half_paired(std::integral_constant<int, 0>());
   half_paired(std::integral_constant<int, 1>());
+  const int64_t half_pairs = t.half_paired[0] + t.half_paired[1];
   // The single steps over pixels [P0, P1). Not unrolled: unrolled, GCC
   // hoisted the products of several steps and spilled them (ResNet-50's 1x1
   // at K = 256: 0.57-0.60 against 0.52-0.54 ms, one thread, cap avx2).
