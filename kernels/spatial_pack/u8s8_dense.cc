@@ -500,9 +500,9 @@ class U8S8Dense final : public Conv2DKernel {
               in_image + (t.icb_lo + i0) * c.geom.in_cstride + (oy * c.sh - row0) * c.in_row;
           uint8_t* out_row =
               c.out ? c.out + n * c.out_image + t.ocb0 * c.geom.out_cstride + oy * c.out_row : nullptr;
-          for (int64_t ox = ox0, ti = 0; ox < ox1; ox += call.npix * call.strips, ti += call.strips) {
-            call.npix = static_cast<int>(ti < bigs ? big : big - 1);
-            call.strips = !k.strips_ ? 1 : static_cast<int>(ti < bigs ? bigs - ti : tiles - ti);
+          for (int64_t ox = ox0, pt = 0; ox < ox1; ox += call.npix * call.strips, pt += call.strips) {
+            call.npix = static_cast<int>(pt < bigs ? big : big - 1);
+            call.strips = !k.strips_ ? 1 : static_cast<int>(pt < bigs ? bigs - pt : tiles - pt);
             call.in = in_row + ox * c.geom.pix_bytes;
             call.out = tile_buf ? reinterpret_cast<uint8_t*>(tile_buf + (ox - ox0) * 16)
                                 : out_row + ox * c.out_pix;
