@@ -54,13 +54,13 @@ bool Fits(const Sums& a, const Sums& room, int from = 0, int to = kStepBytes) {
 // The sums of half h (output channels 8h..8h+7: 16 lanes).
 constexpr int kHalfBytes = kStepBytes / 2;
 
-// A greedy maximal matching of `items` under `share`: each item's partners
-// among at most kSampled others, evenly spaced, give its degree where there
-// are few items and an estimate of its rank where there are many (all of
-// them: 660 K checks for a 512-channel 3x3 tile, a fifth of ResNet-18's
-// compile; sampled, 0.6% fewer of its steps paired). In that order, each
-// free item takes the first free one it shares with. partner[i] for items[i]
-// (an index into items), -1 where none.
+// A greedy maximal matching of items 0..n-1 under share(i, j): each item's
+// partners among at most kSampled others, evenly spaced, give its degree
+// where there are few items and an estimate of its rank where there are many
+// (all of them: 660 K checks for a 512-channel 3x3 tile, a fifth of
+// ResNet-18's compile; sampled, 0.6% fewer of its steps paired). In that
+// order, each free item takes the first free one it shares with. Returns
+// each item's partner, -1 where none.
 template <typename Share>
 std::vector<int32_t> GreedyMatch(int64_t n, Share share) {
   constexpr int64_t kSampled = 128;
@@ -97,16 +97,17 @@ Sums Room(const Sums& s) {
   return r;
 }
 
+// A step with a pair over the limit on its own (its room would wrap)
+// shares with none.
+bool Alone(const Sums& s) {
+  return std::any_of(s.begin(), s.end(), [](uint8_t v) { return v > kMaddubsMaxPairSum; });
+}
+
 }  // namespace
 
 bool StepsShareMadd(const int8_t* a, const int8_t* b) {
   const Sums sa = LaneSums(a), sb = LaneSums(b);
-  for (const Sums* s : {&sa, &sb}) {
-    for (uint8_t v : *s) {
-      if (v > kMaddubsMaxPairSum) return false;  // a pair that saturates on its own
-    }
-  }
-  return Fits(sa, Room(sb));
+  return !Alone(sa) && !Alone(sb) && Fits(sa, Room(sb));
 }
 
 StepPairing PairSteps(const int8_t* steps, int64_t count) {
@@ -121,12 +122,8 @@ StepPairing PairSteps(const int8_t* steps, int64_t count) {
     live.push_back(static_cast<int32_t>(s));
   }
   const int64_t n = static_cast<int64_t>(live.size());
-  // A step with a pair over the limit on its own (its room wraps) shares
-  // with none.
   std::vector<bool> alone(n);
-  for (int64_t i = 0; i < n; ++i) {
-    alone[i] = std::any_of(sums[i].begin(), sums[i].end(), [](uint8_t v) { return v > kMaddubsMaxPairSum; });
-  }
+  for (int64_t i = 0; i < n; ++i) alone[i] = Alone(sums[i]);
   const std::vector<int32_t> partner = GreedyMatch(n, [&](int64_t i, int64_t j) {
     return !alone[i] && !alone[j] && Fits(sums[i], room[j]);
   });
