@@ -7,7 +7,11 @@ const KernelRegistry& KernelRegistry::Global() {
     auto* r = new KernelRegistry();
     RegisterConvKernels(*r);
     RegisterDynamicConvKernels(*r);
-    RegisterOpKernels(*r);
+    RegisterQuantizeKernels(*r);
+    RegisterDenseKernels(*r);
+    RegisterPoolKernels(*r);
+    RegisterFloatKernels(*r);
+    RegisterResizeKernels(*r);
     RegisterLayoutKernels(*r);
     return r;
   }();

@@ -72,13 +72,19 @@ void RegisterConvKernels(KernelRegistry& registry);
 // (kernels/spatial_pack/dynamic_conv.h): qnn.conv2d with a run-time data zero
 // point and qnn.conv2d_dynamic.
 void RegisterDynamicConvKernels(KernelRegistry& registry);
-// Registers the kernels bound per op (op_kernels.cc): elementwise
-// (kernels/elementwise), integer dense (kernels/dense), 8-bit max pool
-// (kernels/pool).
-void RegisterOpKernels(KernelRegistry& registry);
+// Registers the kernels bound per op (KernelRegistry::RegisterForOp), one
+// function per family: quantize_kernels.cc (quantize, dequantize,
+// requantize, qnn.add, qnn.mul, bias_add), dense_kernels.cc (integer
+// nn.dense, qnn.matmul), pool_kernels.cc, float_kernels.cc (the float ops of
+// dynamically quantized models) and resize_kernels.cc.
+void RegisterQuantizeKernels(KernelRegistry& registry);
+void RegisterDenseKernels(KernelRegistry& registry);
+void RegisterPoolKernels(KernelRegistry& registry);
+void RegisterFloatKernels(KernelRegistry& registry);
+void RegisterResizeKernels(KernelRegistry& registry);
 // Registers the data-movement kernels (layout_kernels.cc,
 // kernels/layout/strided_copy.h): transpose, strided_slice, broadcast_to,
-// constant nn.pad.
+// constant nn.pad, concat, layout_transform, take, qnn.concat, qnn.lookup.
 void RegisterLayoutKernels(KernelRegistry& registry);
 
 }  // namespace qnnc::runtime

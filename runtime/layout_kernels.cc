@@ -2,7 +2,8 @@
 // transpose, strided_slice, broadcast_to and constant nn.pad, any dtype,
 // writing the planned output; take with constant indices, in NCHW{k}c too
 // (kernels/layout/take.h); qnn.concat of 8-bit per-tensor inputs, each
-// requantized through a table (kernels/layout/concat.h); and qnn.lookup.
+// requantized through a table (kernels/layout/concat.h); concat of any dtype;
+// layout_transform between NCHW and NCHW{k}c; and qnn.lookup.
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "kernels/layout/concat.h"
 #include "kernels/layout/strided_copy.h"
 #include "kernels/layout/take.h"
+#include "kernels/spatial_pack/blocked_layout.h"
 #include "kernels/reference/layout.h"
 #include "kernels/reference/requantize.h"
 #include "runtime/kernel_registry.h"
@@ -303,6 +305,65 @@ Made MakeReshape(const ir::Node& n) {
   return std::unique_ptr<PreparedKernel>(new ReshapeKernel(n.output()->type()->shape));
 }
 
+class ConcatKernel : public PreparedKernel {
+ public:
+  explicit ConcatKernel(int64_t axis) : axis_(axis) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return kernels::layout::Concat(in, axis_, &out[0], pool);
+  }
+  std::string description() const override { return "layout concat"; }
+
+ private:
+  int64_t axis_;
+};
+
+// NCHW <-> NCHW{k}c (the spatial-pack layouts) of any dtype, into the
+// planned output; padding lanes 0, as the reference's.
+class BlockLayoutKernel : public PreparedKernel {
+ public:
+  BlockLayoutKernel(int64_t to_block, int64_t channels) : to_block_(to_block), channels_(channels) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    if (to_block_ > 0) return kernels::spatial_pack::ToBlockedInto(in[0], to_block_, 0, &out[0], pool);
+    return kernels::spatial_pack::FromBlockedInto(in[0], channels_, &out[0], pool);
+  }
+  std::string description() const override { return "layout blocks"; }
+
+ private:
+  int64_t to_block_, channels_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeLayoutTransform(const ir::Node& n) {
+  auto none = [] { return None(); };
+  auto src = n.attrs().GetString("src_layout"), dst = n.attrs().GetString("dst_layout");
+  if (!src.ok() || !dst.ok() || n.inputs().size() != 1 || !n.input(0)->type()) return none();
+  const ir::TensorType& t = *n.input(0)->type();
+  const int64_t to_block = ir::ChannelBlock(*dst), from_block = ir::ChannelBlock(*src);
+  if (*src == "NCHW" && to_block > 0 && t.rank() == 4) {
+    return std::unique_ptr<PreparedKernel>(new BlockLayoutKernel(to_block, 0));
+  }
+  if (*dst == "NCHW" && from_block > 0 && t.rank() == 5) {
+    // The channel count as the reference evaluator reads it.
+    const int64_t channels = n.attrs().GetInt("channels", t.shape[1] * from_block).value_or(0);
+    if (channels <= 0 || channels > t.shape[1] * from_block) return none();
+    return std::unique_ptr<PreparedKernel>(new BlockLayoutKernel(0, channels));
+  }
+  return none();
+}
+
+
+
+// Any dtype, typed inputs; a negative axis counts from the end.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeConcat(const ir::Node& n) {
+  auto axis = n.attrs().GetInt("axis", 0);
+  if (!axis.ok() || n.inputs().empty() || !n.input(0)->type()) return None();
+  const int64_t rank = static_cast<int64_t>(n.input(0)->type()->shape.size());
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a >= rank) return None();
+  return std::unique_ptr<PreparedKernel>(new ConcatKernel(a));
+}
+
 }  // namespace
 
 void RegisterLayoutKernels(KernelRegistry& registry) {
@@ -315,6 +376,8 @@ void RegisterLayoutKernels(KernelRegistry& registry) {
   registry.RegisterForOp("take", &MakeTake);
   registry.RegisterForOp("broadcast_to", &MakeBroadcast);
   registry.RegisterForOp("nn.pad", &MakePad);
+  registry.RegisterForOp("concat", &MakeConcat);
+  registry.RegisterForOp("layout_transform", &MakeLayoutTransform);
 }
 
 }  // namespace qnnc::runtime

@@ -1,0 +1,96 @@
+// Kernels of the matrix products, bound per op: integer nn.dense
+// (kernels/dense/int8_dense.h) and qnn.matmul with a constant right operand
+// (kernels/dense/qnn_matmul.h). Each factory returns nullptr (the reference
+// kernel) for the nodes its kernel does not cover.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/dense/int8_dense.h"
+#include "kernels/dense/qnn_matmul.h"
+#include "runtime/kernel_registry.h"
+#include "util/status_macros.h"
+
+namespace qnnc::runtime {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+// nn.dense inputs: data, weight.
+class DenseKernel : public PreparedKernel {
+ public:
+  explicit DenseKernel(std::unique_ptr<kernels::dense::Int8Dense> dense)
+      : dense_(std::move(dense)) {}
+
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return dense_->Run(in[0], &out[0], pool);
+  }
+  std::string description() const override { return "dense int8"; }
+
+ private:
+  std::unique_ptr<kernels::dense::Int8Dense> dense_;
+};
+
+// Integer nn.dense: u8/i8 data, constant i8 weights [N, K], i32 result;
+// nullptr (the reference kernel) otherwise.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeDense(const ir::Node& n) {
+  if (n.inputs().size() != 2 || !n.input(0)->type() || !n.output()->type() ||
+      !n.input(1)->is_constant() || n.output()->type()->dtype != DType::kI32) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  const DType data = n.input(0)->type()->dtype;
+  const Tensor& w = n.input(1)->data();
+  if ((data != DType::kU8 && data != DType::kI8) || w.dtype() != DType::kI8 || w.rank() != 2) {
+    return std::unique_ptr<PreparedKernel>();
+  }
+  ASSIGN_OR_RETURN(auto dense, kernels::dense::Int8Dense::Create(w, data));
+  return std::unique_ptr<PreparedKernel>(new DenseKernel(std::move(dense)));
+}
+
+// MatMulInteger with a constant 2-D right operand and its zero point
+// (dynamically quantized MatMul); a's zero point is read per run.
+class QnnMatMulKernel : public PreparedKernel {
+ public:
+  explicit QnnMatMulKernel(std::unique_ptr<kernels::dense::QnnMatMulConstB> mm) : mm_(std::move(mm)) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    if (in[2].num_elements() != 1) {
+      return absl::InvalidArgumentError("qnn.matmul: a's zero point must hold one value");
+    }
+    return mm_->Run(in[0], static_cast<int32_t>(in[2].GetAsInt(0)), &out[0], pool);
+  }
+  std::string description() const override { return "dense qnn_matmul const_b"; }
+
+ private:
+  std::unique_ptr<kernels::dense::QnnMatMulConstB> mm_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnMatMul(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  if (n.inputs().size() != 6 || !n.input(0)->type() || !n.input(1)->is_constant() ||
+      !n.input(3)->is_constant() || n.input(1)->data().rank() != 2) {
+    return none();
+  }
+  auto mm = kernels::dense::QnnMatMulConstB::Create(n.input(1)->data(), n.input(3)->data(),
+                                                    n.input(0)->type()->dtype);
+  if (!mm.ok()) return none();  // e.g. 16-bit operands: the reference kernel
+  return std::unique_ptr<PreparedKernel>(new QnnMatMulKernel(*std::move(mm)));
+}
+
+}  // namespace
+
+void RegisterDenseKernels(KernelRegistry& registry) {
+  registry.RegisterForOp("nn.dense", &MakeDense);
+  // The integer nn.dense the u8 x s8 legalization leaves, bound by its
+  // decision (the int8 dense kernel takes no tiles, so those
+  // implementations give dense workloads an empty config space).
+  for (const char* impl : {"x86.spatial_pack.u8s8.vnni", "x86.spatial_pack.u8s8.avx2"}) {
+    registry.Register("nn.dense", impl, &MakeDense);
+  }
+  registry.RegisterForOp("qnn.matmul", &MakeQnnMatMul);
+}
+
+}  // namespace qnnc::runtime
