@@ -2,7 +2,7 @@
 // vpmaddwd by ones (-> s32), on weights packed so that every pair fits (the
 // rest of the pairs that did not: corrections of half steps after the
 // main loop, by vpmaddwd; exact); the madd16 tiles (a widened input, int16 weights,
-// vpmaddwd alone: exact for any weights); the depthwise rows.
+// vpmaddwd alone: exact for any weights). The depthwise rows: avx2_depthwise.cc.
 // Compiled with -mavx2 -mfma; stubs otherwise.
 #include "kernels/spatial_pack/internal/microkernels.h"
 
@@ -17,6 +17,108 @@
 
 namespace qnnc::kernels::spatial_pack::internal {
 namespace {
+
+// Runs pass(P0, P1) over the tile's pixels [P0, P1) as DenseTileOne's
+// register budget allows (integral constants): up to 5 pixels in one pass,
+// 6 in two passes of 3.
+template <int NPIX, typename Pass>
+__attribute__((always_inline)) inline void InPasses(Pass pass) {
+  if constexpr (NPIX <= 5) {
+    pass(std::integral_constant<int, 0>(), std::integral_constant<int, NPIX>());
+  } else {
+    pass(std::integral_constant<int, 0>(), std::integral_constant<int, NPIX / 2>());
+    pass(std::integral_constant<int, NPIX / 2>(), std::integral_constant<int, NPIX>());
+  }
+}
+
+// The tile's single steps (after its pairs and half pairs).
+template <int NPIX>
+__attribute__((always_inline)) inline void DenseTileSingles(const DenseGeom& g, const DenseTile& t,
+                                                            __m256i (&acc)[2][NPIX]) {
+  constexpr bool kWeightsFromMemory = NPIX <= 5;  // as DenseTileOne's
+  const __m256i ones = _mm256_set1_epi16(1);
+  const int64_t pix = g.pix_bytes;
+  const int64_t* so = t.step_offsets;
+  const int64_t half_pairs = t.half_paired[0] + t.half_paired[1];
+  // The single steps over pixels [P0, P1). Not unrolled: unrolled, GCC
+  // hoisted the products of several steps and spilled them (ResNet-50's 1x1
+  // at K = 256: 0.57-0.60 against 0.52-0.54 ms, one thread, cap avx2).
+  InPasses<NPIX>([&](auto p0, auto p1) __attribute__((always_inline)) {
+    constexpr int P0 = decltype(p0)::value, P1 = decltype(p1)::value;
+    const int32_t* one = t.steps + 2 * (t.paired + half_pairs);
+    const int8_t* sw = t.w + 128 * (t.paired + half_pairs);
+#pragma GCC unroll 1
+    for (int64_t e = 0; e < t.single; ++e, ++one, sw += 64) {
+      const uint8_t* src = t.in + so[*one];
+      for (int p = P0; p < P1; ++p) {
+        const int8_t* wp = sw;
+        if constexpr (kWeightsFromMemory) asm volatile("" : "+r"(wp));
+        const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix));
+        for (int h = 0; h < 2; ++h) {
+          const __m256i wh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 32 * h));
+          acc[h][p] = _mm256_add_epi32(acc[h][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, wh), ones));
+        }
+      }
+    }
+  });
+}
+
+// The tile's corrections.
+template <int NPIX>
+__attribute__((always_inline)) inline void DenseTileCorrect(const DenseGeom& g, const DenseTile& t,
+                                                            __m256i (&acc)[2][NPIX]) {
+  const int64_t pix = g.pix_bytes;
+  const int64_t* so = t.step_offsets;
+  // The halves of steps whose pairs did not all fit, with the rest of their
+  // first weights (DenseTile::correction_w): channels 0 and 2 of the word as
+  // int16, by one vpmaddwd (exact in int32). The steps corrected in both
+  // halves, then in the first only, then in the second.
+  const int32_t* corrected = t.correction_steps;
+  const __m256i* cw = reinterpret_cast<const __m256i*>(t.correction_w);
+  const __m256i even = _mm256_set1_epi16(0x00ff);
+#pragma GCC unroll 1
+  for (int64_t e = 0; e < t.correction_count[kBothHalves]; ++e, cw += 2) {
+    const uint8_t* src = t.in + so[*corrected++];
+    for (int p = 0; p < NPIX; ++p) {
+      const __m256i* cp = cw;
+      asm volatile("" : "+r"(cp));  // weights from memory, as the steps'
+      const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);
+      acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(x, _mm256_loadu_si256(cp)));
+      acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(x, _mm256_loadu_si256(cp + 1)));
+    }
+  }
+  auto correct = [&](auto half, int64_t count) __attribute__((always_inline)) {
+#pragma GCC unroll 1
+    for (int64_t e = 0; e < count; ++e, ++cw) {
+      const uint8_t* src = t.in + so[*corrected++];
+      const __m256i c = _mm256_loadu_si256(cw);
+      for (int p = 0; p < NPIX; ++p) {
+        const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);
+        acc[half][p] = _mm256_add_epi32(acc[half][p], _mm256_madd_epi16(x, c));
+      }
+    }
+  };
+  correct(std::integral_constant<int, 0>(), t.correction_count[kFirstHalf]);
+  correct(std::integral_constant<int, 1>(), t.correction_count[kSecondHalf]);
+}
+
+// Requantized bytes, or raw int32, of the tile's pixels.
+template <int NPIX>
+__attribute__((always_inline)) inline void DenseTileStore(const DenseGeom& g, const DenseTile& t,
+                                                          __m256i (&acc)[2][NPIX]) {
+  const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
+  const __m256i zp = _mm256_set1_epi32(g.ep.zp);
+  const __m256 m0 = _mm256_loadu_ps(t.mult), m1 = _mm256_loadu_ps(t.mult + 8);
+  const bool nan = g.ep.nan_check;
+  for (int p = 0; p < NPIX; ++p) {
+    if (g.ep.raw32) {
+      StoreRaw(t.out + p * kRawPixelBytes, acc[0][p], acc[1][p]);
+      continue;
+    }
+    Store16(t.out + p * 16, Requantize8(acc[0][p], m0, lo, hi, zp, nan),
+            Requantize8(acc[1][p], m1, lo, hi, zp, nan));
+  }
+}
 
 template <int NPIX>
 __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, const DenseTile& t) {
@@ -36,20 +138,12 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
   // avx2: the 6-pixel tiles of its 56x56 and 28x28 layers 2-5% faster than
   // one pass from memory; 5 pixels in passes of 3 and 2 were slower).
   constexpr bool kWeightsFromMemory = NPIX <= 5;
-  auto in_passes = [](auto pass) __attribute__((always_inline)) {
-    if constexpr (NPIX <= 5) {
-      pass(std::integral_constant<int, 0>(), std::integral_constant<int, NPIX>());
-    } else {
-      pass(std::integral_constant<int, 0>(), std::integral_constant<int, NPIX / 2>());
-      pass(std::integral_constant<int, NPIX / 2>(), std::integral_constant<int, NPIX>());
-    }
-  };
   // `count` pairs of steps from the tile's pair `first` (step_pairs.h),
   // over its pixels in passes: per pixel both steps' inputs and their
   // weights (w_of(step, half)) go to add(p, xa, xb, w_of). Not unrolled, as
   // the single steps below.
   auto over_pairs = [&](int64_t first, int64_t count, auto add) __attribute__((always_inline)) {
-    in_passes([&](auto p0, auto p1) __attribute__((always_inline)) {
+    InPasses<NPIX>([&](auto p0, auto p1) __attribute__((always_inline)) {
       constexpr int P0 = decltype(p0)::value, P1 = decltype(p1)::value;
       const int32_t* pair = t.steps + 2 * first;
       const int8_t* pw = t.w + 128 * first;
@@ -91,71 +185,9 @@ __attribute__((always_inline)) inline void DenseTileOne(const DenseGeom& g, cons
   };
   half_paired(std::integral_constant<int, 0>());
   half_paired(std::integral_constant<int, 1>());
-  const int64_t half_pairs = t.half_paired[0] + t.half_paired[1];
-  // The single steps over pixels [P0, P1). Not unrolled: unrolled, GCC
-  // hoisted the products of several steps and spilled them (ResNet-50's 1x1
-  // at K = 256: 0.57-0.60 against 0.52-0.54 ms, one thread, cap avx2).
-  in_passes([&](auto p0, auto p1) __attribute__((always_inline)) {
-    constexpr int P0 = decltype(p0)::value, P1 = decltype(p1)::value;
-    const int32_t* one = t.steps + 2 * (t.paired + half_pairs);
-    const int8_t* sw = t.w + 128 * (t.paired + half_pairs);
-#pragma GCC unroll 1
-    for (int64_t e = 0; e < t.single; ++e, ++one, sw += 64) {
-      const uint8_t* src = t.in + so[*one];
-      for (int p = P0; p < P1; ++p) {
-        const int8_t* wp = sw;
-        if constexpr (kWeightsFromMemory) asm volatile("" : "+r"(wp));
-        const __m256i x = _mm256_set1_epi32(LoadWord(src + p * pix));
-        for (int h = 0; h < 2; ++h) {
-          const __m256i wh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 32 * h));
-          acc[h][p] = _mm256_add_epi32(acc[h][p], _mm256_madd_epi16(_mm256_maddubs_epi16(x, wh), ones));
-        }
-      }
-    }
-  });
-  // The halves of steps whose pairs did not all fit, with the rest of their
-  // first weights (DenseTile::correction_w): channels 0 and 2 of the word as
-  // int16, by one vpmaddwd (exact in int32). The steps corrected in both
-  // halves, then in the first only, then in the second.
-  const int32_t* corrected = t.correction_steps;
-  const __m256i* cw = reinterpret_cast<const __m256i*>(t.correction_w);
-  const __m256i even = _mm256_set1_epi16(0x00ff);
-#pragma GCC unroll 1
-  for (int64_t e = 0; e < t.correction_count[kBothHalves]; ++e, cw += 2) {
-    const uint8_t* src = t.in + so[*corrected++];
-    for (int p = 0; p < NPIX; ++p) {
-      const __m256i* cp = cw;
-      asm volatile("" : "+r"(cp));  // weights from memory, as the steps'
-      const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);
-      acc[0][p] = _mm256_add_epi32(acc[0][p], _mm256_madd_epi16(x, _mm256_loadu_si256(cp)));
-      acc[1][p] = _mm256_add_epi32(acc[1][p], _mm256_madd_epi16(x, _mm256_loadu_si256(cp + 1)));
-    }
-  }
-  auto correct = [&](auto half, int64_t count) __attribute__((always_inline)) {
-#pragma GCC unroll 1
-    for (int64_t e = 0; e < count; ++e, ++cw) {
-      const uint8_t* src = t.in + so[*corrected++];
-      const __m256i c = _mm256_loadu_si256(cw);
-      for (int p = 0; p < NPIX; ++p) {
-        const __m256i x = _mm256_and_si256(_mm256_set1_epi32(LoadWord(src + p * pix)), even);
-        acc[half][p] = _mm256_add_epi32(acc[half][p], _mm256_madd_epi16(x, c));
-      }
-    }
-  };
-  correct(std::integral_constant<int, 0>(), t.correction_count[kFirstHalf]);
-  correct(std::integral_constant<int, 1>(), t.correction_count[kSecondHalf]);
-  const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
-  const __m256i zp = _mm256_set1_epi32(g.ep.zp);
-  const __m256 m0 = _mm256_loadu_ps(t.mult), m1 = _mm256_loadu_ps(t.mult + 8);
-  const bool nan = g.ep.nan_check;
-  for (int p = 0; p < NPIX; ++p) {
-    if (g.ep.raw32) {
-      StoreRaw(t.out + p * kRawPixelBytes, acc[0][p], acc[1][p]);
-      continue;
-    }
-    Store16(t.out + p * 16, Requantize8(acc[0][p], m0, lo, hi, zp, nan),
-            Requantize8(acc[1][p], m1, lo, hi, zp, nan));
-  }
+  DenseTileSingles<NPIX>(g, t, acc);
+  DenseTileCorrect<NPIX>(g, t, acc);
+  DenseTileStore<NPIX>(g, t, acc);
 }
 
 // DenseTile::strips tiles, one after the other.
@@ -344,129 +376,6 @@ const DenseTileFn* MakeMadd16Table(std::index_sequence<P...>) {
   return table;
 }
 
-// Depthwise: two taps per vpmaddwd. The 16 channels of taps a and b are
-// interleaved (vpunpcklbw/hbw) and zero-extended to the int16 pairs
-// (a_c, b_c), multiplied by the weight pairs (w_c,a, w_c,b): 16 MACs per
-// vpmaddwd, exact (a pair sums two products of at most 255 * 128). An odd
-// last tap is paired with weight 0.
-struct DwAcc {
-  __m256i lo, hi;  // channels 0-7, 8-15
-};
-
-inline void DwMac(DwAcc* a, __m128i xa, __m128i xb, const int16_t* w) {
-  const __m256i p0 = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(xa, xb));
-  const __m256i p1 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(xa, xb));
-  a->lo = _mm256_add_epi32(a->lo, _mm256_madd_epi16(p0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
-  a->hi = _mm256_add_epi32(a->hi, _mm256_madd_epi16(p1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16))));
-}
-
-// A lone tap: the pairs (x_c, 0) are its bytes zero-extended to 32 bits.
-inline void DwMacLast(DwAcc* a, __m128i x, const int16_t* w) {
-  const __m256i p0 = _mm256_cvtepu8_epi32(x);
-  const __m256i p1 = _mm256_cvtepu8_epi32(_mm_srli_si128(x, 8));
-  a->lo = _mm256_add_epi32(a->lo, _mm256_madd_epi16(p0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
-  a->hi = _mm256_add_epi32(a->hi, _mm256_madd_epi16(p1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16))));
-}
-
-// One output pixel of a depthwise row: requantized bytes, or raw int32.
-inline void DwStore(const DwGeom& g, const DwRow& r, int64_t ox, const DwAcc& a, __m256 m0, __m256 m1,
-                    __m256 lo, __m256 hi, __m256i zp, bool nan) {
-  if (g.ep.raw32) {
-    StoreRaw(r.out + ox * kRawPixelBytes, a.lo, a.hi);
-    return;
-  }
-  Store16(r.out + ox * 16, Requantize8(a.lo, m0, lo, hi, zp, nan), Requantize8(a.hi, m1, lo, hi, zp, nan));
-}
-
-inline __m128i LoadPix16(const uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
-
-// KxK (3x3, 5x5) with all K rows inside, columns [ox, ox_end) all inside:
-// the taps at compile time, no bounds checks, two pixels at a time (the
-// generic loop below ran at 30 GOPS on mbv2_dw_112, its index arithmetic
-// and branches per tap outweighing the multiplies). K * K is odd: its last
-// tap goes alone.
-template <int K>
-void DwRowInterior(const DwGeom& g, const DwRow& r, int64_t ox, int64_t ox_end, __m256 m0, __m256 m1,
-                   __m256 lo, __m256 hi, __m256i zp, bool nan) {
-  constexpr int kTaps = K * K, kPairs = kTaps / 2;
-  const int64_t ih0 = r.oh * g.sh - g.pad_t;
-  const uint8_t* rows[K];
-  for (int ky = 0; ky < K; ++ky) rows[ky] = r.in + (ih0 + ky * g.dh) * g.w * 16;
-  const int64_t dx = g.dw * 16, sx = g.sw * 16;
-  const __m256i bias_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias));
-  const __m256i bias_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias + 8));
-  auto tap = [&](int t, int64_t base) { return LoadPix16(rows[t / K] + base + (t % K) * dx); };
-  for (; ox + 2 <= ox_end; ox += 2) {
-    const int64_t b0 = (ox * g.sw - g.pad_l) * 16, b1 = b0 + sx;
-    DwAcc a = {bias_lo, bias_hi}, b = {bias_lo, bias_hi};
-    for (int j = 0; j < kPairs; ++j) {
-      DwMac(&a, tap(2 * j, b0), tap(2 * j + 1, b0), r.w_pairs + 32 * j);
-      DwMac(&b, tap(2 * j, b1), tap(2 * j + 1, b1), r.w_pairs + 32 * j);
-    }
-    DwMacLast(&a, tap(kTaps - 1, b0), r.w_pairs + 32 * kPairs);
-    DwMacLast(&b, tap(kTaps - 1, b1), r.w_pairs + 32 * kPairs);
-    DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
-    DwStore(g, r, ox + 1, b, m0, m1, lo, hi, zp, nan);
-  }
-  if (ox < ox_end) {
-    const int64_t b0 = (ox * g.sw - g.pad_l) * 16;
-    DwAcc a = {bias_lo, bias_hi};
-    for (int j = 0; j < kPairs; ++j) DwMac(&a, tap(2 * j, b0), tap(2 * j + 1, b0), r.w_pairs + 32 * j);
-    DwMacLast(&a, tap(kTaps - 1, b0), r.w_pairs + 32 * kPairs);
-    DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
-  }
-}
-
-void DwRowImpl(const DwGeom& g, const DwRow& r) {
-  const __m256 lo = _mm256_set1_ps(g.ep.lo), hi = _mm256_set1_ps(g.ep.hi);
-  const __m256i zp = _mm256_set1_epi32(g.ep.zp);
-  const __m128i zx16 = _mm_set1_epi8(static_cast<char>(g.zx));
-  const __m256 m0 = _mm256_loadu_ps(r.mult), m1 = _mm256_loadu_ps(r.mult + 8);
-  const bool nan = g.ep.nan_check;
-  const int64_t ih0 = r.oh * g.sh - g.pad_t;
-  // Any column: every tap checked against the borders.
-  auto column = [&](int64_t ox) {
-    const int64_t iw0 = ox * g.sw - g.pad_l;
-    const bool interior = ox >= g.ow_lo && ox < g.ow_hi;
-    DwAcc a = {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias)),
-               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r.bias + 8))};
-    const int16_t* w = r.w_pairs;
-    __m128i pending = zx16;
-    bool have = false;
-    for (int64_t ky = 0; ky < g.kh; ++ky) {
-      const int64_t ih = ih0 + ky * g.dh;
-      const bool row_in = ih >= 0 && ih < g.h;
-      for (int64_t kx = 0; kx < g.kw; ++kx) {
-        const int64_t iw = iw0 + kx * g.dw;
-        __m128i x = zx16;
-        if (row_in && (interior || (iw >= 0 && iw < g.w))) x = LoadPix16(r.in + (ih * g.w + iw) * 16);
-        if (have) {
-          DwMac(&a, pending, x, w);
-          w += 32;
-        } else {
-          pending = x;
-        }
-        have = !have;
-      }
-    }
-    if (have) DwMac(&a, pending, zx16, w);  // its weight pair is (w, 0)
-    DwStore(g, r, ox, a, m0, m1, lo, hi, zp, nan);
-  };
-  const bool rows_in = ih0 >= 0 && ih0 + (g.kh - 1) * g.dh < g.h;
-  const bool k3 = g.kh == 3 && g.kw == 3, k5 = g.kh == 5 && g.kw == 5;
-  if ((k3 || k5) && rows_in && g.ow_lo < g.ow_hi) {
-    for (int64_t ox = 0; ox < g.ow_lo; ++ox) column(ox);
-    if (k3) {
-      DwRowInterior<3>(g, r, g.ow_lo, g.ow_hi, m0, m1, lo, hi, zp, nan);
-    } else {
-      DwRowInterior<5>(g, r, g.ow_lo, g.ow_hi, m0, m1, lo, hi, zp, nan);
-    }
-    for (int64_t ox = g.ow_hi; ox < g.ow; ++ox) column(ox);
-  } else {
-    for (int64_t ox = 0; ox < g.ow; ++ox) column(ox);
-  }
-}
-
 }  // namespace
 
 DenseTileFn GetDenseTileAvx2(int nco, int npix, int64_t icblk) {
@@ -563,7 +472,6 @@ WidenFn GetWidenPairsAvx2() { return &WidenPairsImpl; }
 PackRowFn GetPackRowAvx2() { return &PackRowImpl; }
 ShuffleFn GetShufflePixelsAvx2() { return &ShufflePixelsImpl; }
 
-DwRowFn GetDwRowAvx2() { return &DwRowImpl; }
 
 }  // namespace qnnc::kernels::spatial_pack::internal
 
@@ -576,7 +484,6 @@ DenseTileFn GetGroupedTileMadd16Avx2(int, int, int) { return nullptr; }
 WidenFn GetWidenPairsAvx2() { return nullptr; }
 PackRowFn GetPackRowAvx2() { return nullptr; }
 ShuffleFn GetShufflePixelsAvx2() { return nullptr; }
-DwRowFn GetDwRowAvx2() { return nullptr; }
 }  // namespace qnnc::kernels::spatial_pack::internal
 
 #endif
