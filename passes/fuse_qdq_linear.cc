@@ -63,87 +63,101 @@ tensor::Tensor RescaleBias(const tensor::Tensor& b, const tensor::Tensor& sb,
   return tensor::Tensor::FromVector<int32_t>({n}, out);
 }
 
-}  // namespace
+// The requantize's bounds from a relu or clip after the op.
+struct Clamp {
+  std::optional<int64_t> min, max;
+};
 
-absl::StatusOr<ir::Value*> FuseLinear(ir::Graph& g, const QParams& q) {
-  if (!q.per_tensor) return nullptr;
-  const DType out_dtype = q.node->output()->type()->dtype;
-  ir::Value* v = q.data;
-  std::optional<int64_t> clamp_min, clamp_max;
-  if (ir::Node* act = SoleProducer(g, v, {"relu", "clip"})) {
-    if (act->op() == "relu") {
-      clamp_min = IntScalar(q.zero_point);
-    } else {
-      double lo = act->attrs().GetFloat("min", -INFINITY).value_or(NAN);
-      double hi = act->attrs().GetFloat("max", INFINITY).value_or(NAN);
-      if (std::isnan(lo) || std::isnan(hi)) return nullptr;
-      if (std::isfinite(lo)) clamp_min = QuantizeValue(lo, q.scale, q.zero_point, out_dtype);
-      if (std::isfinite(hi)) clamp_max = QuantizeValue(hi, q.scale, q.zero_point, out_dtype);
-    }
-    v = act->input(0);
+// The bounds of a relu or clip `act` in the quantize's integers; nullopt
+// when a clip bound is not a number.
+std::optional<Clamp> ActivationClamp(const ir::Node& act, const QParams& q, DType out_dtype) {
+  Clamp clamp;
+  if (act.op() == "relu") {
+    clamp.min = IntScalar(q.zero_point);
+  } else {
+    double lo = act.attrs().GetFloat("min", -INFINITY).value_or(NAN);
+    double hi = act.attrs().GetFloat("max", INFINITY).value_or(NAN);
+    if (std::isnan(lo) || std::isnan(hi)) return std::nullopt;
+    if (std::isfinite(lo)) clamp.min = QuantizeValue(lo, q.scale, q.zero_point, out_dtype);
+    if (std::isfinite(hi)) clamp.max = QuantizeValue(hi, q.scale, q.zero_point, out_dtype);
   }
+  return clamp;
+}
+
+// The bias of an nn.bias_add or add: an operand (the second tried first)
+// dequantized from a constant i32 vector with zero points of 0. `*data`
+// becomes the other operand.
+std::optional<QParams> MatchBias(const ir::Node& bias_node, ir::Value** data) {
+  for (int i : {1, 0}) {
+    auto b = MatchDequantize(bias_node.input(i));
+    if (!b || !b->data->is_constant() || b->data->type()->dtype != DType::kI32 ||
+        b->data->type()->rank() != 1) {
+      continue;
+    }
+    const tensor::Tensor& zb = b->zero_point->data();
+    bool zero = true;
+    for (int64_t k = 0; k < zb.num_elements(); ++k) zero = zero && zb.GetAsInt(k) == 0;
+    if (!zero) continue;
+    *data = bias_node.input(1 - i);
+    return b;
+  }
+  return std::nullopt;
+}
+
+// Whether the bias is added along the op's output channels (an add: the
+// last axis) with one value per channel and one scale or one per channel.
+bool BiasFits(const ir::Node& bias_node, const QParams& bias, const LinearOp& lin,
+              const ir::Node& core) {
+  const int64_t out_rank = core.output()->type()->rank();
+  const int64_t channels = core.output()->type()->shape[lin.out_axis];
+  if (bias_node.op() == "add" ? lin.out_axis != out_rank - 1
+                              : Normalize(bias_node.attrs().GetInt("axis", 1).value_or(-99),
+                                          out_rank) != lin.out_axis) {
+    return false;
+  }
+  const int64_t scales = bias.scale->data().num_elements();
+  return !(bias.data->type()->shape[0] != channels || (scales != 1 && scales != channels));
+}
+
+// Whether a per-channel weight is quantized along the op's output channels,
+// with one scale and one zero point (a matmul: one zero point only) or one
+// per channel.
+bool PerChannelWeightFits(const QParams& w, const LinearOp& lin, int64_t channels) {
+  const int64_t ws = w.scale->data().num_elements();
+  const int64_t wz = w.zero_point->data().num_elements();
+  const int64_t w_rank = w.data->type()->rank();
+  return !(Normalize(w.axis, w_rank) != lin.weight_axis || (ws != 1 && ws != channels) ||
+           (wz != 1 && (wz != channels || lin.qnn_op == "qnn.matmul")));
+}
+
+// A matched quantize(clamp(bias_add(core(dequantize(x), dequantize(w)), bias))).
+struct LinearMatch {
+  const ir::Node* core = nullptr;
+  LinearOp lin;
+  QParams x, w;
   std::optional<QParams> bias;
-  ir::Node* bias_node = SoleProducer(g, v, {"nn.bias_add", "add"});
-  if (bias_node != nullptr) {
-    for (int i : {1, 0}) {
-      auto b = MatchDequantize(bias_node->input(i));
-      if (!b || !b->data->is_constant() || b->data->type()->dtype != DType::kI32 ||
-          b->data->type()->rank() != 1) {
-        continue;
-      }
-      const tensor::Tensor& zb = b->zero_point->data();
-      bool zero = true;
-      for (int64_t k = 0; k < zb.num_elements(); ++k) zero = zero && zb.GetAsInt(k) == 0;
-      if (!zero) continue;
-      bias = b;
-      v = bias_node->input(1 - i);
-      break;
-    }
-    if (!bias) return nullptr;
-  }
-  ir::Node* core = SoleProducer(g, v, {"nn.conv2d", "nn.dense", "nn.matmul"});
-  if (core == nullptr) return nullptr;
-  std::optional<LinearOp> lin = Classify(*core);
-  if (!lin) return nullptr;
-  const int64_t out_rank = core->output()->type()->rank();
-  const int64_t channels = core->output()->type()->shape[lin->out_axis];
-  if (bias_node != nullptr) {
-    if (bias_node->op() == "add" ? lin->out_axis != out_rank - 1
-                                 : Normalize(bias_node->attrs().GetInt("axis", 1).value_or(-99),
-                                             out_rank) != lin->out_axis) {
-      return nullptr;
-    }
-    if (bias->data->type()->shape[0] != channels ||
-        (bias->scale->data().num_elements() != 1 && bias->scale->data().num_elements() != channels)) {
-      return nullptr;
-    }
-  }
-  auto x = MatchDequantize(core->input(0));
-  auto w = MatchDequantize(core->input(1));
-  if (!x || !w || !x->per_tensor || !w->data->is_constant()) return nullptr;
-  const int64_t ws = w->scale->data().num_elements();
-  const int64_t wz = w->zero_point->data().num_elements();
-  if (!w->per_tensor) {
-    const int64_t w_rank = w->data->type()->rank();
-    if (Normalize(w->axis, w_rank) != lin->weight_axis || (ws != 1 && ws != channels) ||
-        (wz != 1 && (wz != channels || lin->qnn_op == "qnn.matmul"))) {
-      return nullptr;
-    }
-  }
-  const float sx = x->scale->data().data<float>()[0];
+  Clamp clamp;
+};
+
+// The integer replacement of `q`'s pattern: the qnn op on the integers,
+// the bias rescaled to the accumulator, and a requantize to q's parameters.
+absl::StatusOr<ir::Value*> EmitLinear(ir::Graph& g, const QParams& q, const LinearMatch& m) {
+  const DType out_dtype = q.node->output()->type()->dtype;
+  const int64_t ws = m.w.scale->data().num_elements();
+  const float sx = m.x.scale->data().data<float>()[0];
   std::vector<float> acc_scale(ws);
-  for (int64_t c = 0; c < ws; ++c) acc_scale[c] = sx * w->scale->data().data<float>()[c];
+  for (int64_t c = 0; c < ws; ++c) acc_scale[c] = sx * m.w.scale->data().data<float>()[c];
 
   Rewriter r(g, q.node);
-  ir::Attrs attrs = core->attrs();
+  ir::Attrs attrs = m.core->attrs();
   attrs.Erase("out_dtype");
-  ASSIGN_OR_RETURN(ir::Value * acc, r.Emit(lin->qnn_op, {x->data, w->data, x->zero_point,
-                                                         w->zero_point, x->scale, w->scale},
+  ASSIGN_OR_RETURN(ir::Value * acc, r.Emit(m.lin.qnn_op, {m.x.data, m.w.data, m.x.zero_point,
+                                                          m.w.zero_point, m.x.scale, m.w.scale},
                                            attrs));
-  const int64_t axis = lin->out_axis == 1 ? 1 : -1;
-  if (bias) {
-    tensor::Tensor b = RescaleBias(bias->data->data(), bias->scale->data(), acc_scale);
-    ir::Value* bv = b.raw_data() == bias->data->data().raw_data() ? bias->data : r.Constant(b);
+  const int64_t axis = m.lin.out_axis == 1 ? 1 : -1;
+  if (m.bias) {
+    tensor::Tensor b = RescaleBias(m.bias->data->data(), m.bias->scale->data(), acc_scale);
+    ir::Value* bv = b.raw_data() == m.bias->data->data().raw_data() ? m.bias->data : r.Constant(b);
     ir::Attrs bias_attrs;
     bias_attrs.Set("axis", axis);
     ASSIGN_OR_RETURN(acc, r.Emit("nn.bias_add", {acc, bv}, bias_attrs));
@@ -153,12 +167,47 @@ absl::StatusOr<ir::Value*> FuseLinear(ir::Graph& g, const QParams& q) {
   ir::Attrs req;
   req.Set("axis", axis);
   req.Set("out_dtype", std::string(tensor::DTypeName(out_dtype)));
-  if (clamp_min) req.Set("clamp_min", *clamp_min);
-  if (clamp_max) req.Set("clamp_max", *clamp_max);
+  if (m.clamp.min) req.Set("clamp_min", *m.clamp.min);
+  if (m.clamp.max) req.Set("clamp_max", *m.clamp.max);
   return r.Emit("qnn.requantize",
                 {acc, in_scale, r.Constant(tensor::Tensor::Scalar<int32_t>(0)), q.scale,
                  q.zero_point},
                 req);
+}
+
+}  // namespace
+
+absl::StatusOr<ir::Value*> FuseLinear(ir::Graph& g, const QParams& q) {
+  if (!q.per_tensor) return nullptr;
+  const DType out_dtype = q.node->output()->type()->dtype;
+  LinearMatch m;
+  ir::Value* v = q.data;
+  if (ir::Node* act = SoleProducer(g, v, {"relu", "clip"})) {
+    std::optional<Clamp> clamp = ActivationClamp(*act, q, out_dtype);
+    if (!clamp) return nullptr;
+    m.clamp = *clamp;
+    v = act->input(0);
+  }
+  ir::Node* bias_node = SoleProducer(g, v, {"nn.bias_add", "add"});
+  if (bias_node != nullptr) {
+    m.bias = MatchBias(*bias_node, &v);
+    if (!m.bias) return nullptr;
+  }
+  ir::Node* core = SoleProducer(g, v, {"nn.conv2d", "nn.dense", "nn.matmul"});
+  if (core == nullptr) return nullptr;
+  std::optional<LinearOp> lin = Classify(*core);
+  if (!lin) return nullptr;
+  if (bias_node != nullptr && !BiasFits(*bias_node, *m.bias, *lin, *core)) return nullptr;
+  auto x = MatchDequantize(core->input(0));
+  auto w = MatchDequantize(core->input(1));
+  if (!x || !w || !x->per_tensor || !w->data->is_constant()) return nullptr;
+  const int64_t channels = core->output()->type()->shape[lin->out_axis];
+  if (!w->per_tensor && !PerChannelWeightFits(*w, *lin, channels)) return nullptr;
+  m.core = core;
+  m.lin = *lin;
+  m.x = *x;
+  m.w = *w;
+  return EmitLinear(g, q, m);
 }
 
 }  // namespace qnnc::passes::qdq

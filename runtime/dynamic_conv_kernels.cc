@@ -72,34 +72,13 @@ class DynamicConvKernel : public PreparedKernel {
   sp::DynamicConv2D::Layouts layouts_;  // NCHW, or the kernel's blocked layouts (out: or NCHW)
 };
 
-// `isa`: the u8s8 kernels of that instruction set; none: the portable int16
-// kernel (NCHW in and out).
-absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, std::optional<sp::Isa> isa) {
-  auto error = [&](const absl::Status& s) {
-    return absl::Status(s.code(), absl::StrCat(n.Describe(), ": ", s.message()));
-  };
-  const bool fused = n.op() == "qnn.conv2d_dynamic";
-  if (!n.input(kWeight)->is_constant() || !n.input(kKernelZp)->is_constant()) {
-    return error(absl::FailedPreconditionError("weight and kernel zero point must be constants"));
-  }
-  if (!fused) {
-    ASSIGN_OR_RETURN(std::string out_dtype, n.attrs().GetString("out_dtype", "i32"));
-    if (out_dtype != "i32") return error(absl::FailedPreconditionError("needs an i32 output"));
-  }
-  const Tensor& w = n.input(kWeight)->data();
-  if (w.rank() != 4) return error(absl::InvalidArgumentError("weight must be OIHW"));
-  absl::StatusOr<ir::Conv2DView> view = ir::Conv2DView::Of(n);
-  if (!view.ok()) return error(view.status());
-  const ir::Conv2DView& geometry = *view;
-  const std::string& data_layout = geometry.data_layout;
-  const std::string& out_layout = geometry.out_layout;
-  const std::string& kernel_layout = geometry.kernel_layout;
-  if (kernel_layout != "OIHW") {
-    return error(absl::FailedPreconditionError("the kernel reads OIHW weights, the graph gives " +
-                                               kernel_layout));
-  }
-  // NCHW (converted inside the kernel) or the kernel's blocked layouts.
-  const bool blocked = data_layout != "NCHW";
+// `s` with the node named first.
+absl::Status NodeError(const ir::Node& n, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrCat(n.Describe(), ": ", s.message()));
+}
+
+// The convolution's geometry, with the channels of the OIHW weight `w`.
+sp::QuantizedConvParams ParamsOf(const Tensor& w, const ir::Conv2DView& geometry) {
   const int64_t groups = geometry.groups;
   sp::QuantizedConvParams p;
   p.out_channels = w.dim(0);
@@ -110,11 +89,11 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, std::o
   p.strides = geometry.strides;
   p.dilation = geometry.dilation;
   p.pads = geometry.padding;
-  const Tensor& kzp = n.input(kKernelZp)->data();
-  std::vector<int32_t> zw;
-  for (int64_t i = 0; i < kzp.num_elements(); ++i) zw.push_back(static_cast<int32_t>(kzp.GetAsInt(i)));
-  ASSIGN_OR_RETURN(sp::KnobMap knobs, Knobs(n));
-  const bool depthwise = groups > 1 && groups == p.in_channels && p.out_channels % groups == 0;
+  return p;
+}
+
+// Whether every w - zw (zw: one value, or one per output channel) fits s8.
+bool FitsS8(const Tensor& w, const std::vector<int32_t>& zw) {
   bool fits_s8 = true;
   for (int64_t o = 0, k = w.num_elements() / std::max<int64_t>(1, w.dim(0)); o < w.dim(0); ++o) {
     const int64_t z = zw.empty() ? 0 : zw[zw.size() == 1 ? 0 : std::min<int64_t>(o, zw.size() - 1)];
@@ -123,42 +102,92 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, std::o
       fits_s8 = v >= -128 && v <= 127;
     }
   }
+  return fits_s8;
+}
+
+// The layouts the kernel runs in: NCHW in and out (converted inside the
+// kernel), or the kernel's blocked input layout with its blocked output
+// layout or NCHW; an error when the graph gives or takes another.
+absl::StatusOr<sp::DynamicConv2D::Layouts> LayoutsOf(const ir::Node& n,
+                                                    const ir::Conv2DView& geometry,
+                                                    const sp::DynamicConv2D& conv) {
+  const std::string& data_layout = geometry.data_layout;
+  const std::string& out_layout = geometry.out_layout;
+  const bool blocked = data_layout != "NCHW";
+  if ((blocked && (data_layout != conv.input_layout() ||
+                   (out_layout != conv.output_layout() && out_layout != "NCHW"))) ||
+      (!blocked && out_layout != "NCHW")) {
+    return NodeError(n, absl::FailedPreconditionError(absl::StrCat(
+        "the graph gives ", data_layout, " and takes ", out_layout, " but the kernel reads ",
+        conv.input_layout(), " and writes ", conv.output_layout(),
+        " or NCHW (or NCHW and NCHW)")));
+  }
+  using Layouts = sp::DynamicConv2D::Layouts;
+  return !blocked ? Layouts::kNchw
+         : out_layout == "NCHW" ? Layouts::kBlockedInNchwOut
+                                : Layouts::kBlocked;
+}
+
+// The fused op's clip bounds (clip_min, clip_max), when it has either.
+absl::StatusOr<sp::DynamicEpilogue> ClipEpilogue(const ir::Node& n) {
+  sp::DynamicEpilogue ep;
+  const bool has_clip = n.attrs().map().count("clip_min") || n.attrs().map().count("clip_max");
+  ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("clip_min", -INFINITY));
+  ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("clip_max", INFINITY));
+  if (has_clip && (std::isnan(lo) || std::isnan(hi) || lo > hi)) {
+    return NodeError(
+        n, absl::InvalidArgumentError(absl::StrCat("invalid clip bounds [", lo, ", ", hi, "]")));
+  }
+  ep.clip = has_clip;
+  ep.clip_min = static_cast<float>(lo);
+  ep.clip_max = static_cast<float>(hi);
+  return ep;
+}
+
+// `isa`: the u8s8 kernels of that instruction set; none: the portable int16
+// kernel (NCHW in and out).
+absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, std::optional<sp::Isa> isa) {
+  const bool fused = n.op() == "qnn.conv2d_dynamic";
+  if (!n.input(kWeight)->is_constant() || !n.input(kKernelZp)->is_constant()) {
+    return NodeError(n, absl::FailedPreconditionError("weight and kernel zero point must be constants"));
+  }
+  if (!fused) {
+    ASSIGN_OR_RETURN(std::string out_dtype, n.attrs().GetString("out_dtype", "i32"));
+    if (out_dtype != "i32") return NodeError(n, absl::FailedPreconditionError("needs an i32 output"));
+  }
+  const Tensor& w = n.input(kWeight)->data();
+  if (w.rank() != 4) return NodeError(n, absl::InvalidArgumentError("weight must be OIHW"));
+  absl::StatusOr<ir::Conv2DView> view = ir::Conv2DView::Of(n);
+  if (!view.ok()) return NodeError(n, view.status());
+  const ir::Conv2DView& geometry = *view;
+  if (geometry.kernel_layout != "OIHW") {
+    return NodeError(n, absl::FailedPreconditionError(
+                            "the kernel reads OIHW weights, the graph gives " + geometry.kernel_layout));
+  }
+  const sp::QuantizedConvParams p = ParamsOf(w, geometry);
+  const Tensor& kzp = n.input(kKernelZp)->data();
+  std::vector<int32_t> zw;
+  for (int64_t i = 0; i < kzp.num_elements(); ++i) zw.push_back(static_cast<int32_t>(kzp.GetAsInt(i)));
+  ASSIGN_OR_RETURN(sp::KnobMap knobs, Knobs(n));
   absl::StatusOr<std::unique_ptr<sp::DynamicConv2D>> conv;
   if (isa) {
-    const sp::Arithmetic arith = sp::DynamicArithmetic(*isa, depthwise, fits_s8);
+    const bool depthwise =
+        p.groups > 1 && p.groups == p.in_channels && p.out_channels % p.groups == 0;
+    const sp::Arithmetic arith = sp::DynamicArithmetic(*isa, depthwise, FitsS8(w, zw));
     if (!sp::IsaSupported(*isa)) {
       auto description = sp::DynamicConv2D::Describe(w, zw, p, knobs, *isa, arith);
-      if (!description.ok()) return error(description.status());
+      if (!description.ok()) return NodeError(n, description.status());
       return MakeDescribedKernel("spatial_pack " + *description, sp::IsaName(*isa));
     }
     conv = sp::DynamicConv2D::Create(w, zw, p, knobs, *isa, arith);
   } else {
     conv = sp::DynamicConv2D::CreateInt16(w, zw, p, knobs);
   }
-  if (!conv.ok()) return error(conv.status());
-  if ((blocked && (data_layout != (*conv)->input_layout() ||
-                   (out_layout != (*conv)->output_layout() && out_layout != "NCHW"))) ||
-      (!blocked && out_layout != "NCHW")) {
-    return error(absl::FailedPreconditionError(absl::StrCat(
-        "the graph gives ", data_layout, " and takes ", out_layout, " but the kernel reads ",
-        (*conv)->input_layout(), " and writes ", (*conv)->output_layout(),
-        " or NCHW (or NCHW and NCHW)")));
-  }
-  using Layouts = sp::DynamicConv2D::Layouts;
-  const Layouts layouts = !blocked ? Layouts::kNchw
-                          : out_layout == "NCHW" ? Layouts::kBlockedInNchwOut
-                                                 : Layouts::kBlocked;
+  if (!conv.ok()) return NodeError(n, conv.status());
+  ASSIGN_OR_RETURN(const sp::DynamicConv2D::Layouts layouts, LayoutsOf(n, geometry, **conv));
   sp::DynamicEpilogue ep;
   if (fused) {
-    const bool has_clip = n.attrs().map().count("clip_min") || n.attrs().map().count("clip_max");
-    ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("clip_min", -INFINITY));
-    ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("clip_max", INFINITY));
-    if (has_clip && (std::isnan(lo) || std::isnan(hi) || lo > hi)) {
-      return error(absl::InvalidArgumentError(absl::StrCat("invalid clip bounds [", lo, ", ", hi, "]")));
-    }
-    ep.clip = has_clip;
-    ep.clip_min = static_cast<float>(lo);
-    ep.clip_max = static_cast<float>(hi);
+    ASSIGN_OR_RETURN(ep, ClipEpilogue(n));
   }
   return std::unique_ptr<PreparedKernel>(new DynamicConvKernel(*std::move(conv), fused, ep, layouts));
 }

@@ -22,6 +22,62 @@ namespace {
 constexpr int64_t kSerialMacs = int64_t{1} << 19;
 constexpr int64_t kSerialBytes = int64_t{32} << 10;
 
+// The bytes of each slot's value, each checked against the limit before
+// any is added up (so no sum of them can overflow).
+absl::StatusOr<std::vector<int64_t>> CheckedSlotBytes(const std::vector<const ir::Value*>& value_of,
+                                                      int64_t max_bytes) {
+  std::vector<int64_t> bytes(value_of.size(), 0);
+  for (size_t s = 0; s < value_of.size(); ++s) {
+    const ir::Value* v = value_of[s];
+    if (!v->type()) return absl::FailedPreconditionError(absl::StrCat("%", v->name(), " is not typed"));
+    auto b = tensor::ByteSize(v->type()->shape, v->type()->dtype);
+    if (!b.ok()) return absl::InvalidArgumentError(absl::StrCat("%", v->name(), ": ", b.status().message()));
+    if (*b > max_bytes) {
+      return tensor::MemoryLimitError(absl::StrCat("running the model (its tensor %", v->name(), " ",
+                                                   v->type()->ToString(), ")"),
+                                      *b, max_bytes);
+    }
+    bytes[s] = *b;
+  }
+  return bytes;
+}
+
+// In place: a float add, subtract or multiply (step `step`, one result)
+// whose result has the type of an operand whose buffer no later step reads
+// writes over that operand (the kernel reads each element before writing
+// it, as elementwise::FloatBinary does in place; a reference kernel
+// computes aside and copies in). The operand's buffer, or -1.
+int InPlaceOperandBuffer(const ir::Node& node, const std::vector<int>& input_slots, int step,
+                         const std::vector<int>& buffer_of_slot,
+                         const std::vector<BufferLifetime>& buffers) {
+  const std::string& op = node.op();
+  if (op != "add" && op != "subtract" && op != "multiply") return -1;
+  const ir::TensorType& out_type = *node.output()->type();
+  for (size_t k = 0; k < input_slots.size(); ++k) {
+    const int b = buffer_of_slot[input_slots[k]];
+    if (b >= 0 && buffers[b].last == step && out_type.dtype == tensor::DType::kF32 &&
+        *node.input(k)->type() == out_type) {
+      return b;
+    }
+  }
+  return -1;
+}
+
+// The memory a run needs beyond the arena would exceed `max_bytes`: an
+// error with each part's bytes.
+absl::Status CheckTotalMemory(const MemoryStats& memory, int64_t max_bytes) {
+  const int64_t total = memory.arena_bytes + memory.constant_bytes + memory.io_bytes;
+  if (total > max_bytes) {
+    return tensor::MemoryLimitError(
+        absl::StrCat("running the model (inputs and outputs ", memory.io_bytes,
+                     " bytes, constants ", memory.constant_bytes,
+                     ", activations in a planned arena of ", memory.arena_bytes, " (",
+                     memory.sum_bytes, " without reuse))"),
+        total, max_bytes);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 bool SerialWork(const ir::Node& n) {
@@ -127,8 +183,6 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
 }
 
 absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
-  // Bytes of every value, checked one by one against the limit before
-  // anything is added (so no sum below can overflow).
   std::vector<const ir::Value*> value_of(num_slots_, nullptr);
   for (size_t i = 0; i < input_slots_.size(); ++i) value_of[input_slots_[i]] = graph_->inputs()[i];
   for (size_t i = 0; i < graph_->constants().size(); ++i) {
@@ -137,19 +191,7 @@ absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
   for (const Step& step : steps_) {
     for (size_t i = 0; i < step.outputs.size(); ++i) value_of[step.outputs[i]] = step.node->outputs()[i];
   }
-  std::vector<int64_t> bytes(num_slots_, 0);
-  for (int s = 0; s < num_slots_; ++s) {
-    const ir::Value* v = value_of[s];
-    if (!v->type()) return absl::FailedPreconditionError(absl::StrCat("%", v->name(), " is not typed"));
-    auto b = tensor::ByteSize(v->type()->shape, v->type()->dtype);
-    if (!b.ok()) return absl::InvalidArgumentError(absl::StrCat("%", v->name(), ": ", b.status().message()));
-    if (*b > max_bytes) {
-      return tensor::MemoryLimitError(absl::StrCat("running the model (its tensor %", v->name(), " ",
-                                                   v->type()->ToString(), ")"),
-                                      *b, max_bytes);
-    }
-    bytes[s] = *b;
-  }
+  ASSIGN_OR_RETURN(const std::vector<int64_t> bytes, CheckedSlotBytes(value_of, max_bytes));
   // Lifetimes: from the step writing a slot to the last step reading it.
   std::vector<int> first(num_slots_, -1), last(num_slots_, -1);
   for (size_t i = 0; i < steps_.size(); ++i) {
@@ -161,7 +203,8 @@ absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
   // Inputs, constants and outputs live outside the arena (the caller's, the
   // plan's, and returned to the caller); every other op result gets a
   // buffer, except that a reshape or flatten of a buffer is that buffer
-  // under another shape (the reference returns a view of its input).
+  // under another shape (the reference returns a view of its input), and an
+  // in-place result is its operand's buffer.
   std::vector<bool> outside(num_slots_, false);
   for (int s : input_slots_) outside[s] = true;
   for (int s : output_slots_) outside[s] = true;
@@ -171,23 +214,10 @@ absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
   for (size_t i = 0; i < steps_.size(); ++i) {
     const Step& step = steps_[i];
     const bool alias = step.node->op() == "reshape" || step.node->op() == "flatten";
-    // In place: a float add, subtract or multiply whose result has the type
-    // of an operand whose buffer no later step reads writes over that
-    // operand (the kernel reads each element before writing it, as
-    // elementwise::FloatBinary does in place; a reference kernel computes
-    // aside and copies in).
-    int in_place = -1;
-    const std::string& op = step.node->op();
-    if (!alias && step.outputs.size() == 1 && (op == "add" || op == "subtract" || op == "multiply")) {
-      const ir::TensorType& out_type = *step.node->output()->type();
-      for (size_t k = 0; k < step.inputs.size() && in_place < 0; ++k) {
-        const int b = buffer_of_slot_[step.inputs[k]];
-        if (b >= 0 && buffers[b].last == static_cast<int>(i) && out_type.dtype == tensor::DType::kF32 &&
-            *step.node->input(k)->type() == out_type) {
-          in_place = b;
-        }
-      }
-    }
+    const int in_place = alias || step.outputs.size() != 1
+                             ? -1
+                             : InPlaceOperandBuffer(*step.node, step.inputs, static_cast<int>(i),
+                                                    buffer_of_slot_, buffers);
     for (int s : step.outputs) {
       if (outside[s]) continue;
       const int from = alias ? buffer_of_slot_[step.inputs[0]] : in_place;
@@ -211,15 +241,7 @@ absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {
   }
   for (int s : input_slots_) memory_.io_bytes += bytes[s];
   for (int s : output_slots_) memory_.io_bytes += bytes[s];
-  const int64_t total = memory_.arena_bytes + memory_.constant_bytes + memory_.io_bytes;
-  if (total > max_bytes) {
-    return tensor::MemoryLimitError(
-        absl::StrCat("running the model (inputs and outputs ", memory_.io_bytes,
-                     " bytes, constants ", memory_.constant_bytes,
-                     ", activations in a planned arena of ", memory_.arena_bytes, " (",
-                     memory_.sum_bytes, " without reuse))"),
-        total, max_bytes);
-  }
+  RETURN_IF_ERROR(CheckTotalMemory(memory_, max_bytes));
   // Drop each slot after its last reader (its buffer stays in the arena).
   std::vector<bool> keep(num_slots_, false);
   for (int s = 0; s < num_slots_; ++s) keep[s] = outside[s];

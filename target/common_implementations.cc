@@ -239,37 +239,31 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   return impl;
 }
 
-// Above this share of corrected half steps (Workload::weight_pairs_corrected:
-// 8 output channels of one step, the unit the kernel corrects since session
-// 20) the vpmaddubsw kernel stopped being faster than u8i16's vpmaddwd, so
-// the fallback leaves it there (the tuner does not). Measured on
-// MobileNetV2's 1x1 layers at cap avx2, one thread, against u8i16.avx2 (as
-// shares of whole steps, which a correction then covered): 0.82-0.91x of
-// its time with none, 0.87-0.94x at 0.3-0.8%, 0.96-0.99x at 2.3-3.2%,
-// 1.09-1.17x at 4-9% (README, "On AVX2 hosts"). Since session 20 (Zen 5,
-// tuner): its expansions with 16-32 input channels, at 2.1-3.7% of half
-// steps, stay 1.03-1.13x; the 1x1 layers at 0-1.6%, 0.82-0.92x.
+// Above this share of corrected half steps (Workload::weight_pairs_corrected;
+// a half step is 8 output channels of one step, the unit the kernel
+// corrects) the vpmaddubsw kernel is no faster than u8i16's vpmaddwd, so the
+// fallback leaves it there (the tuner does not). Per layer (Zen 5, cap avx2,
+// //tools:tune), u8s8.avx2's time against u8i16.avx2's: MobileNetV2's 1x1
+// layers at 0-1.6% of half steps corrected 0.82-0.92x, its expansions with
+// 16-32 input channels at 2.1-3.7% 1.03-1.13x.
 constexpr double kMaxMaddubsCorrected = 0.02;
-// Deep reductions amortize the corrections better: on ResNet-18's 3x3
-// layers (cap avx2, Zen 5, tuner; corrections by the half step in three
-// runs, pairs grouped into words, one channel order) u8s8.avx2's time
-// against u8i16.avx2's is 0.84 at 8% of half steps corrected (the 512 ->
-// 512 layers, 4608 products per output), 0.90-0.93 at 11-13% (2304
-// products), 0.94-0.95 at 14-17% (1152), 0.97 at 16-20% and 1.02 at 25%
-// (576). With one order per 16 output channels (session 21) the 576-product
-// layers correct 10.7% (64 -> 64: 0.953) and 11.2% (64 -> 128, stride 2:
-// 0.997). So the fallback takes it up to kMaxDeepMaddubsCorrected where
-// each output sums at least kDeepMaddubsProducts products, and up to
-// kMaxMidMaddubsCorrected from kMidMaddubsProducts (README, "Corrections by
-// the half step").
+// Deep reductions amortize the corrections better. On ResNet-18's 3x3
+// layers (same host and tuner) u8s8.avx2's time against u8i16.avx2's is
+// 0.84 at 8% of half steps corrected (4608 products per output), 0.90-0.93
+// at 11-13% (2304 products), 0.94-0.95 at 14-17% (1152), and at 576
+// products 0.953 at 10.7%, 0.997 at 11.2%, 0.97 at 16-20% and 1.02 at 25%.
+// So the fallback takes it up to kMaxDeepMaddubsCorrected where each output
+// sums at least kDeepMaddubsProducts products, and up to
+// kMaxMidMaddubsCorrected from kMidMaddubsProducts (docs/tuning.md, "The
+// fallback on AVX2").
 // Shallow reductions pay for the reordered copy with little work: on
-// MobileNetV2's expansions (cap avx2, Zen 5, tuner, session 21: reordered,
-// some channels flipped, at most 2% of half steps corrected) u8s8.avx2's
-// time against u8i16.avx2's is 1.16 at 16 input channels, 1.02 at 24, 1.03
-// at 32 and 0.91 at 64; the stem's 27 products 1.09. But its 32 -> 16
-// projection (copied too) 0.95: with few output channels the copy of the
-// input, twice the bytes for u8i16.avx2's widened one, weighs more. So the
-// rule holds for kMinReorderedMaddubsProducts output channels or more.
+// MobileNetV2's expansions (same host and tuner; reordered, some channels
+// flipped, at most 2% of half steps corrected) u8s8.avx2's time against
+// u8i16.avx2's is 1.16 at 16 input channels, 1.02 at 24, 1.03 at 32 and
+// 0.91 at 64; the stem's 27 products 1.09. But its 32 -> 16 projection
+// (copied too) 0.95: with few output channels the copy of the input, twice
+// the bytes for u8i16.avx2's widened one, weighs more. So the rule holds
+// for kMinReorderedMaddubsProducts output channels or more.
 constexpr int64_t kMinReorderedMaddubsProducts = 64;
 constexpr int64_t kDeepMaddubsProducts = 1152;
 constexpr double kMaxDeepMaddubsCorrected = 0.18;
@@ -313,9 +307,9 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
     return absl::OkStatus();
   };
   // Exact with any share of corrected half steps, but slower than u8i16.avx2
-  // above kMaxMaddubsCorrected where that was measured (Zen 5); on Intel,
-  // where u8i16's vpmaddwd + vpaddd share three vector ports, it won more:
-  // the tuner measures it on every layer (compete where you run).
+  // above kMaxMaddubsCorrected where that is measured (Zen 5); on Intel,
+  // where u8i16's vpmaddwd + vpaddd share three vector ports, it wins more
+  // layers: the tuner measures it on every layer (compete where you run).
   impl.fallback_ok = [](const Workload& w, const Target&) -> absl::Status {
     if (w.op != "qnn.conv2d" || w.depthwise() || !w.weight_pairs_corrected) return absl::OkStatus();
     const auto& ws = w.weight.shape;

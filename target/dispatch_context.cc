@@ -6,6 +6,108 @@
 #include "absl/strings/str_cat.h"
 
 namespace qnnc::target {
+namespace {
+
+// A candidate set aside, with why.
+using Rejection = std::pair<const Implementation*, absl::Status>;
+
+// The candidates that apply to a workload, and those that do not with why
+// (also as "\n  name: why" lines in `rejected`, for an error).
+struct Screened {
+  std::vector<const Implementation*> applicable;
+  std::vector<Rejection> inapplicable;
+  std::string rejected;
+};
+
+Screened Screen(const Workload& workload, const Target& target,
+                const std::vector<const Implementation*>& candidates) {
+  Screened out;
+  for (const Implementation* impl : candidates) {
+    absl::Status s = impl->applicable(workload, target);
+    if (s.ok()) {
+      out.applicable.push_back(impl);
+    } else {
+      absl::StrAppend(&out.rejected, "\n  ", impl->name, ": ", s.message());
+      out.inapplicable.emplace_back(impl, std::move(s));
+    }
+  }
+  return out;
+}
+
+// Appends to `passed_over` each of `rejections` ranked above `chosen`, as
+// "name: why" (joined by kPassedOverSeparator).
+void AppendPassedOver(const std::vector<Rejection>& rejections, const Implementation& chosen,
+                      std::string* passed_over) {
+  for (const auto& [impl, why] : rejections) {
+    if (impl->priority > chosen.priority) {
+      absl::StrAppend(passed_over, passed_over->empty() ? "" : kPassedOverSeparator, impl->name,
+                      ": ", why.message());
+    }
+  }
+}
+
+// The fallback: the applicable implementation of highest priority that
+// the fallback may choose (Implementation::fallback_ok), those it may not
+// added to `not_for_fallback` with why; if none may, the highest
+// applicable one all the same (something must run the op), and
+// `not_for_fallback` is emptied. `applicable` is not empty.
+const Implementation* ChooseFallback(const std::vector<const Implementation*>& applicable,
+                                     const Workload& workload, const Target& target,
+                                     std::vector<Rejection>* not_for_fallback) {
+  const Implementation* best = nullptr;
+  for (const Implementation* impl : applicable) {
+    absl::Status ok = impl->fallback_ok ? impl->fallback_ok(workload, target) : absl::OkStatus();
+    if (!ok.ok()) {
+      not_for_fallback->emplace_back(impl, std::move(ok));
+      continue;
+    }
+    if (best == nullptr || impl->priority > best->priority) best = impl;
+  }
+  if (best == nullptr) {
+    not_for_fallback->clear();
+    best = applicable[0];
+    for (const Implementation* impl : applicable) {
+      if (impl->priority > best->priority) best = impl;
+    }
+  }
+  return best;
+}
+
+// The fallback's own record (its implementation and config), if the tuner
+// measured it: the first in `tuned_choices`.
+const TunedChoice* FallbackRecord(const std::vector<TunedChoice>& tuned_choices,
+                                  const Implementation& fallback, const Config& config) {
+  for (const TunedChoice& c : tuned_choices) {
+    if (c.implementation == fallback.name && c.config == config) return &c;
+  }
+  return nullptr;
+}
+
+// The candidate a tuned choice names, if it applies to the workload and the
+// choice's config is in its space; else why not.
+absl::StatusOr<const Implementation*> RecordedImplementation(
+    const TunedChoice& tuned, const Workload& workload, const Target& target,
+    const std::vector<const Implementation*>& candidates) {
+  const Implementation* found = nullptr;
+  for (const Implementation* impl : candidates) {
+    if (impl->name == tuned.implementation) found = impl;
+  }
+  if (found == nullptr) return absl::NotFoundError("not an implementation of this target");
+  absl::Status why = found->applicable(workload, target);
+  if (why.ok()) why = SpaceFor(*found, workload).Validate(tuned.config);
+  if (!why.ok()) return why;
+  return found;
+}
+
+// Whether `tuned`, another record than the fallback's own, measured not
+// clearly faster than it (within kTunedMargin).
+bool NotClearlyFasterThanFallback(const TunedChoice& tuned, const TunedChoice* fallback_record) {
+  return fallback_record != nullptr && &tuned != fallback_record && tuned.seconds > 0 &&
+         fallback_record->seconds > 0 &&
+         tuned.seconds > fallback_record->seconds * (1 - kTunedMargin);
+}
+
+}  // namespace
 
 std::optional<TunedChoice> InMemoryDispatchContext::Lookup(const std::string& key,
                                                            const Target&) const {
@@ -26,102 +128,42 @@ absl::StatusOr<Decision> DispatchContext::Decide(
     const std::vector<const Implementation*>& candidates) const {
   Decision d;
   d.workload_key = workload.Key();
-  std::vector<const Implementation*> applicable;
-  std::vector<std::pair<const Implementation*, absl::Status>> inapplicable;
-  std::string rejected;
-  for (const Implementation* impl : candidates) {
-    absl::Status s = impl->applicable(workload, target);
-    if (s.ok()) {
-      applicable.push_back(impl);
-    } else {
-      absl::StrAppend(&rejected, "\n  ", impl->name, ": ", s.message());
-      inapplicable.emplace_back(impl, std::move(s));
-    }
-  }
-  // Why the candidates ranked above `chosen` did not decide.
-  // (For the fallback also those it may not choose, named with why; a tuned
-  // choice was measured against them.)
-  std::vector<std::pair<const Implementation*, absl::Status>> not_for_fallback;
-  auto passed_over = [&](const Implementation& chosen, bool fallback) {
-    std::string out;
-    for (const auto& [impl, why] : inapplicable) {
-      if (impl->priority > chosen.priority) {
-        absl::StrAppend(&out, out.empty() ? "" : kPassedOverSeparator, impl->name, ": ",
-                        why.message());
-      }
-    }
-    if (!fallback) return out;
-    for (const auto& [impl, why] : not_for_fallback) {
-      if (impl->priority > chosen.priority) {
-        absl::StrAppend(&out, out.empty() ? "" : kPassedOverSeparator, impl->name, ": ",
-                        why.message());
-      }
-    }
-    return out;
-  };
-  if (applicable.empty()) {
+  const Screened screened = Screen(workload, target, candidates);
+  if (screened.applicable.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "no implementation of ", workload.op, " applies on target ", target.ToString(),
-        candidates.empty() ? " (none registered)" : ":", rejected));
+        candidates.empty() ? " (none registered)" : ":", screened.rejected));
   }
-  // The fallback: the applicable implementation of highest priority that
-  // the fallback may choose (Implementation::fallback_ok); if none may, the
-  // highest applicable one all the same (something must run the op).
-  const Implementation* best = nullptr;
-  for (const Implementation* impl : applicable) {
-    absl::Status ok = impl->fallback_ok ? impl->fallback_ok(workload, target) : absl::OkStatus();
-    if (!ok.ok()) {
-      not_for_fallback.emplace_back(impl, std::move(ok));
-      continue;
-    }
-    if (best == nullptr || impl->priority > best->priority) best = impl;
-  }
-  if (best == nullptr) {
-    not_for_fallback.clear();
-    best = applicable[0];
-    for (const Implementation* impl : applicable) {
-      if (impl->priority > best->priority) best = impl;
-    }
-  }
+  std::vector<Rejection> not_for_fallback;
+  const Implementation* best =
+      ChooseFallback(screened.applicable, workload, target, &not_for_fallback);
   const Config fallback_config = best->default_config ? best->default_config(workload, target) : Config{};
   const std::vector<TunedChoice> tuned_choices = LookupAll(d.workload_key, target);
-  // The fallback's own record, if the tuner measured it.
-  const TunedChoice* fallback_record = nullptr;
-  for (const TunedChoice& c : tuned_choices) {
-    if (c.implementation == best->name && c.config == fallback_config && !fallback_record) {
-      fallback_record = &c;
-    }
-  }
+  const TunedChoice* fallback_record = FallbackRecord(tuned_choices, *best, fallback_config);
   for (const TunedChoice& tuned : tuned_choices) {
-    const Implementation* found = nullptr;
-    for (const Implementation* impl : candidates) {
-      if (impl->name == tuned.implementation) found = impl;
-    }
-    absl::Status why = found == nullptr
-                           ? absl::NotFoundError("not an implementation of this target")
-                           : found->applicable(workload, target);
-    if (why.ok()) why = SpaceFor(*found, workload).Validate(tuned.config);
-    if (why.ok()) {
-      const Implementation* chosen = found;
-      d.config = tuned.config;
+    absl::StatusOr<const Implementation*> found =
+        RecordedImplementation(tuned, workload, target, candidates);
+    if (found.ok()) {
+      // Not clearly faster than the fallback: the fallback, as measured.
+      const bool fallback = NotClearlyFasterThanFallback(tuned, fallback_record);
+      const Implementation* chosen = fallback ? best : *found;
+      d.config = fallback ? fallback_config : tuned.config;
       d.tuned = true;
-      if (fallback_record != nullptr && &tuned != fallback_record && tuned.seconds > 0 &&
-          fallback_record->seconds > 0 &&
-          tuned.seconds > fallback_record->seconds * (1 - kTunedMargin)) {
-        // Not clearly faster than the fallback: the fallback, as measured.
-        chosen = best;
-        d.config = fallback_config;
-      }
       d.implementation = chosen->name;
-      d.passed_over = passed_over(*chosen, false);
+      // Why the candidates ranked above `chosen` did not decide (a tuned
+      // choice was measured against those the fallback may not choose).
+      AppendPassedOver(screened.inapplicable, *chosen, &d.passed_over);
       return d;
     }
     absl::StrAppend(&d.rejected_records, d.rejected_records.empty() ? "" : "; ",
-                    tuned.implementation, " ", ConfigToJson(tuned.config), ": ", why.message());
+                    tuned.implementation, " ", ConfigToJson(tuned.config), ": ",
+                    found.status().message());
   }
   d.implementation = best->name;
   d.config = fallback_config;
-  d.passed_over = passed_over(*best, true);
+  // For the fallback also those it may not choose, named with why.
+  AppendPassedOver(screened.inapplicable, *best, &d.passed_over);
+  AppendPassedOver(not_for_fallback, *best, &d.passed_over);
   return d;
 }
 

@@ -22,6 +22,63 @@ std::vector<double> Values(const ir::Value* v) {
   return out;
 }
 
+// With a constant weight and kernel zero point: the range of w - zw, and
+// for an OIHW qnn.conv2d whose w - zw fits s8 the weight pairs the u8s8
+// kernels would form. One pass over w - zw gives the range and the same
+// values as s8 (what the u8 x s8 legalization gives the kernels) for the
+// pair sum.
+void AddWeightOffsetStats(const ir::Node& node, const ir::Value* kernel_zp, Workload* w) {
+  const tensor::Tensor& wt = node.input(1)->data();
+  const tensor::Tensor& zt = kernel_zp->data();
+  const bool pairs = w->op == "qnn.conv2d" && w->kernel_layout == "OIHW" && wt.rank() == 4;
+  tensor::Tensor offsets = pairs ? tensor::Tensor::Zeros(tensor::DType::kI8, wt.shape()) : tensor::Tensor();
+  int64_t rows = wt.dim(0), per_row = rows ? wt.num_elements() / rows : 0;
+  for (int64_t o = 0; o < rows; ++o) {
+    int64_t z = zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
+    for (int64_t k = 0; k < per_row; ++k) {
+      int64_t v = wt.GetAsInt(o * per_row + k) - z;
+      w->min_weight_offset = w->min_weight_offset ? std::min(*w->min_weight_offset, v) : v;
+      w->max_weight_offset = w->max_weight_offset ? std::max(*w->max_weight_offset, v) : v;
+      if (pairs) offsets.data<int8_t>()[o * per_row + k] = static_cast<int8_t>(v);
+    }
+  }
+  if (pairs && w->min_weight_offset && *w->min_weight_offset >= -128 &&
+      *w->max_weight_offset <= 127) {
+    w->max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w->groups);
+    // With the kernel's orders for this input plane (NCHW).
+    const int64_t orders = kernels::spatial_pack::PairingOrderGroups(
+        offsets.shape(), w->groups, w->data.rank() == 4 ? w->data.shape[2] : 0,
+        w->data.rank() == 4 ? w->data.shape[3] : 0);
+    const kernels::spatial_pack::PairingPlan plan =
+        kernels::spatial_pack::PlanPairing(offsets, w->groups, orders);
+    w->weight_pairs_corrected = plan.CorrectedFraction();
+    w->weight_pairs_copied = plan.Copies();
+  }
+}
+
+// The requantize consuming the accumulator, maybe through bias additions,
+// when its scales are constants: its output type, whether a kernel may
+// fuse it, and the range of its scale ratios (input / output).
+void AddRequantizeEpilogue(const ir::Graph& graph, const ir::Node& node, Workload* w) {
+  std::optional<ir::ConvEpilogue> epilogue = ir::MatchConvEpilogueFrom(graph, node);
+  if (!epilogue || !epilogue->requantize->input(1)->is_constant() ||
+      !epilogue->requantize->input(3)->is_constant()) {
+    return;
+  }
+  const ir::Node* user = epilogue->requantize;
+  w->requant_out_dtype = user->output()->type()->dtype;
+  w->requant_fusable = epilogue->fusable();
+  w->requant_not_fusable = epilogue->not_fusable;
+  std::vector<double> in = Values(user->input(1)), out = Values(user->input(3));
+  for (size_t i = 0; i < std::max(in.size(), out.size()); ++i) {
+    double o = out[out.size() == 1 ? 0 : i];
+    if (o <= 0) continue;
+    double s = in[in.size() == 1 ? 0 : i] / o;
+    w->min_requant_scale = w->min_requant_scale ? std::min(*w->min_requant_scale, s) : s;
+    w->max_requant_scale = w->max_requant_scale ? std::max(*w->max_requant_scale, s) : s;
+  }
+}
+
 }  // namespace
 
 bool Workload::depthwise() const {
@@ -91,51 +148,8 @@ absl::StatusOr<Workload> ExtractWorkload(const ir::Graph& graph, const ir::Node&
   if (data_zp->is_constant() && data_zp->data().num_elements() == 1) {
     w.data_zero_point = data_zp->data().GetAsInt(0);
   }
-  if (w.constant_weight && kernel_zp->is_constant()) {
-    // One pass over w - zw: its range, and the same values as s8 (what the
-    // u8 x s8 legalization gives the kernels) for the pair sum below.
-    const tensor::Tensor& wt = node.input(1)->data();
-    const tensor::Tensor& zt = kernel_zp->data();
-    const bool pairs = w.op == "qnn.conv2d" && w.kernel_layout == "OIHW" && wt.rank() == 4;
-    tensor::Tensor offsets = pairs ? tensor::Tensor::Zeros(tensor::DType::kI8, wt.shape()) : tensor::Tensor();
-    int64_t rows = wt.dim(0), per_row = rows ? wt.num_elements() / rows : 0;
-    for (int64_t o = 0; o < rows; ++o) {
-      int64_t z = zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
-      for (int64_t k = 0; k < per_row; ++k) {
-        int64_t v = wt.GetAsInt(o * per_row + k) - z;
-        w.min_weight_offset = w.min_weight_offset ? std::min(*w.min_weight_offset, v) : v;
-        w.max_weight_offset = w.max_weight_offset ? std::max(*w.max_weight_offset, v) : v;
-        if (pairs) offsets.data<int8_t>()[o * per_row + k] = static_cast<int8_t>(v);
-      }
-    }
-    if (pairs && w.min_weight_offset && *w.min_weight_offset >= -128 &&
-        *w.max_weight_offset <= 127) {
-      w.max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w.groups);
-      // With the kernel's orders for this input plane (NCHW).
-      const int64_t orders = kernels::spatial_pack::PairingOrderGroups(
-          offsets.shape(), w.groups, w.data.rank() == 4 ? w.data.shape[2] : 0, w.data.rank() == 4 ? w.data.shape[3] : 0);
-      const kernels::spatial_pack::PairingPlan plan = kernels::spatial_pack::PlanPairing(offsets, w.groups, orders);
-      w.weight_pairs_corrected = plan.CorrectedFraction();
-      w.weight_pairs_copied = plan.Copies();
-    }
-  }
-  // The requantize consuming the accumulator, maybe through bias additions.
-  std::optional<ir::ConvEpilogue> epilogue = ir::MatchConvEpilogueFrom(graph, node);
-  if (epilogue && epilogue->requantize->input(1)->is_constant() &&
-      epilogue->requantize->input(3)->is_constant()) {
-    const ir::Node* user = epilogue->requantize;
-    w.requant_out_dtype = user->output()->type()->dtype;
-    w.requant_fusable = epilogue->fusable();
-    w.requant_not_fusable = epilogue->not_fusable;
-    std::vector<double> in = Values(user->input(1)), out = Values(user->input(3));
-    for (size_t i = 0; i < std::max(in.size(), out.size()); ++i) {
-      double o = out[out.size() == 1 ? 0 : i];
-      if (o <= 0) continue;
-      double s = in[in.size() == 1 ? 0 : i] / o;
-      w.min_requant_scale = w.min_requant_scale ? std::min(*w.min_requant_scale, s) : s;
-      w.max_requant_scale = w.max_requant_scale ? std::max(*w.max_requant_scale, s) : s;
-    }
-  }
+  if (w.constant_weight && kernel_zp->is_constant()) AddWeightOffsetStats(node, kernel_zp, &w);
+  AddRequantizeEpilogue(graph, node, &w);
   return w;
 }
 

@@ -101,34 +101,38 @@ MeasureResult Failed(MeasureError e, std::string message) {
   return r;
 }
 
-// The measurement itself, in this process.
-MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
-                          const Candidate& candidate, const MeasureOptions& o) {
-  if (o.before_run) o.before_run();
-  // Random data, and random values for run-time quantization parameters
-  // (u8 zero points; f32 scales stay 0: the accumulator does not read them).
+// Random data, and random values for run-time quantization parameters
+// (u8 zero points; f32 scales stay 0: the accumulator does not read them).
+std::vector<tensor::Tensor> RandomInputs(const ir::Graph& graph, uint32_t seed) {
   std::vector<tensor::Tensor> input;
-  for (size_t i = 0; i < op.graph->inputs().size(); ++i) {
-    input.push_back(RandomInput(*op.graph->inputs()[i]->type(), o.seed + static_cast<uint32_t>(i)));
+  for (size_t i = 0; i < graph.inputs().size(); ++i) {
+    input.push_back(RandomInput(*graph.inputs()[i]->type(), seed + static_cast<uint32_t>(i)));
   }
-  // The reference: the op as the model states it, on the reference kernels.
-  auto ref_exec = runtime::Executor::Create(op.graph->Clone());
-  if (!ref_exec.ok()) return Failed(MeasureError::kCompileError, std::string(ref_exec.status().message()));
-  auto expected = (*ref_exec)->Run(input);
-  if (!expected.ok()) return Failed(MeasureError::kRuntimeError, std::string(expected.status().message()));
+  return input;
+}
 
+// OK when the candidate names an implementation of the op on `target` and
+// a config in its space.
+absl::Status CheckCandidate(const TunableOp& op, const target::Target& target,
+                            const Candidate& candidate) {
   const target::Registry& registry = target::GlobalRegistry();
   const target::Implementation* impl = nullptr;
   for (const target::Implementation* i : registry.Implementations(op.workload.op, target)) {
     if (i->name == candidate.implementation) impl = i;
   }
   if (impl == nullptr) {
-    return Failed(MeasureError::kInvalidConfig,
-                  absl::StrCat(candidate.implementation, " is not an implementation on ", target.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(candidate.implementation, " is not an implementation on ", target.ToString()));
   }
-  if (absl::Status s = target::SpaceFor(*impl, op.workload).Validate(candidate.config); !s.ok()) {
-    return Failed(MeasureError::kInvalidConfig, std::string(s.message()));
-  }
+  return target::SpaceFor(*impl, op.workload).Validate(candidate.config);
+}
+
+// The op compiled with a record choosing the candidate, its kernels bound;
+// an error when compiling fails or another implementation was chosen.
+absl::StatusOr<std::unique_ptr<runtime::Executor>> BuildCandidate(const TunableOp& op,
+                                                                  const target::Target& target,
+                                                                  const Candidate& candidate,
+                                                                  int threads) {
   target::InMemoryDispatchContext records;
   records.Add(op.key, {candidate.implementation, candidate.config});
   passes::PassContext context;
@@ -136,22 +140,76 @@ MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
   context.dispatch = &records;
   std::unique_ptr<ir::Graph> graph = op.graph->Clone();
   std::ostringstream log;
-  if (absl::Status s = passes::PassManager().Run(passes::DefaultPipeline(), *graph, context, log);
-      !s.ok()) {
-    return Failed(MeasureError::kCompileError, std::string(s.message()));
-  }
+  RETURN_IF_ERROR(passes::PassManager().Run(passes::DefaultPipeline(), *graph, context, log));
   bool decided = false;
   for (const ir::Node* n : graph->nodes()) {
     auto d = target::GetDecision(*n);
     if (d && d->implementation == candidate.implementation && d->tuned) decided = true;
   }
   if (!decided) {
-    return Failed(MeasureError::kCompileError,
-                  absl::StrCat(candidate.implementation, " was not chosen for the op"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(candidate.implementation, " was not chosen for the op"));
   }
   runtime::ExecutorOptions eo;
-  eo.threads = o.threads;
-  auto exec = runtime::Executor::Create(std::move(graph), eo);
+  eo.threads = threads;
+  return runtime::Executor::Create(std::move(graph), eo);
+}
+
+// The candidate's milliseconds in the executor's last run: those of the ops
+// carrying its decision; an error when none does or one ran on the
+// reference kernel.
+absl::StatusOr<double> CandidateMs(const runtime::Executor& exec, const Candidate& candidate) {
+  double ms = 0;
+  bool bound = false;
+  for (const runtime::OpTiming& t : exec.last_timings()) {
+    if (t.implementation != candidate.implementation) continue;
+    if (t.kernel == "reference" && candidate.implementation != "reference") {
+      return absl::FailedPreconditionError(absl::StrCat(
+          t.op, " decided for ", candidate.implementation, " ran on the reference kernel"));
+    }
+    ms += t.ms;
+    bound = true;
+  }
+  if (!bound) return absl::FailedPreconditionError("no op carries the decision");
+  return ms;
+}
+
+// The conversions the candidate's own layouts cost among neighbours in
+// the model's (o.model_layouts), measured once and added to every repeat.
+absl::Status AddConversionSeconds(const runtime::Executor& exec, const TunableOp& op,
+                                  const Candidate& candidate, const MeasureOptions& o,
+                                  std::vector<double>* repeats_s) {
+  std::optional<target::StoredDecision> d;
+  for (const ir::Node* n : exec.graph().nodes()) {
+    if (auto nd = target::GetDecision(*n); nd && nd->implementation == candidate.implementation) d = nd;
+  }
+  const std::string data = d ? d->layout : "", out = d && !d->out_layout.empty() ? d->out_layout : data;
+  if (data.empty() || data == "NC" || o.model_layouts->data == "NC") return absl::OkStatus();
+  double extra = 0;
+  for (const auto& [type, from, to] :
+       {std::make_tuple(*op.graph->inputs()[0]->type(), o.model_layouts->data, data),
+        std::make_tuple(*op.graph->outputs()[0]->type(), out, o.model_layouts->out)}) {
+    ASSIGN_OR_RETURN(double s, ConversionSeconds(type, from, to, o.threads, o.warmup, o.repeats));
+    extra += s;
+  }
+  for (double& t : *repeats_s) t += extra;
+  return absl::OkStatus();
+}
+
+// The measurement itself, in this process.
+MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
+                          const Candidate& candidate, const MeasureOptions& o) {
+  if (o.before_run) o.before_run();
+  const std::vector<tensor::Tensor> input = RandomInputs(*op.graph, o.seed);
+  // The reference: the op as the model states it, on the reference kernels.
+  auto ref_exec = runtime::Executor::Create(op.graph->Clone());
+  if (!ref_exec.ok()) return Failed(MeasureError::kCompileError, std::string(ref_exec.status().message()));
+  auto expected = (*ref_exec)->Run(input);
+  if (!expected.ok()) return Failed(MeasureError::kRuntimeError, std::string(expected.status().message()));
+  if (absl::Status s = CheckCandidate(op, target, candidate); !s.ok()) {
+    return Failed(MeasureError::kInvalidConfig, std::string(s.message()));
+  }
+  auto exec = BuildCandidate(op, target, candidate, o.threads);
   if (!exec.ok()) return Failed(MeasureError::kCompileError, std::string(exec.status().message()));
   MeasureResult r;
   for (int i = 0; i < o.warmup + o.repeats; ++i) {
@@ -160,39 +218,13 @@ MeasureResult MeasureHere(const TunableOp& op, const target::Target& target,
     if (i == 0 && !(*out)[0].BitwiseEquals((*expected)[0])) {
       return Failed(MeasureError::kWrongAnswer, "the output differs from the reference kernel's");
     }
-    double ms = 0;
-    bool bound = false;
-    for (const runtime::OpTiming& t : (*exec)->last_timings()) {
-      if (t.implementation != candidate.implementation) continue;
-      if (t.kernel == "reference" && candidate.implementation != "reference") {
-        return Failed(MeasureError::kCompileError,
-                      absl::StrCat(t.op, " decided for ", candidate.implementation,
-                                   " ran on the reference kernel"));
-      }
-      ms += t.ms;
-      bound = true;
-    }
-    if (!bound) return Failed(MeasureError::kCompileError, "no op carries the decision");
-    if (i >= o.warmup) r.repeats_s.push_back(ms / 1000.0);
+    absl::StatusOr<double> ms = CandidateMs(**exec, candidate);
+    if (!ms.ok()) return Failed(MeasureError::kCompileError, std::string(ms.status().message()));
+    if (i >= o.warmup) r.repeats_s.push_back(*ms / 1000.0);
   }
   if (o.model_layouts) {
-    // The conversions the candidate's own layouts cost among neighbours in
-    // the model's, measured once and added to every repeat.
-    std::optional<target::StoredDecision> d;
-    for (const ir::Node* n : (*exec)->graph().nodes()) {
-      if (auto nd = target::GetDecision(*n); nd && nd->implementation == candidate.implementation) d = nd;
-    }
-    const std::string data = d ? d->layout : "", out = d && !d->out_layout.empty() ? d->out_layout : data;
-    if (!data.empty() && data != "NC" && o.model_layouts->data != "NC") {
-      double extra = 0;
-      for (const auto& [type, from, to] :
-           {std::make_tuple(*op.graph->inputs()[0]->type(), o.model_layouts->data, data),
-            std::make_tuple(*op.graph->outputs()[0]->type(), out, o.model_layouts->out)}) {
-        auto s = ConversionSeconds(type, from, to, o.threads, o.warmup, o.repeats);
-        if (!s.ok()) return Failed(MeasureError::kCompileError, std::string(s.status().message()));
-        extra += *s;
-      }
-      for (double& t : r.repeats_s) t += extra;
+    if (absl::Status s = AddConversionSeconds(**exec, op, candidate, o, &r.repeats_s); !s.ok()) {
+      return Failed(MeasureError::kCompileError, std::string(s.message()));
     }
   }
   std::vector<double> sorted = r.repeats_s;

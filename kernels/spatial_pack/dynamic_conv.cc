@@ -337,14 +337,14 @@ absl::StatusOr<std::string> DynamicConv2D::Describe(const Tensor& weight,
   return "dynamic " + d;
 }
 
-absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
-                                const DynamicEpilogue* epilogue, Tensor* output,
-                                pthreadpool_t pool, Layouts layouts, float* range) const {
-  const QuantizedConvParams& p = conv_->params();
-  const bool blocked = layouts != Layouts::kNchw;
-  const bool blocked_out = layouts == Layouts::kBlocked;
+namespace {
+
+// Run's checks: the output, the input (u8 NCHW unless blocked), its zero
+// point, the epilogue's sizes.
+absl::Status CheckRunArgs(const QuantizedConvParams& p, bool int16, bool blocked, const Tensor& input,
+                          int32_t input_zero_point, const DynamicEpilogue* epilogue, const Tensor* output) {
   if (output == nullptr) return Invalid("output is null");
-  if (int16_ && blocked) return Invalid("the int16 kernel reads and writes NCHW only");
+  if (int16 && blocked) return Invalid("the int16 kernel reads and writes NCHW only");
   if (!blocked && (!input.defined() || input.dtype() != DType::kU8 || input.rank() != 4 ||
                    input.dim(1) != p.in_channels)) {
     return Invalid("input must be u8 NCHW with ", p.in_channels, " channels, got ",
@@ -354,7 +354,7 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
   if (input_zero_point < 0 || input_zero_point > 255) {
     return Invalid("input zero point ", input_zero_point, " is outside [0, 255]");
   }
-  const int64_t c = p.out_channels, ocb = CeilDiv(c, 16);
+  const int64_t c = p.out_channels;
   if (epilogue != nullptr) {
     const int64_t sc = epilogue->scale_count, bc = epilogue->bias_count;
     if (epilogue->scale == nullptr || (sc != 1 && sc != c)) {
@@ -364,6 +364,19 @@ absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
       return Invalid("bias has ", bc, " values; want 1 or ", c);
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status DynamicConv2D::Run(const Tensor& input, int32_t input_zero_point,
+                                const DynamicEpilogue* epilogue, Tensor* output,
+                                pthreadpool_t pool, Layouts layouts, float* range) const {
+  const QuantizedConvParams& p = conv_->params();
+  const bool blocked = layouts != Layouts::kNchw;
+  const bool blocked_out = layouts == Layouts::kBlocked;
+  RETURN_IF_ERROR(CheckRunArgs(p, int16_, blocked, input, input_zero_point, epilogue, output));
+  const int64_t c = p.out_channels, ocb = CeilDiv(c, 16);
   if (int16_) return RunInt16(input, input_zero_point, epilogue, output, pool, range);
   Tensor in_blocked = input;
   if (!blocked) {

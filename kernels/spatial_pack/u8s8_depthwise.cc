@@ -72,23 +72,8 @@ class U8S8Depthwise final : public Conv2DKernel {
     const QuantizedConvParams& p = params_;
     ASSIGN_OR_RETURN(OutGeom g, Geometry(p, input.shape(), 16, DType::kU8, input.dtype()));
     if (tile_epilogue == nullptr) RETURN_IF_ERROR(PrepareOutput(output, p.out_dtype, {g.n, ocb_, g.oh, g.ow, 16}));
-    const int64_t icb = CeilDiv(p.in_channels, 16);
     const uint8_t* in = input.data<uint8_t>();
-    if (mult_ch_ > 1) {
-      // Channel multiplier m: output channel oc reads input channel oc / m;
-      // expand the input to the output's channels once.
-      uint8_t* buf = Scratch(1, g.n * ocb_ * g.h * g.w * 16);
-      const int64_t plane = g.h * g.w;
-      for (int64_t n = 0; n < g.n; ++n) {
-        for (int64_t oc = 0; oc < ocb_ * 16; ++oc) {
-          const int64_t c = std::min(oc / mult_ch_, p.in_channels - 1);
-          const uint8_t* s = in + ((n * icb + c / 16) * plane) * 16 + c % 16;
-          uint8_t* d = buf + ((n * ocb_ + oc / 16) * plane) * 16 + oc % 16;
-          for (int64_t i = 0; i < plane; ++i) d[i * 16] = s[i * 16];
-        }
-      }
-      in = buf;
-    }
+    if (mult_ch_ > 1) in = ExpandChannels(in, g);
     Ctx c;
     c.k = this;
     c.in = in;
@@ -118,36 +103,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     d.ow_lo = std::min(g.ow, CeilDiv(p.pads[1], p.strides[1]));
     const int64_t last = g.w - 1 + p.pads[1] - (p.kernel_w - 1) * p.dilation[1];
     d.ow_hi = last < 0 ? d.ow_lo : std::clamp(last / p.strides[1] + 1, d.ow_lo, g.ow);
-    // Small maps (MobileNetV3's 7x7 and 4x4 with 5x5 windows) have few
-    // outputs whose taps are all inside, and the border paths check every
-    // tap: when fewer than 3/5 of the outputs are interior, copy the input
-    // padded with zx first (a few KB there), so every output takes the
-    // SIMD kernels' interior path (the 4x4 layers at the avx2 cap: 13 ->
-    // 9.5 us). Above 3/5 (MobileNetV2's 14x14 stride 2: 36 of 49) the copy
-    // costs more than the border saves.
-    const int64_t oh_lo = std::min(g.oh, CeilDiv(p.pads[0], p.strides[0]));
-    const int64_t last_h = g.h - 1 + p.pads[0] - (p.kernel_h - 1) * p.dilation[0];
-    const int64_t oh_hi = last_h < 0 ? oh_lo : std::clamp(last_h / p.strides[0] + 1, oh_lo, g.oh);
-    const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3];
-    // (Optional: a copy over the padded-input limit is skipped, not refused.)
-    if (pad_small_maps_ && (d.ow_hi - d.ow_lo) * (oh_hi - oh_lo) * 5 < g.oh * g.ow * 3 &&
-        g.n * ocb_ * hp * wp * 16 <= kMaxPaddedBytes) {
-      uint8_t* padded = Scratch(3, g.n * ocb_ * hp * wp * 16);
-      std::memset(padded, zx, g.n * ocb_ * hp * wp * 16);
-      for (int64_t nb = 0; nb < g.n * ocb_; ++nb) {
-        for (int64_t y = 0; y < g.h; ++y) {
-          std::memcpy(padded + ((nb * hp + y + p.pads[0]) * wp + p.pads[1]) * 16, in + (nb * g.h + y) * g.w * 16,
-                      g.w * 16);
-        }
-      }
-      c.in = padded;
-      c.plane_in = hp * wp * 16;
-      d.h = hp;
-      d.w = wp;
-      d.pad_t = d.pad_l = 0;
-      d.ow_lo = 0;
-      d.ow_hi = g.ow;
-    }
+    PadSmallMap(c, g, zx);
     // Rows outermost: with two threads each takes a contiguous band of rows
     // of every channel block, the band the dense kernels before and after
     // also give it, so activations stay in that core's cache between layers.
@@ -174,6 +130,60 @@ class U8S8Depthwise final : public Conv2DKernel {
     int64_t n, oh, plane_in, plane_out, out_pix;
     const TileEpilogue* tile_epilogue = nullptr;  // rows go there, not to `out`
   };
+  // Channel multiplier m: output channel oc reads input channel oc / m;
+  // the input expanded to the output's channels once (scratch slot 1).
+  const uint8_t* ExpandChannels(const uint8_t* in, const OutGeom& g) const {
+    const QuantizedConvParams& p = params_;
+    const int64_t icb = CeilDiv(p.in_channels, 16);
+    uint8_t* buf = Scratch(1, g.n * ocb_ * g.h * g.w * 16);
+    const int64_t plane = g.h * g.w;
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t oc = 0; oc < ocb_ * 16; ++oc) {
+        const int64_t c = std::min(oc / mult_ch_, p.in_channels - 1);
+        const uint8_t* s = in + ((n * icb + c / 16) * plane) * 16 + c % 16;
+        uint8_t* d = buf + ((n * ocb_ + oc / 16) * plane) * 16 + oc % 16;
+        for (int64_t i = 0; i < plane; ++i) d[i * 16] = s[i * 16];
+      }
+    }
+    return buf;
+  }
+
+  // Small maps (MobileNetV3's 7x7 and 4x4 with 5x5 windows) have few
+  // outputs whose taps are all inside, and the border paths check every
+  // tap: when fewer than 3/5 of the outputs are interior, copy the input
+  // padded with zx first (a few KB there), so every output takes the
+  // SIMD kernels' interior path (the 4x4 layers at the avx2 cap: 13 ->
+  // 9.5 us). Above 3/5 (MobileNetV2's 14x14 stride 2: 36 of 49) the copy
+  // costs more than the border saves.
+  void PadSmallMap(Ctx& c, const OutGeom& g, int32_t zx) const {
+    const QuantizedConvParams& p = params_;
+    DwGeom& d = c.geom;
+    const uint8_t* in = c.in;
+    const int64_t oh_lo = std::min(g.oh, CeilDiv(p.pads[0], p.strides[0]));
+    const int64_t last_h = g.h - 1 + p.pads[0] - (p.kernel_h - 1) * p.dilation[0];
+    const int64_t oh_hi = last_h < 0 ? oh_lo : std::clamp(last_h / p.strides[0] + 1, oh_lo, g.oh);
+    const int64_t hp = g.h + p.pads[0] + p.pads[2], wp = g.w + p.pads[1] + p.pads[3];
+    // (Optional: a copy over the padded-input limit is skipped, not refused.)
+    if (pad_small_maps_ && (d.ow_hi - d.ow_lo) * (oh_hi - oh_lo) * 5 < g.oh * g.ow * 3 &&
+        g.n * ocb_ * hp * wp * 16 <= kMaxPaddedBytes) {
+      uint8_t* padded = Scratch(3, g.n * ocb_ * hp * wp * 16);
+      std::memset(padded, zx, g.n * ocb_ * hp * wp * 16);
+      for (int64_t nb = 0; nb < g.n * ocb_; ++nb) {
+        for (int64_t y = 0; y < g.h; ++y) {
+          std::memcpy(padded + ((nb * hp + y + p.pads[0]) * wp + p.pads[1]) * 16, in + (nb * g.h + y) * g.w * 16,
+                      g.w * 16);
+        }
+      }
+      c.in = padded;
+      c.plane_in = hp * wp * 16;
+      d.h = hp;
+      d.w = wp;
+      d.pad_t = d.pad_l = 0;
+      d.ow_lo = 0;
+      d.ow_hi = g.ow;
+  }
+  }
+
   static void Work(void* vctx, size_t oy, size_t nb0, size_t count) {
     for (size_t nb = nb0; nb < nb0 + count; ++nb) Row(*static_cast<const Ctx*>(vctx), oy, nb);
   }

@@ -210,6 +210,98 @@ int64_t PairingOrderGroups(const tensor::Shape& shape, int64_t groups, int64_t i
   return (ocbs + tiles_per_order - 1) / tiles_per_order;
 }
 
+// One input block's channels in an order group: output channels [oc0,
+// oc1), input channels [c0, c0 + n), `nodes` of them paired (n, rounded up
+// to even), each with unit_count units of 16 lanes (per_channel values).
+struct BlockSpan {
+  int64_t oc0, oc1, c0, n;
+  int nodes;
+  int64_t unit_count, per_channel;
+};
+
+// The cost of pairing each two channels of a block (the halves that could
+// saturate), as they are or with one flipped where that costs less, from
+// their positive and negative magnitudes.
+static void PairCosts(const int16_t* w, const Weights& wt, const BlockSpan& span, const std::vector<int16_t>& pos,
+                      const std::vector<int16_t>& neg, bool flips, bool (&can_flip)[kBlock],
+                      BlockMatcher::Cost& cost, bool (&flipped)[kBlock][kBlock]) {
+  const int64_t oc0 = span.oc0, oc1 = span.oc1, c0 = span.c0, n = span.n;
+  const int nodes = span.nodes;
+  const int64_t unit_count = span.unit_count, per_channel = span.per_channel;
+  // Channels that may be flipped: none of their weights here is -128.
+  for (int64_t c = 0; c < n && flips; ++c) {
+    can_flip[c] = true;
+    for (int64_t oc = oc0; oc < oc1 && can_flip[c]; ++oc) {
+      const int16_t* src = w + (oc * wt.cg + c0 + c) * wt.kk;
+      for (int64_t k = 0; k < wt.kk; ++k) can_flip[c] = can_flip[c] && src[k] != -128;
+    }
+  }
+  // (8 output channels, tap) where (a, c) could saturate, as they are
+  // and with one of them flipped (c's magnitudes swapped).
+  auto halves = [&](int a, int c, bool flipped) {
+    const int16_t *pa = pos.data() + a * per_channel, *na = neg.data() + a * per_channel;
+    const int16_t *pc = (flipped ? neg : pos).data() + c * per_channel;
+    const int16_t *nc = (flipped ? pos : neg).data() + c * per_channel;
+    int64_t count = 0;
+    for (int64_t u = 0; u < unit_count; ++u) {
+      count += HalfSaturates(pa, pc, na, nc, u, 0) + HalfSaturates(pa, pc, na, nc, u, 1);
+    }
+    return count;
+  };
+  for (int a = 0; a < nodes; ++a) {
+    for (int c = a + 1; c < nodes; ++c) {
+      cost[a][c] = cost[c][a] = halves(a, c, false);
+      if (can_flip[a] || can_flip[c]) {
+        const int64_t f = halves(a, c, true);
+        if (f < cost[a][c]) cost[a][c] = cost[c][a] = f, flipped[a][c] = flipped[c][a] = true;
+      }
+    }
+  }
+}
+
+// The steps the kernel runs (as u8s8_dense_pack.cc packs them: per tile of 16
+// output channels, the input blocks of its groups, up to the last real word
+// of the last block), and their halves holding a saturating pair.
+static void CountSteps(const int16_t* w, const Weights& wt, int64_t ic_count, int64_t ocbs, bool natural,
+                       PairingPlan* out) {
+  PairingPlan& plan = *out;
+  const int64_t ib = ic_count <= 4 ? 4 : kBlock;  // the image stem's 4-channel blocks
+  std::vector<uint8_t> bad;
+  for (int64_t ocb = 0; ocb < ocbs; ++ocb) {
+    const int64_t oc_lo = ocb * kBlock, oc_hi = std::min(wt.oc_count, oc_lo + kBlock);
+    const int64_t ic_lo = (oc_lo / wt.og) * wt.cg, ic_hi = ((oc_hi - 1) / wt.og + 1) * wt.cg;
+    for (int64_t blk = ic_lo / ib; blk * ib < ic_hi; ++blk) {
+      const int64_t words = (std::min(ic_hi, (blk + 1) * ib) - blk * ib + 3) / 4;
+      const int64_t base = blk * ib / kBlock * kBlock, slot0 = blk * ib % kBlock;
+      plan.units += words * wt.kk;
+      if (natural) continue;
+      // Per (word, tap, half): whether some output channel's pair there
+      // could saturate, output channel by output channel (the weights
+      // walked in place).
+      bad.assign(words * wt.kk * 2, 0);
+      for (int64_t oc = oc_lo; oc < oc_hi; ++oc) {
+        const uint8_t *order = plan.OrderOf(oc), *flip = plan.FlipOf(oc);
+        const int64_t lo = (oc / wt.og) * wt.cg, h = (oc - oc_lo) / 8;
+        auto row = [&](int64_t s) -> const int16_t* {  // the weights of slot s, nullptr outside oc's group
+          const int64_t ic = base + order[s];
+          return ic < lo || ic >= lo + wt.cg ? nullptr : w + (oc * wt.cg + ic - lo) * wt.kk;
+        };
+        for (int64_t q = 0; q < words; ++q) {
+          for (int pair = 0; pair < 2; ++pair) {
+            const int64_t s = base + slot0 + 4 * q + 2 * pair;
+            const int16_t *r0 = row(s), *r1 = row(s + 1);
+            for (int64_t k = 0; k < wt.kk; ++k) {
+              const int v0 = r0 ? FlippedWeight(r0[k], flip[s]) : 0, v1 = r1 ? FlippedWeight(r1[k], flip[s + 1]) : 0;
+              bad[(q * wt.kk + k) * 2 + h] |= Saturates(v0, v1);
+            }
+          }
+        }
+      }
+      plan.corrected_halves += std::count(bad.begin(), bad.end(), 1);
+    }
+  }
+}
+
 static PairingPlan ComputePlan(const int16_t* w, const tensor::Shape& shape, int64_t groups, int64_t order_groups,
                         bool flips) {
   if (flips && shape[2] * shape[3] == 1) {
@@ -268,38 +360,10 @@ static PairingPlan ComputePlan(const int16_t* w, const tensor::Shape& shape, int
           }
         }
       }
-      // Channels that may be flipped: none of their weights here is -128.
       bool can_flip[kBlock] = {};
-      for (int64_t c = 0; c < n && flips; ++c) {
-        can_flip[c] = true;
-        for (int64_t oc = oc0; oc < oc1 && can_flip[c]; ++oc) {
-          const int16_t* src = w + (oc * wt.cg + c0 + c) * wt.kk;
-          for (int64_t k = 0; k < wt.kk; ++k) can_flip[c] = can_flip[c] && src[k] != -128;
-        }
-      }
-      // (8 output channels, tap) where (a, c) could saturate, as they are
-      // and with one of them flipped (c's magnitudes swapped).
-      auto halves = [&](int a, int c, bool flipped) {
-        const int16_t *pa = pos.data() + a * per_channel, *na = neg.data() + a * per_channel;
-        const int16_t *pc = (flipped ? neg : pos).data() + c * per_channel;
-        const int16_t *nc = (flipped ? pos : neg).data() + c * per_channel;
-        int64_t count = 0;
-        for (int64_t u = 0; u < unit_count; ++u) {
-          count += HalfSaturates(pa, pc, na, nc, u, 0) + HalfSaturates(pa, pc, na, nc, u, 1);
-        }
-        return count;
-      };
       BlockMatcher::Cost cost{};
       bool flipped[kBlock][kBlock] = {};
-      for (int a = 0; a < nodes; ++a) {
-        for (int c = a + 1; c < nodes; ++c) {
-          cost[a][c] = cost[c][a] = halves(a, c, false);
-          if (can_flip[a] || can_flip[c]) {
-            const int64_t f = halves(a, c, true);
-            if (f < cost[a][c]) cost[a][c] = cost[c][a] = f, flipped[a][c] = flipped[c][a] = true;
-          }
-        }
-      }
+      PairCosts(w, wt, {oc0, oc1, c0, n, nodes, unit_count, per_channel}, pos, neg, flips, can_flip, cost, flipped);
       const uint32_t all = (1u << nodes) - 1;
       uint8_t* slots = plan.order.data() + og * per_order + c0;
       matcher.Solve(cost, all, slots);
@@ -316,44 +380,7 @@ static PairingPlan ComputePlan(const int16_t* w, const tensor::Shape& shape, int
       for (int s = 0; s < nodes; ++s) plan.flip[og * per_order + c0 + s] = flip_channel[slots[s]];
     }
   }
-  // The steps the kernel runs (as u8s8_dense.cc packs them: per tile of 16
-  // output channels, the input blocks of its groups, up to the last real
-  // word of the last block), and their halves holding a saturating pair.
-  const int64_t ib = ic_count <= 4 ? 4 : kBlock;  // the image stem's 4-channel blocks
-  std::vector<uint8_t> bad;
-  for (int64_t ocb = 0; ocb < ocbs; ++ocb) {
-    const int64_t oc_lo = ocb * kBlock, oc_hi = std::min(wt.oc_count, oc_lo + kBlock);
-    const int64_t ic_lo = (oc_lo / wt.og) * wt.cg, ic_hi = ((oc_hi - 1) / wt.og + 1) * wt.cg;
-    for (int64_t blk = ic_lo / ib; blk * ib < ic_hi; ++blk) {
-      const int64_t words = (std::min(ic_hi, (blk + 1) * ib) - blk * ib + 3) / 4;
-      const int64_t base = blk * ib / kBlock * kBlock, slot0 = blk * ib % kBlock;
-      plan.units += words * wt.kk;
-      if (natural) continue;
-      // Per (word, tap, half): whether some output channel's pair there
-      // could saturate, output channel by output channel (the weights
-      // walked in place).
-      bad.assign(words * wt.kk * 2, 0);
-      for (int64_t oc = oc_lo; oc < oc_hi; ++oc) {
-        const uint8_t *order = plan.OrderOf(oc), *flip = plan.FlipOf(oc);
-        const int64_t lo = (oc / wt.og) * wt.cg, h = (oc - oc_lo) / 8;
-        auto row = [&](int64_t s) -> const int16_t* {  // the weights of slot s, nullptr outside oc's group
-          const int64_t ic = base + order[s];
-          return ic < lo || ic >= lo + wt.cg ? nullptr : w + (oc * wt.cg + ic - lo) * wt.kk;
-        };
-        for (int64_t q = 0; q < words; ++q) {
-          for (int pair = 0; pair < 2; ++pair) {
-            const int64_t s = base + slot0 + 4 * q + 2 * pair;
-            const int16_t *r0 = row(s), *r1 = row(s + 1);
-            for (int64_t k = 0; k < wt.kk; ++k) {
-              const int v0 = r0 ? FlippedWeight(r0[k], flip[s]) : 0, v1 = r1 ? FlippedWeight(r1[k], flip[s + 1]) : 0;
-              bad[(q * wt.kk + k) * 2 + h] |= Saturates(v0, v1);
-            }
-          }
-        }
-      }
-      plan.corrected_halves += std::count(bad.begin(), bad.end(), 1);
-    }
-  }
+  CountSteps(w, wt, ic_count, ocbs, natural, &plan);
   return plan;
 }
 

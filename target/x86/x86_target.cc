@@ -3,9 +3,10 @@
 // int16 sum, the rest corrected by the half step; the fallback where at most
 // 2% of half steps need a correction, for kernels larger than 1x1 12% where
 // each output sums 576 products or more and 18% from 1152, the tuner
-// anywhere) (measured at cap avx2 on Zen 5:
-// about 200 GOPS on ResNet-50's 3x3 layers), else the int16 kernel (u8i16.avx2, vpmaddwd: about 180 GOPS,
-// exact for any weights). Both exact; depthwise convolutions run u8s8.avx2's
+// anywhere; two steps share one vpmaddwd where their weights allow: on Zen 5
+// at cap avx2, 241-250 GOPS on ResNet-50's 3x3 layers, bench/compare.sh),
+// else the int16 kernel (u8i16.avx2, vpmaddwd: 180-192 GOPS there, exact
+// for any weights). Both exact; depthwise convolutions run u8s8.avx2's
 // int16 depthwise kernel.
 // XNNPACK and the portable kernels come from the generic registration.
 #include "target/common_implementations.h"
