@@ -1,6 +1,6 @@
 // The machine's AVX2 integer-multiply limits, measured: register-only loops
 // of independent chains (no memory traffic), 1 thread and 2 threads at once.
-// The three exact or inexact ways to multiply u8 by s8 on AVX2 (issue #12):
+// The exact and inexact ways to multiply u8 by s8 on AVX2:
 //   MaddubsMaddwd   vpmaddubsw -> vpmaddwd (ones) -> vpaddd: 32 MACs a step,
 //                   ONNX Runtime's scheme; saturates in int16 when a pair's
 //                   255 * (|w0| + |w1|) > 32767

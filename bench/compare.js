@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// qnnc vs XNNPACK vs ONNX Runtime on the layer suite of
-// docs/performance-anchors.md, 1 and 2 threads, in one run. Entry point:
-// bench/compare.sh (README "Benchmarks"). Prints a Markdown table on stdout;
+// qnnc vs XNNPACK vs ONNX Runtime on the layer suite (bench/layer_suite.h,
+// bench/peers/suite.js), 1 and 2 threads, in one run. Entry point:
+// bench/compare.sh (docs/benchmarks.md). Prints a Markdown table on stdout;
 // progress, bazel's output and warnings go to stderr.
 //
 // CONTRACT with the Google Benchmark binaries (what this script parses):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # qnnc vs XNNPACK vs ONNX Runtime on the layer suite, 1 and 2 threads, one
-# table (README "Benchmarks"). Builds //bench:spatial_pack_benchmark and
+# table (docs/benchmarks.md). Builds //bench:spatial_pack_benchmark and
 # //bench:xnnpack_conv_benchmark with -c opt, installs onnxruntime-node into
 # bench/peers/node_modules on first use (npm install --ignore-scripts), runs all
 # three and prints a Markdown table on stdout. Flags: bench/compare.sh --help.

@@ -1,5 +1,5 @@
-// The layer suite of docs/performance-anchors.md, shared by the benchmark
-// binaries (bench/peers/suite.js holds the same table for ONNX Runtime).
+// The layer suite (docs/benchmarks.md), shared by the benchmark binaries
+// (bench/peers/suite.js holds the same table for ONNX Runtime).
 #ifndef QNNC_BENCH_LAYER_SUITE_H_
 #define QNNC_BENCH_LAYER_SUITE_H_
 
@@ -16,8 +16,8 @@ inline constexpr double kPeakGopsPerCore = 900.0;
 // BM_Maddwd on the same Zen 5: 183-191 GOPS): the AVX2 kernels' percent of peak.
 inline constexpr double kAvx2PeakGopsPerCore = 190.0;
 // The AVX-VNNI limit per core (vpdpbusd on ymm; //bench:avx2_peak_benchmark
-// BM_AvxVnniDpbusd on a 2-vCPU Intel Xeon with AMX, 2026-12-02: 326-341
-// GOPS): the u8s8.avxvnni kernel's percent of peak.
+// BM_AvxVnniDpbusd on a 2-vCPU Intel Xeon with AMX: 326-341 GOPS): the
+// u8s8.avxvnni kernel's percent of peak.
 inline constexpr double kAvxVnniPeakGopsPerCore = 335.0;
 
 // One image (N = 1), square kernel, symmetric padding.

@@ -11,14 +11,14 @@
 # DIR/M.ort_output.f32 when that exists (e.g. --models=mobilenet_v2_dynamic,
 # or a large U-Net made by scripts/make_dynamic_models.py in another --dir).
 #
-# --isa=avx2|scalar|... caps qnnc's instruction sets (README "Hosts"): an
+# --isa=avx2|scalar|... caps qnnc's instruction sets (docs/hosts.md): an
 # AVX-512 machine then measures qnnc's AVX2 path. ONNX Runtime is capped at
 # the same level where the host can fault CPUID (//bench/peers:cpuid_cap:
 # LD_PRELOAD, MLAS then picks its AVX2 kernels), and so is qnnc's process
 # (the XNNPACK inside it picks its kernels from CPUID); --ort-isa=LEVEL|none
 # sets ORT's cap apart. The header says at which level each runs, and the last
 # column how far ORT's output is from the model's stored reference (ORT's
-# AVX2 kernels can saturate: README "Exact on every host").
+# AVX2 kernels can saturate: README, "Exact on every host").
 #
 # Both run the same input and report only the model's run, not loading. With
 # --rounds=R every measurement is repeated R times, qnnc and ORT alternating

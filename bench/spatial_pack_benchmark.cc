@@ -1,4 +1,4 @@
-// The layer suite (docs/performance-anchors.md) on the spatial-pack kernels.
+// The layer suite (bench/layer_suite.h) on the spatial-pack kernels.
 // Counters per benchmark: ms (median time of one run; best_ms the fastest
 // run, robust to other load on the machine), GOPS
 // (2 * N * K * C/groups * R * S * OH * OW / time) and pct_peak: percent of
@@ -9,7 +9,7 @@
 // `--benchmark_filter` selects.
 //
 // The AVX2 vpmaddubsw kernel (u8s8.avx2) runs on weights whose pairs all
-// fit (the suite's own terms: docs/performance-anchors.md), and again, on
+// fit (in [-64, 64]: the suite's own terms, docs/benchmarks.md), and again, on
 // dense layers, with weights shaped like trained ones ("weights:trained":
 // per output channel Gaussian, scaled to reach 127, and the input plane
 // known, as in a model): there it reorders, flips and corrects as on

@@ -1,4 +1,4 @@
-// The performance-anchors layer suite through the XNNPACK convolution
+// The layer suite (bench/layer_suite.h) through the XNNPACK convolution
 // operators (qs8 and qu8, 1 and 2 threads). Reports the median wall time of
 // one run (counter ms, bench/iteration_times.h),
 // GOPS = 2 * N * K * (C / groups) * R * S * OH * OW / that time, and

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds dynamically quantized test models the way ONNX Runtime's
-quantize_dynamic does, for testdata/models (issue #13).
+quantize_dynamic does, for testdata/models.
 
 Each float Conv becomes
     DynamicQuantizeLinear(x) -> ConvInteger(xq, wq, x_zp, w_zp) -> Cast(f32)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the golden import cases of testdata/import (issue #14): one small
+"""Writes the golden import cases of testdata/import: one small
 ONNX model per case, built with onnx.helper (Debian's python3-onnx), for the
 ops real exports use and the importer turns into IR. The expected IR of each
 case (<case>.expected.qnnir) is qnnc's import, reviewed by hand and checked by

@@ -1,15 +1,13 @@
 #!/usr/bin/python3
 """How much of a QDQ model's convolutions AVX2's one-pass vpmaddubsw could run
-exactly, as is, after reordering input channels, and with corrections
-(issue #12's "consider reordering K" and "correct only the pairs that do not
-fit").
+exactly: as is, after reordering input channels, and with corrections.
 
 vpmaddubsw adds the products of input channels 2m and 2m+1 in int16,
 saturating: with u8 data up to 255 it is exact when, per output channel and
 tap, the same-signed weights of the pair add up to at most 128 in magnitude
-(kernels/spatial_pack/weight_pairs.h). The AVX2 kernel's unit of work is a
+(kernels/spatial_pack/weight_pairs.h). This script's unit of work is a
 dword of 4 input channels (2 pairs) times 8 output channels at one tap; a
-unit with any bad pair would need a correction step.
+unit with any bad pair needs a correction step.
 
 Per dense convolution (channels multiples of 16 in and 8 out) this prints
 the fraction of units with a bad pair
@@ -17,17 +15,18 @@ the fraction of units with a bad pair
   permuted  after a search for a channel order within each 16-channel block,
             one order for all taps (what a packing copy could apply)
 A correction step costs at least one step of the one-pass kernel, whose
-limit is about 1.15x the int16 kernel's (README, "On AVX2 hosts"): a
-correcting kernel runs in about (1 + f) / 1.15 of the int16 time for a
-fraction f of units corrected, before the cost of its irregular loop and
-of the reordering copy. Weighted by work (measured 2026-12-02; not built):
-ResNet-18 f = 0.21 natural, 0.15 permuted: no gain at all; MobileNetV2
-f = 0.088 natural, 0.007 permuted: about 0.88 of the int16 time.
+limit is about 1.14x the int16 kernel's on Zen 5 (docs/performance.md,
+"Instruction limits"): a correcting kernel runs in about (1 + f) / 1.14 of
+the int16 time for a fraction f of units corrected, before the cost of its
+irregular loop and of the reordering copy. Weighted by work: ResNet-18
+f = 0.21 natural, 0.15 permuted (no gain by this estimate); MobileNetV2
+f = 0.088 natural, 0.007 permuted (about 0.88 of the int16 time).
 
-This models the plan of session 14 (one order per layer, units of 8 output
-channels), not the kernel's plan since (an order per 16 output channels,
-flipped channels, corrections by the half step); for today's counts read
-the kernel descriptions' `corrected=N/M` (half steps) in a compile report.
+The plan modelled here is simpler than the kernel's (one order per layer,
+units of 8 output channels, no flipped channels); the kernel plans an order
+per 16 output channels, flips channels and corrects by the half step, and
+its own counts are the kernel descriptions' `corrected=N/M` (half steps) in
+a compile report.
 
 Needs Debian's python3-onnx and python3-numpy.
 Usage: scripts/weight_pairs.py MODEL.onnx [--iterations=600]

@@ -4,7 +4,7 @@
 // Mul -> Add) against ONNX Runtime's outputs, at 1 and 2 threads:
 //  - the MobileNetV2: the same top-1 and top-5, every logit within 1e-3;
 //  - the U-Net-like segmentation net: correlation at least 0.999 with ORT's
-//    output (issue #13's criterion), the max difference printed.
+//    output, the max difference printed.
 // 1 and 2 threads give the same bits.
 #include <cmath>
 #include <iostream>

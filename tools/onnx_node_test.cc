@@ -109,7 +109,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "test_conv_with_autopad_same", "test_conv_with_strides_and_asymmetric_padding",
                       "test_conv_with_strides_no_padding", "test_conv_with_strides_padding"));
 
-// The ops of real exports (issue #14). HardSigmoid's and Upsample's node
+// The ops of real exports. HardSigmoid's and Upsample's node
 // tests are opset 6 and 9, below the importer's range: see
 // frontend/onnx:op_converters_test.
 INSTANTIATE_TEST_SUITE_P(

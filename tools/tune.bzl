@@ -3,7 +3,7 @@
 Each shard runs //tools:tune --shard=I/N (from TEST_SHARD_INDEX and
 TEST_TOTAL_SHARDS) and writes its records to TEST_UNDECLARED_OUTPUTS_DIR, so
 `bazel test` spreads the workloads over whatever executors it has, remote
-execution included. Join the shards with `records merge` (README "Tuning").
+execution included. Join the shards with `records merge` (docs/tuning.md).
 """
 
 def qnnc_tune_test(name, model, shard_count = 4, trials = 32, tuner = "xgb", args = [], **kwargs):

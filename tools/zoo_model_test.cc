@@ -1,10 +1,10 @@
-// The QDQ model zoo of issue #14 (testdata/zoo, built by
+// The QDQ model zoo (testdata/zoo, built by
 // scripts/make_zoo_models.py from torchvision's quantizable family):
 // MobileNetV3-Large, Inception-v3, ShuffleNetV2 and a ResNeXt block, each
 // exported at opsets 13 and 17. Against ONNX Runtime's outputs at 1 and 2
 // threads: the same top-1 and top-5, every logit within the model's number
 // of quantization steps; 1 and 2 threads and the reference kernels give the
-// same bits; and no op runs on a reference kernel (issue #14), on hosts
+// same bits; and no op runs on a reference kernel, on hosts
 // with AVX2 (below it the convolutions' own fallbacks decide).
 #include <iostream>
 #include <map>

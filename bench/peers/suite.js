@@ -1,5 +1,5 @@
 'use strict';
-// The layer suite of docs/performance-anchors.md (shared/docs), N = 1. The
+// The layer suite (docs/benchmarks.md), N = 1. The
 // C++ benchmarks (bench/*_benchmark.cc) carry the same table; compare.js
 // refuses to print a row whose layer name it does not know.
 const LAYERS = [

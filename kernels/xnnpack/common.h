@@ -1,7 +1,7 @@
 // Shared pieces of the XNNPACK (QNNPack) kernels: initialization, status
 // mapping, operator ownership and the requantization scale XNNPACK computes.
 //
-// Debian's XNNPACK snapshot 2022-02-16 (create -> setup -> run, no reshape).
+// Debian's XNNPACK 0.0~git20220216.ae108ef (create -> setup -> run, no reshape).
 //
 // Rounding (found from the library's parameter initializers, which are named
 // xnn_init_{qs8,qu8}_conv_minmax_fp32_avx512_params here, and by experiment):

@@ -95,7 +95,7 @@ std::vector<Case> Cases() {
   const std::array<int64_t, 4> no_pad{0, 0, 0, 0}, pad2{2, 2, 2, 2}, pad3{3, 3, 3, 3};
   const std::vector<Variant> u8{Variant::kQu8}, s8{Variant::kQs8, Variant::kQc8};
   return {
-      // The performance-anchors layer suite, spatial sizes reduced.
+      // The layer suite of bench/layer_suite.h, spatial sizes reduced.
       Case("r50_c2_3x3", 14, 14, 64, 64),
       Case("r50_c2_1x1", 14, 14, 256, 64).Kernel(1, 1).Pads(no_pad),
       Case("r50_c3_3x3", 10, 10, 128, 128),

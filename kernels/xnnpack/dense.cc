@@ -15,7 +15,7 @@ using tensor::Tensor;
 absl::Status CheckSupported(Variant variant, const DenseParams& p) {
   if (variant == Variant::kQc8) {
     return absl::UnimplementedError(
-        "this XNNPACK (2022-02-16) has no qc8 fully connected operator; use qs8 or qu8");
+        "this XNNPACK (Debian's 0.0~git20220216) has no qc8 fully connected operator; use qs8 or qu8");
   }
   // A fully connected layer is a 1x1 convolution: share the checks.
   ConvParams c;
