@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""The size rules of docs/DESIGN.md ("Conventions"), over the tracked files
+"""The house rules of docs/DESIGN.md ("Conventions"), over the tracked files
 of a work tree: no non-test source file over 500 lines, no C++ function over
-80 lines. Prints each breach as path:line: what, and exits 1 if any.
+80 lines, and every library of a layered package named in the top BUILD's
+layering list for it (so //:layering_test sees all of them). Prints each
+breach as path:line: what, and exits 1 if any.
 
     scripts/house_rules.py [WORK_TREE]     (default: this script's repository)
 """
@@ -97,6 +99,52 @@ def long_functions(text):
     return found
 
 
+# Top-level BUILD list -> the packages (path prefixes) whose libraries it names.
+LAYER_LISTS = {
+    "KERNELS": ("kernels",),
+    "IR": ("ir",),
+    "EVAL": ("eval",),
+    "RUNTIME": ("runtime",),
+    "TARGET": ("target",),
+    "PASSES": ("passes",),
+    "TUNING": ("tuning",),
+}
+
+
+def library_labels(root, build_files, prefix):
+    """Labels of the cc_libraries under `prefix` other packages may use."""
+    labels = set()
+    for path in build_files:
+        pkg = os.path.dirname(path)
+        if pkg != prefix and not pkg.startswith(prefix + "/"):
+            continue
+        with open(os.path.join(root, path)) as f:
+            text = f.read()
+        for m in re.finditer(r'cc_library\(\s*name = "([^"]+)"(.*?)\n\)', text, re.S):
+            name, body = m.group(1), m.group(2)
+            if "visibility:private" in body or "testonly = True" in body:
+                continue
+            labels.add("//" + pkg + ("" if name == os.path.basename(pkg) else ":" + name))
+    return labels
+
+
+def unlisted_libraries(root, files):
+    with open(os.path.join(root, "BUILD")) as f:
+        top = f.read()
+    build_files = [p for p in files if os.path.basename(p) == "BUILD"]
+    breaches = []
+    for name, prefixes in LAYER_LISTS.items():
+        m = re.search(r"^%s = \[(.*?)\]" % name, top, re.S | re.M)
+        if not m:
+            breaches.append(f"BUILD:1: no layering list {name}")
+            continue
+        listed = set(re.findall(r'"(//[^"]+)"', m.group(1)))
+        for prefix in prefixes:
+            for label in sorted(library_labels(root, build_files, prefix) - listed):
+                breaches.append(f"BUILD:1: {label} is not in {name} (the layering test cannot see it)")
+    return breaches
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
     files = subprocess.run(["git", "-C", root, "ls-files"], check=True, capture_output=True,
@@ -116,6 +164,7 @@ def main():
         if path.endswith((".cc", ".h")):
             for start, length in long_functions(text):
                 breaches.append(f"{path}:{start}: a function of {length} lines (at most {MAX_FUNCTION_LINES})")
+    breaches += unlisted_libraries(root, files)
     for b in breaches:
         print(b)
     print(f"house_rules: {len(files)} tracked files, {len(breaches)} breaches")
