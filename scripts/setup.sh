@@ -23,6 +23,8 @@ PACKAGES=(
   g++-aarch64-linux-gnu qemu-user
   # compile --svg renders the graph picture with Graphviz's dot.
   graphviz
+  # //:house_rules_test and //:history_words_test read the checkout through git.
+  python3 git
 )
 
 missing=()
