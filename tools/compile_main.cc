@@ -5,7 +5,9 @@
 // 2 bad input (model, flags, files) or any other error.
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -75,143 +77,169 @@ absl::StatusOr<target::Target> PlanTarget(const std::string& path) {
   return *t;
 }
 
-int Main(int argc, char** argv) {
+// The flags of one run, checked: what compiling (or loading a plan), running
+// and writing the results need.
+struct RunSettings {
+  std::string plan_path;   // --plan, resolved; empty: compile a model
+  std::string out_path;    // --out, resolved
+  std::string model_path;  // the model compiled, or the plan
+  target::Target target;   // --target, or the one the plan names
+  bool no_run = false;
+  int threads = 1;
+  int runs = 1;
+  int64_t max_bytes = 0;  // --max-memory-mb in bytes
+  std::vector<std::string> records_files;  // --records, resolved
+  RunFiles run_files;
+};
+
+// A plan was compiled already: the flags that shape compilation do not apply.
+absl::Status CheckPlanFlags(const std::vector<std::string>& records_specs, const std::string& out_path) {
+  const char* conflict = !absl::GetFlag(FLAGS_model).empty() ? "--model"
+                         : absl::GetFlag(FLAGS_target) != "host" ? "--target"
+                         : absl::GetFlag(FLAGS_require_tuned) ? "--require-tuned"
+                         : !records_specs.empty() ? "--records"
+                         : !absl::GetFlag(FLAGS_print_ir_after).empty() ? "--print-ir-after"
+                         : absl::GetFlag(FLAGS_time_passes) ? "--time-passes"
+                         : !out_path.empty() ? "--out"
+                         : nullptr;
+  if (conflict != nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--plan runs a plan compiled already: ", conflict, " does not apply"));
+  }
+  return absl::OkStatus();
+}
+
+// The target a model is compiled for (--target), or the one a plan names.
+absl::StatusOr<target::Target> ResolveTarget(const std::string& plan_path, bool no_run) {
+  if (!plan_path.empty()) return PlanTarget(plan_path);
+  absl::StatusOr<target::Target> target = target::ParseTarget(absl::GetFlag(FLAGS_target));
+  if (!target.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--target: ", target.status().message()));
+  }
+  // A model is checked before it is compiled; a plan once it has loaded
+  // (CreateExecutor), so that a bad plan is reported as bad on any host.
+  if (absl::Status runs_here = target::CheckRunsOnHost(*target); !no_run && !runs_here.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--target: ", runs_here.message(), "; add --no-run to compile and report only"));
+  }
+  return target;
+}
+
+// Parses the command line and checks the flags, in the order their errors
+// are reported.
+absl::StatusOr<RunSettings> ParseFlags(int argc, char** argv) {
   DashesToUnderscores(argc, argv);
   std::vector<std::string> input_specs = ExtractRepeated(argc, argv, "--input");
   std::vector<std::string> records_specs = ExtractRepeated(argc, argv, "--records");
   absl::SetProgramUsageMessage("qnnc compile: import, compile and run a quantized model");
   absl::ParseCommandLine(argc, argv);
-  auto fail = [](int code, const absl::Status& s) {
-    std::cerr << "qnnc compile: error: " << s.message() << "\n";
-    return code;
-  };
-  if (absl::Status s = ApplyIsaFlag(absl::GetFlag(FLAGS_isa)); !s.ok()) return fail(2, s);
-  const std::string plan_path =
-      absl::GetFlag(FLAGS_plan).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_plan));
-  const std::string out_path =
-      absl::GetFlag(FLAGS_out).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_out));
-  if (!plan_path.empty()) {
-    // A plan was compiled already: what shapes compilation does not apply.
-    const char* conflict = !absl::GetFlag(FLAGS_model).empty() ? "--model"
-                           : absl::GetFlag(FLAGS_target) != "host" ? "--target"
-                           : absl::GetFlag(FLAGS_require_tuned) ? "--require-tuned"
-                           : !records_specs.empty() ? "--records"
-                           : !absl::GetFlag(FLAGS_print_ir_after).empty() ? "--print-ir-after"
-                           : absl::GetFlag(FLAGS_time_passes) ? "--time-passes"
-                           : !out_path.empty() ? "--out"
-                           : nullptr;
-    if (conflict != nullptr) {
-      return fail(2, absl::InvalidArgumentError(absl::StrCat(
-                         "--plan runs a plan compiled already: ", conflict, " does not apply")));
-    }
-  }
-  absl::StatusOr<target::Target> target_or =
-      plan_path.empty() ? target::ParseTarget(absl::GetFlag(FLAGS_target)) : PlanTarget(plan_path);
-  if (!target_or.ok()) {
-    return fail(2, plan_path.empty() ? absl::InvalidArgumentError(absl::StrCat(
-                                           "--target: ", target_or.status().message()))
-                                     : target_or.status());
-  }
-  target::Target target = *target_or;
-  bool no_run = absl::GetFlag(FLAGS_no_run);
-  // A model is checked before it is compiled; a plan once it has loaded, so
-  // that a bad plan is reported as bad on any host.
-  if (absl::Status runs_here = target::CheckRunsOnHost(target);
-      !no_run && plan_path.empty() && !runs_here.ok()) {
-    return fail(2, absl::InvalidArgumentError(absl::StrCat(
-                       "--target: ", runs_here.message(), "; add --no-run to compile and report only")));
-  }
-  int threads = absl::GetFlag(FLAGS_threads), runs = absl::GetFlag(FLAGS_runs);
-  if (threads < 1 || threads > 256) return fail(2, absl::InvalidArgumentError("--threads must be 1..256"));
-  if (runs < 1) return fail(2, absl::InvalidArgumentError("--runs must be at least 1"));
+  RETURN_IF_ERROR(ApplyIsaFlag(absl::GetFlag(FLAGS_isa)));
+  RunSettings s;
+  s.plan_path = absl::GetFlag(FLAGS_plan).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_plan));
+  s.out_path = absl::GetFlag(FLAGS_out).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_out));
+  if (!s.plan_path.empty()) RETURN_IF_ERROR(CheckPlanFlags(records_specs, s.out_path));
+  s.no_run = absl::GetFlag(FLAGS_no_run);
+  ASSIGN_OR_RETURN(s.target, ResolveTarget(s.plan_path, s.no_run));
+  s.threads = absl::GetFlag(FLAGS_threads);
+  s.runs = absl::GetFlag(FLAGS_runs);
+  if (s.threads < 1 || s.threads > 256) return absl::InvalidArgumentError("--threads must be 1..256");
+  if (s.runs < 1) return absl::InvalidArgumentError("--runs must be at least 1");
   const int64_t max_memory_mb = absl::GetFlag(FLAGS_max_memory_mb);
   if (max_memory_mb < 1 || max_memory_mb > (int64_t{1} << 26)) {
-    return fail(2, absl::InvalidArgumentError("--max-memory-mb must be 1..67108864"));
+    return absl::InvalidArgumentError("--max-memory-mb must be 1..67108864");
   }
-  const int64_t max_bytes = max_memory_mb << 20;
+  s.max_bytes = max_memory_mb << 20;
 
-  bool default_model = absl::GetFlag(FLAGS_model).empty() && plan_path.empty();
-  std::string model_path = default_model        ? BundledPath(kDefaultModel)
-                           : !plan_path.empty() ? plan_path
-                                                : ResolveUserPath(absl::GetFlag(FLAGS_model));
-  absl::StatusOr<RunFiles> run_files = ResolveRunFiles(
-      std::move(input_specs), absl::GetFlag(FLAGS_test_data), absl::GetFlag(FLAGS_expect),
-      default_model);
-  if (!run_files.ok()) return fail(2, run_files.status());
-  const std::vector<std::string>& expect_files = run_files->expect_files;
+  const bool default_model = absl::GetFlag(FLAGS_model).empty() && s.plan_path.empty();
+  s.model_path = default_model           ? BundledPath(kDefaultModel)
+                 : !s.plan_path.empty() ? s.plan_path
+                                        : ResolveUserPath(absl::GetFlag(FLAGS_model));
+  ASSIGN_OR_RETURN(s.run_files,
+                   ResolveRunFiles(std::move(input_specs), absl::GetFlag(FLAGS_test_data),
+                                   absl::GetFlag(FLAGS_expect), default_model));
+  for (const std::string& spec : records_specs) s.records_files.push_back(ResolveUserPath(spec));
+  return s;
+}
 
+// Imports and compiles the model, or loads the plan.
+absl::StatusOr<CompiledModel> CompileOrLoad(const RunSettings& s) {
+  if (!s.plan_path.empty()) return LoadPlan(s.plan_path, s.max_bytes);
   CompileOptions options;
-  options.target = target;
-  for (const std::string& spec : records_specs) options.records_files.push_back(ResolveUserPath(spec));
+  options.target = s.target;
+  options.records_files = s.records_files;
   options.strict_records = absl::GetFlag(FLAGS_strict_records);
   options.require_tuned = absl::GetFlag(FLAGS_require_tuned);
-  options.max_bytes = max_bytes;
+  options.max_bytes = s.max_bytes;
   options.pass_manager.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);
   options.pass_manager.time_passes = absl::GetFlag(FLAGS_time_passes);
-  absl::StatusOr<CompiledModel> compiled = plan_path.empty()
-                                               ? CompileModel(model_path, options, std::cerr)
-                                               : LoadPlan(plan_path, max_bytes);
-  if (!compiled.ok()) return fail(2, compiled.status());
-  std::unique_ptr<ir::Graph> graph = std::move(compiled->graph);
-  if (expect_files.size() > graph->outputs().size()) {
-    return fail(2, absl::InvalidArgumentError(absl::StrCat(expect_files.size(), " expected outputs for a model with ",
-                                                           graph->outputs().size())));
-  }
-  // Types of outputs for reading expectations, before the graph moves.
-  std::vector<ir::TensorType> out_types;
+  return CompileModel(s.model_path, options, std::cerr);
+}
+
+// What the graph's outputs are checked with: taken before the graph moves
+// into the executor.
+struct OutputChecks {
+  std::vector<ir::TensorType> types;  // for reading the expected outputs
   std::vector<runtime::Tolerance> tolerances;
+  std::vector<std::string> names;
+};
+
+absl::StatusOr<OutputChecks> DescribeOutputs(const ir::Graph& graph, size_t expected_count) {
+  if (expected_count > graph.outputs().size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(expected_count, " expected outputs for a model with ", graph.outputs().size()));
+  }
+  OutputChecks checks;
   runtime::Tolerance fallback{absl::GetFlag(FLAGS_atol), absl::GetFlag(FLAGS_rtol), "--atol/--rtol"};
-  for (const ir::Value* out : graph->outputs()) {
-    out_types.push_back(*out->type());
-    tolerances.push_back(runtime::ToleranceFor(*out, fallback));
+  for (const ir::Value* out : graph.outputs()) {
+    checks.types.push_back(*out->type());
+    checks.tolerances.push_back(runtime::ToleranceFor(*out, fallback));
+    checks.names.push_back(out->name());
   }
-  std::vector<std::string> out_names;
-  for (const ir::Value* out : graph->outputs()) out_names.push_back(out->name());
-  // The executor checks the memory limit before any input is read.
-  runtime::ExecutorOptions executor_options;
-  executor_options.threads = threads;
-  executor_options.max_bytes = max_bytes;
-  executor_options.allow_unrunnable = no_run || !plan_path.empty();
-  auto executor_or = runtime::Executor::Create(std::move(graph), executor_options);
-  if (!executor_or.ok()) {
+  return checks;
+}
+
+// The executor for the compiled graph; it checks the memory limit before any
+// input is read. A plan is checked here to run on this host (unless
+// --no-run): its kernels bound only now.
+absl::StatusOr<std::unique_ptr<runtime::Executor>> CreateExecutor(std::unique_ptr<ir::Graph> graph,
+                                                                   const RunSettings& s) {
+  runtime::ExecutorOptions options;
+  options.threads = s.threads;
+  options.max_bytes = s.max_bytes;
+  options.allow_unrunnable = s.no_run || !s.plan_path.empty();
+  auto executor = runtime::Executor::Create(std::move(graph), options);
+  if (!executor.ok()) {
     // A plan's decisions are bound only now: name the file they came from.
-    return fail(2, plan_path.empty() ? executor_or.status()
-                                     : absl::Status(executor_or.status().code(),
-                                                    absl::StrCat("--plan: '", plan_path, "': ",
-                                                                 executor_or.status().message())));
+    if (s.plan_path.empty()) return executor.status();
+    return absl::Status(executor.status().code(),
+                        absl::StrCat("--plan: '", s.plan_path, "': ", executor.status().message()));
   }
-  runtime::Executor& executor = **executor_or;
-  if (!no_run && !plan_path.empty()) {
-    absl::Status runs_here = target::CheckRunsOnHost(target);
-    if (runs_here.ok() && !executor.unrunnable().empty()) {
-      runs_here = absl::FailedPreconditionError(executor.unrunnable());
+  if (!s.no_run && !s.plan_path.empty()) {
+    absl::Status runs_here = target::CheckRunsOnHost(s.target);
+    if (runs_here.ok() && !(*executor)->unrunnable().empty()) {
+      runs_here = absl::FailedPreconditionError((*executor)->unrunnable());
     }
     if (!runs_here.ok()) {
-      return fail(2, absl::InvalidArgumentError(
-                         absl::StrCat("--plan: '", plan_path, "': ", runs_here.message())));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--plan: '", s.plan_path, "': ", runs_here.message()));
     }
   }
+  return executor;
+}
+
+// The expected outputs (--expect, --test-data), read as the outputs' types.
+absl::StatusOr<std::vector<tensor::Tensor>> ReadExpected(const std::vector<std::string>& files,
+                                                         const std::vector<ir::TensorType>& types) {
   std::vector<tensor::Tensor> expected;
-  for (size_t i = 0; i < expect_files.size(); ++i) {
-    auto t = io::ReadTensorFile(expect_files[i], out_types[i]);
-    if (!t.ok()) return fail(2, t.status());
-    expected.push_back(*std::move(t));
+  for (size_t i = 0; i < files.size(); ++i) {
+    ASSIGN_OR_RETURN(tensor::Tensor t, io::ReadTensorFile(files[i], types[i]));
+    expected.push_back(std::move(t));
   }
-  auto inputs = ReadInputs(executor.graph(), run_files->input_specs);
-  if (!inputs.ok()) return fail(2, inputs.status());
+  return expected;
+}
 
-  CompileSummary summary;
-  summary.model = model_path;
-  summary.target = target.ToString();
-  summary.host = kernels::cpu::DescribeHostIsa();
-  summary.untuned_workloads = compiled->untuned_workloads;
-  summary.threads = threads;
-  summary.memory = executor.memory();
-
-  // The files this run produces, written last and together: if one cannot
-  // be written, the ones before it are removed (exit 2 means nothing
-  // written). The plan is written once its kernels have bound, so a plan
-  // file always loads.
+// The files this run writes (resolved paths; empty: not asked for).
+OutputPaths ResolveOutputPaths(const std::string& out_path) {
   auto path_flag = [](const std::string& flag) { return flag.empty() ? "" : ResolveUserPath(flag); };
   OutputPaths paths;
   paths.plan = out_path;
@@ -219,40 +247,85 @@ int Main(int argc, char** argv) {
   paths.report = path_flag(absl::GetFlag(FLAGS_report));
   paths.dot = path_flag(absl::GetFlag(FLAGS_dot));
   paths.svg = path_flag(absl::GetFlag(FLAGS_svg));
-  const std::string target_name = target.ToString();
-  auto write_results = [&](const tensor::Tensor* output) {
-    return WriteCompileOutputs(paths, executor.graph(), target_name, summary, output);
-  };
+  return paths;
+}
 
-  if (no_run) {
+// Runs the model (unless --no-run), compares its outputs with `expected`,
+// writes the files asked for and prints the summary. Returns whether every
+// expected output matched.
+//
+// The files are written last and together: if one cannot be written, the
+// ones before it are removed (exit 2 means nothing written). The plan is
+// written once its kernels have bound, so a plan file always loads.
+absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings& s,
+                                  const std::vector<tensor::Tensor>& inputs,
+                                  const std::vector<tensor::Tensor>& expected,
+                                  const OutputChecks& checks, CompileSummary summary) {
+  const OutputPaths paths = ResolveOutputPaths(s.out_path);
+  const std::string target_name = s.target.ToString();
+  if (s.no_run) {
     // The kernels bound (or, for an instruction set this host lacks,
     // described) at plan load; nothing ran.
     summary.timings = executor.last_timings();
-    if (absl::Status s = write_results(nullptr); !s.ok()) return fail(2, s);
+    RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), target_name, summary, nullptr));
     std::cout << HumanSummary(executor.graph(), summary);
-    return 0;
+    return true;
   }
-  absl::StatusOr<runtime::TimedRuns> timed = runtime::RunTimed(executor, *inputs, runs);
-  if (!timed.ok()) return fail(2, timed.status());
-  const std::vector<tensor::Tensor>& outputs = timed->outputs;
-  summary.runs = runs;
-  summary.run_ms = timed->run_ms;
-  summary.median_ms = timed->median_ms;
-  summary.timings = timed->timings;
+  ASSIGN_OR_RETURN(runtime::TimedRuns timed, runtime::RunTimed(executor, inputs, s.runs));
+  const std::vector<tensor::Tensor>& outputs = timed.outputs;
+  summary.runs = s.runs;
+  summary.run_ms = timed.run_ms;
+  summary.median_ms = timed.median_ms;
+  summary.timings = timed.timings;
 
   bool all_match = true;
   for (size_t i = 0; i < expected.size(); ++i) {
-    runtime::Comparison c = runtime::CompareTensors(outputs[i], expected[i], tolerances[i]);
-    summary.checks.push_back({out_names[i], c.match, c.max_abs_diff, c.message});
+    runtime::Comparison c = runtime::CompareTensors(outputs[i], expected[i], checks.tolerances[i]);
+    summary.checks.push_back({checks.names[i], c.match, c.max_abs_diff, c.message});
     all_match = all_match && c.match;
   }
-  if (absl::Status s = write_results(&outputs[0]); !s.ok()) return fail(2, s);
+  RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), target_name, summary, &outputs[0]));
   std::cout << HumanSummary(executor.graph(), summary);
+  return all_match;
+}
+
+// The whole job; an error is a bad input (exit 2). Returns the exit code
+// otherwise: 0, or 1 when an output does not match.
+absl::StatusOr<int> CompileAndRun(int argc, char** argv) {
+  ASSIGN_OR_RETURN(const RunSettings s, ParseFlags(argc, argv));
+  ASSIGN_OR_RETURN(CompiledModel compiled, CompileOrLoad(s));
+  ASSIGN_OR_RETURN(const OutputChecks checks,
+                   DescribeOutputs(*compiled.graph, s.run_files.expect_files.size()));
+  ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> executor,
+                   CreateExecutor(std::move(compiled.graph), s));
+  ASSIGN_OR_RETURN(const std::vector<tensor::Tensor> expected,
+                   ReadExpected(s.run_files.expect_files, checks.types));
+  ASSIGN_OR_RETURN(const std::vector<tensor::Tensor> inputs,
+                   ReadInputs(executor->graph(), s.run_files.input_specs));
+
+  CompileSummary summary;
+  summary.model = s.model_path;
+  summary.target = s.target.ToString();
+  summary.host = kernels::cpu::DescribeHostIsa();
+  summary.untuned_workloads = compiled.untuned_workloads;
+  summary.threads = s.threads;
+  summary.memory = executor->memory();
+  ASSIGN_OR_RETURN(const bool all_match,
+                   RunAndReport(*executor, s, inputs, expected, checks, std::move(summary)));
   if (!all_match) {
     std::cerr << "qnnc compile: outputs do not match\n";
     return 1;
   }
   return 0;
+}
+
+int Main(int argc, char** argv) {
+  absl::StatusOr<int> code = CompileAndRun(argc, argv);
+  if (!code.ok()) {
+    std::cerr << "qnnc compile: error: " << code.status().message() << "\n";
+    return 2;
+  }
+  return *code;
 }
 
 }  // namespace

@@ -10,14 +10,18 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -33,6 +37,7 @@
 #include "tuning/measure.h"
 #include "tuning/records_file.h"
 #include "tuning/tuner.h"
+#include "util/status_macros.h"
 
 ABSL_FLAG(std::string, model, "", "model to tune: .onnx or text IR (default: bundled MobileNetV2)");
 ABSL_FLAG(std::string, target, "host", "target to tune for; it must run on this machine");
@@ -116,223 +121,313 @@ std::vector<std::vector<float>> Features(const std::vector<tuning::Candidate>& c
   return rows;
 }
 
-int Main(int argc, char** argv) {
+// A candidate as the records file keys it: workload key, implementation,
+// config as JSON.
+using CandidateKey = std::tuple<std::string, std::string, std::string>;
+// The cost of each candidate known so far (infinite if it did not work).
+using KnownCosts = std::map<CandidateKey, double>;
+
+// The flags of one run, checked.
+struct TuneSettings {
+  std::string records_path;  // resolved
+  int trials = 0, threads = 0, early_stopping = 0, repeats = 0;
+  std::string tuner_name;
+  std::pair<int, int> shard{0, 1};       // I/N
+  std::unique_ptr<RE2> workloads;        // null: every workload
+  std::unique_ptr<RE2> implementations;  // null: every implementation
+  target::Target target;
+  std::string target_string, cpu;  // as the records name them
+};
+
+// --FLAG's RE2 pattern, or null when the flag is empty.
+absl::StatusOr<std::unique_ptr<RE2>> FlagPattern(const std::string& flag, const std::string& pattern) {
+  if (pattern.empty()) return nullptr;
+  auto re = std::make_unique<RE2>(pattern, RE2::Quiet);
+  if (!re->ok()) return absl::InvalidArgumentError(absl::StrCat(flag, ": bad pattern: ", re->error()));
+  return re;
+}
+
+// Parses the command line and checks the flags, in the order their errors
+// are reported.
+absl::StatusOr<TuneSettings> ParseFlags(int argc, char** argv) {
   DashesToUnderscores(argc, argv);
   absl::SetProgramUsageMessage("qnnc tune: measure every implementation of each workload of a model");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
-  auto fail = [](const absl::Status& s) {
-    std::cerr << "qnnc tune: error: " << s.message() << "\n";
-    return 2;
-  };
-  if (rest.size() > 1) return fail(absl::InvalidArgumentError(absl::StrCat("unexpected argument '", rest[1], "'")));
-  if (absl::Status s = ApplyIsaFlag(absl::GetFlag(FLAGS_isa)); !s.ok()) return fail(s);
-  if (absl::GetFlag(FLAGS_records).empty()) return fail(absl::InvalidArgumentError("--records=PATH is required"));
-  const std::string records_path = ResolveUserPath(absl::GetFlag(FLAGS_records));
-  const int trials = absl::GetFlag(FLAGS_trials), threads = absl::GetFlag(FLAGS_threads);
-  const int early = absl::GetFlag(FLAGS_early_stopping), repeats = absl::GetFlag(FLAGS_repeats);
-  if (trials < 1) return fail(absl::InvalidArgumentError("--trials must be at least 1"));
-  if (threads < 1 || threads > 256) return fail(absl::InvalidArgumentError("--threads must be 1..256"));
-  if (early < 0) return fail(absl::InvalidArgumentError("--early-stopping must be >= 0"));
-  if (repeats < 1) return fail(absl::InvalidArgumentError("--repeats must be at least 1"));
-  if (!(absl::GetFlag(FLAGS_timeout) > 0)) return fail(absl::InvalidArgumentError("--timeout must be > 0"));
-  const std::string tuner_name = absl::GetFlag(FLAGS_tuner);
-  if (!tuning::MakeTuner(tuner_name, {}, 1).ok()) {
-    return fail(absl::InvalidArgumentError(absl::StrCat("--tuner: unknown tuner '", tuner_name,
-                                                        "' (valid: grid, random, xgb)")));
+  if (rest.size() > 1) return absl::InvalidArgumentError(absl::StrCat("unexpected argument '", rest[1], "'"));
+  RETURN_IF_ERROR(ApplyIsaFlag(absl::GetFlag(FLAGS_isa)));
+  if (absl::GetFlag(FLAGS_records).empty()) return absl::InvalidArgumentError("--records=PATH is required");
+  TuneSettings s;
+  s.records_path = ResolveUserPath(absl::GetFlag(FLAGS_records));
+  s.trials = absl::GetFlag(FLAGS_trials);
+  s.threads = absl::GetFlag(FLAGS_threads);
+  s.early_stopping = absl::GetFlag(FLAGS_early_stopping);
+  s.repeats = absl::GetFlag(FLAGS_repeats);
+  if (s.trials < 1) return absl::InvalidArgumentError("--trials must be at least 1");
+  if (s.threads < 1 || s.threads > 256) return absl::InvalidArgumentError("--threads must be 1..256");
+  if (s.early_stopping < 0) return absl::InvalidArgumentError("--early-stopping must be >= 0");
+  if (s.repeats < 1) return absl::InvalidArgumentError("--repeats must be at least 1");
+  if (!(absl::GetFlag(FLAGS_timeout) > 0)) return absl::InvalidArgumentError("--timeout must be > 0");
+  s.tuner_name = absl::GetFlag(FLAGS_tuner);
+  if (!tuning::MakeTuner(s.tuner_name, {}, 1).ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--tuner: unknown tuner '", s.tuner_name, "' (valid: grid, random, xgb)"));
   }
-  std::pair<int, int> shard{0, 1};
   if (!absl::GetFlag(FLAGS_shard).empty()) {
-    auto s = ParseShard(absl::GetFlag(FLAGS_shard));
-    if (!s.ok()) return fail(s.status());
-    shard = *s;
+    ASSIGN_OR_RETURN(s.shard, ParseShard(absl::GetFlag(FLAGS_shard)));
   }
-  std::unique_ptr<RE2> filter;
-  if (!absl::GetFlag(FLAGS_workloads).empty()) {
-    filter = std::make_unique<RE2>(absl::GetFlag(FLAGS_workloads), RE2::Quiet);
-    if (!filter->ok()) {
-      return fail(absl::InvalidArgumentError(
-          absl::StrCat("--workloads: bad pattern: ", filter->error())));
-    }
-  }
-  std::unique_ptr<RE2> impl_filter;
-  if (!absl::GetFlag(FLAGS_implementations).empty()) {
-    impl_filter = std::make_unique<RE2>(absl::GetFlag(FLAGS_implementations), RE2::Quiet);
-    if (!impl_filter->ok()) {
-      return fail(absl::InvalidArgumentError(
-          absl::StrCat("--implementations: bad pattern: ", impl_filter->error())));
-    }
-  }
+  ASSIGN_OR_RETURN(s.workloads, FlagPattern("--workloads", absl::GetFlag(FLAGS_workloads)));
+  ASSIGN_OR_RETURN(s.implementations,
+                   FlagPattern("--implementations", absl::GetFlag(FLAGS_implementations)));
   auto target = target::ParseTarget(absl::GetFlag(FLAGS_target));
-  if (!target.ok()) return fail(absl::InvalidArgumentError(absl::StrCat("--target: ", target.status().message())));
-  if (absl::Status s = target::CheckRunsOnHost(*target); !s.ok()) {
-    return fail(absl::InvalidArgumentError(absl::StrCat("--target: ", s.message(), " (tuning measures here)")));
+  if (!target.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--target: ", target.status().message()));
   }
-  const std::string target_string = target->ToString(), cpu = kernels::cpu::CpuModelName();
+  if (absl::Status runs_here = target::CheckRunsOnHost(*target); !runs_here.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--target: ", runs_here.message(), " (tuning measures here)"));
+  }
+  s.target = *target;
+  s.target_string = target->ToString();
+  s.cpu = kernels::cpu::CpuModelName();
+  return s;
+}
 
-  // What the records already hold: an unreadable file is an error before
-  // anything is measured (never appended to).
-  std::map<std::tuple<std::string, std::string, std::string>, double> known;
-  if (std::filesystem::exists(records_path)) {
-    auto loaded = tuning::LoadRecords(records_path, false);
-    if (!loaded.ok()) return fail(loaded.status());
-    for (const std::string& w : loaded->warnings) std::cerr << "qnnc tune: warning: " << w << "\n";
-    if (absl::GetFlag(FLAGS_resume)) {
-      for (const tuning::Record& r : loaded->records) {
-        if (r.target != target_string || r.cpu != cpu) continue;
-        const double cost = r.valid() ? r.result.median_s : INFINITY;
-        auto key = std::make_tuple(r.workload, r.implementation, target::ConfigToJson(r.config));
-        auto it = known.find(key);
-        if (it == known.end() || cost < it->second) known[key] = cost;
-      }
+// What the records already hold: with --resume, the best cost of each
+// candidate measured for this target and CPU (infinite if it never worked).
+// An unreadable file is an error before anything is measured (never
+// appended to).
+absl::StatusOr<KnownCosts> LoadKnownCosts(const TuneSettings& s) {
+  KnownCosts known;
+  if (!std::filesystem::exists(s.records_path)) return known;
+  ASSIGN_OR_RETURN(tuning::LoadedRecords loaded, tuning::LoadRecords(s.records_path, false));
+  for (const std::string& w : loaded.warnings) std::cerr << "qnnc tune: warning: " << w << "\n";
+  if (!absl::GetFlag(FLAGS_resume)) return known;
+  for (const tuning::Record& r : loaded.records) {
+    if (r.target != s.target_string || r.cpu != s.cpu) continue;
+    const double cost = r.valid() ? r.result.median_s : INFINITY;
+    auto key = std::make_tuple(r.workload, r.implementation, target::ConfigToJson(r.config));
+    auto it = known.find(key);
+    if (it == known.end() || cost < it->second) known[key] = cost;
+  }
+  return known;
+}
+
+// The workloads this run tunes: those --workloads matches, in this --shard.
+std::vector<const tuning::TunableOp*> SelectOps(const std::vector<tuning::TunableOp>& ops,
+                                                const TuneSettings& s) {
+  std::vector<const tuning::TunableOp*> selected;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const tuning::TunableOp& op = ops[i];
+    if (s.workloads && !RE2::PartialMatch(op.key, *s.workloads)) continue;
+    if (static_cast<int>(i % s.shard.second) != s.shard.first) continue;
+    selected.push_back(&op);
+  }
+  return selected;
+}
+
+// Tunes workload after workload: measures candidates, appending a record for
+// each, and takes the costs the records file holds already (--resume)
+// instead of measuring them again.
+class TuneRun {
+ public:
+  TuneRun(const TuneSettings& settings, KnownCosts known, size_t workloads)
+      : settings_(settings), known_(std::move(known)), progress_(workloads) {
+    options_.threads = settings.threads;
+    options_.repeats = settings.repeats;
+    options_.timeout_s = absl::GetFlag(FLAGS_timeout);
+    options_.seed = static_cast<uint32_t>(absl::GetFlag(FLAGS_seed));
+  }
+
+  // Tunes the w-th selected workload and prints its best candidate.
+  void TuneWorkload(size_t w, const tuning::TunableOp& op);
+
+  // The totals, once every workload is tuned.
+  void PrintTotals() const {
+    const double wall = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::cout << "measured:  " << measured_ << " candidates (" << failures_ << " failed, " << reused_
+              << " from earlier records) in " << absl::StrFormat("%.1f", wall) << " s\n"
+              << "records:   " << settings_.records_path << "\n";
+  }
+
+ private:
+  // The candidates for `op` that --implementations lets through.
+  std::vector<tuning::Candidate> CandidatesFor(const tuning::TunableOp& op) const;
+  // Decides the fallback for `op` (what compile would run without records),
+  // sets the layouts every candidate is charged against to the fallback's,
+  // and returns the fallback's index in `candidates` (-1 if none).
+  int PrepareFallback(const tuning::TunableOp& op, const std::vector<tuning::Candidate>& candidates);
+  // The cost of a candidate: the records' if they hold it, else measured
+  // and appended to the records file (exit 2 if that cannot be written).
+  double Cost(const tuning::TunableOp& op, const tuning::Candidate& c);
+  // The summary line of a tuned workload; `costs` in the order measured.
+  void PrintBest(const tuning::TunableOp& op, const std::vector<tuning::Candidate>& candidates,
+                 const tuning::TuneOutcome& outcome, const std::vector<double>& costs,
+                 double gop) const;
+
+  const TuneSettings& settings_;
+  tuning::MeasureOptions options_;
+  KnownCosts known_;
+  std::set<CandidateKey> measured_now_;  // by this run, so not "reused"
+  const Clock::time_point start_ = Clock::now();
+  Progress progress_;
+  int measured_ = 0, reused_ = 0, failures_ = 0;
+};
+
+std::vector<tuning::Candidate> TuneRun::CandidatesFor(const tuning::TunableOp& op) const {
+  std::vector<tuning::Candidate> candidates =
+      tuning::Candidates(op.workload, settings_.target, target::GlobalRegistry());
+  if (!settings_.implementations) return candidates;
+  std::vector<tuning::Candidate> kept;
+  for (auto& c : candidates) {
+    if (RE2::PartialMatch(c.implementation, *settings_.implementations)) kept.push_back(std::move(c));
+  }
+  return kept;
+}
+
+int TuneRun::PrepareFallback(const tuning::TunableOp& op,
+                             const std::vector<tuning::Candidate>& candidates) {
+  target::FallbackDispatchContext no_records;
+  auto fallback = no_records.Decide(
+      op.workload, settings_.target,
+      target::GlobalRegistry().Implementations(op.workload.op, settings_.target));
+  options_.model_layouts.reset();
+  if (!fallback.ok()) return -1;
+  if (const target::Implementation* impl =
+          target::GlobalRegistry().FindImplementation(op.workload.op, fallback->implementation)) {
+    options_.model_layouts = target::IoLayoutsFor(*impl, op.workload);
+  }
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (candidates[i].implementation == fallback->implementation &&
+        candidates[i].config == fallback->config) {
+      return static_cast<int>(i);
     }
   }
+  return -1;
+}
 
+double TuneRun::Cost(const tuning::TunableOp& op, const tuning::Candidate& c) {
+  const CandidateKey key{op.key, c.implementation, target::ConfigToJson(c.config)};
+  if (auto it = known_.find(key); it != known_.end()) {
+    if (!measured_now_.count(it->first)) ++reused_;
+    return it->second;
+  }
+  tuning::Record r;
+  r.target = settings_.target_string;
+  r.cpu = settings_.cpu;
+  r.workload = op.key;
+  r.implementation = c.implementation;
+  r.config = c.config;
+  r.config_index = c.config_index;
+  r.result = tuning::Measure(op, settings_.target, c, options_);
+  r.timestamp = tuning::UtcTimestamp();
+  // Exits here rather than returning an error: the records written so far
+  // stay, and nothing more is measured.
+  if (absl::Status s = tuning::AppendRecord(settings_.records_path, r); !s.ok()) {
+    std::cerr << "qnnc tune: error: " << s.message() << "\n";
+    std::exit(2);
+  }
+  ++measured_;
+  if (!r.valid()) {
+    ++failures_;
+    std::cerr << (isatty(2) ? "\r\033[K" : "") << "qnnc tune: " << op.node << " " << c.implementation
+              << " " << target::ConfigToJson(c.config) << ": "
+              << tuning::MeasureErrorName(r.result.error) << ": " << r.result.message << "\n";
+  }
+  const double cost = r.valid() ? r.result.median_s : INFINITY;
+  known_[key] = cost;
+  measured_now_.insert(key);
+  return cost;
+}
+
+void TuneRun::TuneWorkload(size_t w, const tuning::TunableOp& op) {
+  std::vector<tuning::Candidate> candidates = CandidatesFor(op);
+  if (candidates.empty()) {
+    std::cerr << "qnnc tune: no implementation applies to " << op.node << "\n";
+    return;
+  }
+  // The fallback's layouts are the neighbours' layouts every candidate is
+  // charged against.
+  const int fallback_index = PrepareFallback(op, candidates);
+  auto tuner = tuning::MakeTuner(settings_.tuner_name, Features(candidates),
+                                 options_.seed + static_cast<uint32_t>(w));
+  const double gop = 2.0 * static_cast<double>(op.workload.Macs()) * 1e-9;
+  double best_gops = 0;
+  const int budget = std::min<int>(settings_.trials, static_cast<int>(candidates.size()));
+  int done = 0;
+  std::vector<double> costs;
+  auto measure = [&](int i) {
+    const double cost = Cost(op, candidates[i]);
+    costs.push_back(cost);
+    if (std::isfinite(cost)) best_gops = std::max(best_gops, gop / cost);
+    progress_.Update(w, op.node, ++done, budget, best_gops, false);
+    return cost;
+  };
+  // The fallback is measured first, always: a record replaces it only when
+  // clearly faster (target::kTunedMargin), so compile needs its time.
+  double fallback_cost = 0;
+  if (fallback_index >= 0) {
+    fallback_cost = measure(fallback_index);
+    (*tuner)->Update(fallback_index, fallback_cost);
+  }
+  tuning::TuneOutcome outcome = tuning::TuneSpace(**tuner, budget, settings_.early_stopping, measure);
+  // The fallback's measurement counts too (the tuner does not measure it
+  // again): without it the summary named the best of the others when the
+  // fallback won (MobileNetV2's classifier: "best reference").
+  if (fallback_index >= 0 && std::isfinite(fallback_cost) &&
+      (outcome.best < 0 || fallback_cost <= outcome.best_cost)) {
+    outcome.best = fallback_index;
+    outcome.best_cost = fallback_cost;
+  }
+  if (fallback_index >= 0) ++outcome.trials;
+  progress_.Update(w, op.node, done, budget, best_gops, true);
+  if (outcome.best >= 0) PrintBest(op, candidates, outcome, costs, gop);
+}
+
+void TuneRun::PrintBest(const tuning::TunableOp& op, const std::vector<tuning::Candidate>& candidates,
+                        const tuning::TuneOutcome& outcome, const std::vector<double>& costs,
+                        double gop) const {
+  int within5 = 0;
+  for (size_t t = 0; t < costs.size(); ++t) {
+    if (costs[t] <= outcome.best_cost * 1.05) {
+      within5 = static_cast<int>(t) + 1;
+      break;
+    }
+  }
+  std::cout << absl::StrFormat("%-28s x%-2d best %-30s %-26s %8.4f ms %7.1f GOPS, %d trials, within 5%% after %d\n",
+                               op.node, op.count, candidates[outcome.best].implementation,
+                               target::ConfigToJson(candidates[outcome.best].config),
+                               outcome.best_cost * 1e3, gop / outcome.best_cost, outcome.trials, within5);
+}
+
+// The whole job; an error is a bad input (exit 2).
+absl::Status Tune(int argc, char** argv) {
+  ASSIGN_OR_RETURN(const TuneSettings s, ParseFlags(argc, argv));
+  ASSIGN_OR_RETURN(KnownCosts known, LoadKnownCosts(s));
   const std::string model_path = absl::GetFlag(FLAGS_model).empty()
                                      ? BundledPath("testdata/models/mobilenet_v2_qdq.onnx")
                                      : ResolveUserPath(absl::GetFlag(FLAGS_model));
-  auto graph = frontend::LoadModel(model_path);
-  if (!graph.ok()) return fail(graph.status());
-  auto ops = tuning::ExtractTunableOps(**graph);
-  if (!ops.ok()) return fail(ops.status());
-  for (const std::string& s : ops->skipped) std::cerr << "qnnc tune: skipped " << s << "\n";
-  std::vector<const tuning::TunableOp*> selected;
-  for (size_t i = 0; i < ops->ops.size(); ++i) {
-    const tuning::TunableOp& op = ops->ops[i];
-    if (filter && !RE2::PartialMatch(op.key, *filter)) continue;
-    if (static_cast<int>(i % shard.second) != shard.first) continue;
-    selected.push_back(&op);
-  }
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, frontend::LoadModel(model_path));
+  ASSIGN_OR_RETURN(const tuning::TunableOps ops, tuning::ExtractTunableOps(*graph));
+  for (const std::string& skipped : ops.skipped) std::cerr << "qnnc tune: skipped " << skipped << "\n";
+  const std::vector<const tuning::TunableOp*> selected = SelectOps(ops.ops, s);
   std::cout << "model:     " << model_path << "\n"
-            << "target:    " << target_string << "\n"
+            << "target:    " << s.target_string << "\n"
             << "host:      " << kernels::cpu::DescribeHostIsa() << "\n"
-            << "workloads: " << selected.size() << " of " << ops->ops.size()
-            << (shard.second > 1 ? absl::StrCat(" (shard ", shard.first, "/", shard.second, ")") : "")
+            << "workloads: " << selected.size() << " of " << ops.ops.size()
+            << (s.shard.second > 1 ? absl::StrCat(" (shard ", s.shard.first, "/", s.shard.second, ")") : "")
             << "\n";
 
-  tuning::MeasureOptions options;
-  options.threads = threads;
-  options.repeats = repeats;
-  options.timeout_s = absl::GetFlag(FLAGS_timeout);
-  options.seed = static_cast<uint32_t>(absl::GetFlag(FLAGS_seed));
-  const auto start = Clock::now();
-  Progress progress(selected.size());
-  int measured = 0, reused = 0, failures = 0;
-  std::set<std::tuple<std::string, std::string, std::string>> measured_now;
-  for (size_t w = 0; w < selected.size(); ++w) {
-    const tuning::TunableOp& op = *selected[w];
-    std::vector<tuning::Candidate> candidates =
-        tuning::Candidates(op.workload, *target, target::GlobalRegistry());
-    if (impl_filter) {
-      std::vector<tuning::Candidate> kept;
-      for (auto& c : candidates) {
-        if (RE2::PartialMatch(c.implementation, *impl_filter)) kept.push_back(std::move(c));
-      }
-      candidates = std::move(kept);
-    }
-    if (candidates.empty()) {
-      std::cerr << "qnnc tune: no implementation applies to " << op.node << "\n";
-      continue;
-    }
-    // The fallback: measured first, and its layouts are the neighbours'
-    // layouts every candidate is charged against.
-    target::FallbackDispatchContext no_records;
-    auto fallback = no_records.Decide(op.workload, *target,
-                                      target::GlobalRegistry().Implementations(op.workload.op, *target));
-    options.model_layouts.reset();
-    if (fallback.ok()) {
-      if (const target::Implementation* impl =
-              target::GlobalRegistry().FindImplementation(op.workload.op, fallback->implementation)) {
-        options.model_layouts = target::IoLayoutsFor(*impl, op.workload);
-      }
-    }
-    auto tuner = tuning::MakeTuner(tuner_name, Features(candidates),
-                                   options.seed + static_cast<uint32_t>(w));
-    const double gop = 2.0 * static_cast<double>(op.workload.Macs()) * 1e-9;
-    double best_gops = 0;
-    const int budget = std::min<int>(trials, static_cast<int>(candidates.size()));
-    int done = 0;
-    std::vector<double> costs;
-    auto measure = [&](int i) {
-      const tuning::Candidate& c = candidates[i];
-      double cost;
-      auto it = known.find({op.key, c.implementation, target::ConfigToJson(c.config)});
-      if (it != known.end()) {
-        cost = it->second;
-        if (!measured_now.count(it->first)) ++reused;
-      } else {
-        tuning::Record r;
-        r.target = target_string;
-        r.cpu = cpu;
-        r.workload = op.key;
-        r.implementation = c.implementation;
-        r.config = c.config;
-        r.config_index = c.config_index;
-        r.result = tuning::Measure(op, *target, c, options);
-        r.timestamp = tuning::UtcTimestamp();
-        if (absl::Status s = tuning::AppendRecord(records_path, r); !s.ok()) {
-          std::cerr << "qnnc tune: error: " << s.message() << "\n";
-          std::exit(2);
-        }
-        ++measured;
-        if (!r.valid()) {
-          ++failures;
-          std::cerr << (isatty(2) ? "\r\033[K" : "") << "qnnc tune: " << op.node << " "
-                    << c.implementation << " " << target::ConfigToJson(c.config) << ": "
-                    << tuning::MeasureErrorName(r.result.error) << ": " << r.result.message << "\n";
-        }
-        cost = r.valid() ? r.result.median_s : INFINITY;
-        known[{op.key, c.implementation, target::ConfigToJson(c.config)}] = cost;
-        measured_now.insert({op.key, c.implementation, target::ConfigToJson(c.config)});
-      }
-      costs.push_back(cost);
-      if (std::isfinite(cost)) best_gops = std::max(best_gops, gop / cost);
-      progress.Update(w, op.node, ++done, budget, best_gops, false);
-      return cost;
-    };
-    // The fallback is measured first, always: a record replaces it only when
-    // clearly faster (target::kTunedMargin), so compile needs its time.
-    int fallback_index = -1;
-    double fallback_cost = 0;
-    if (fallback.ok()) {
-      for (size_t i = 0; i < candidates.size(); ++i) {
-        if (candidates[i].implementation == fallback->implementation &&
-            candidates[i].config == fallback->config) {
-          fallback_index = static_cast<int>(i);
-          fallback_cost = measure(fallback_index);
-          (*tuner)->Update(fallback_index, fallback_cost);
-          break;
-        }
-      }
-    }
-    tuning::TuneOutcome outcome = tuning::TuneSpace(**tuner, budget, early, measure);
-    // The fallback's measurement counts too (the tuner does not measure it
-    // again): without it the summary named the best of the others when the
-    // fallback won (MobileNetV2's classifier: "best reference").
-    if (fallback_index >= 0 && std::isfinite(fallback_cost) &&
-        (outcome.best < 0 || fallback_cost <= outcome.best_cost)) {
-      outcome.best = fallback_index;
-      outcome.best_cost = fallback_cost;
-    }
-    if (fallback_index >= 0) ++outcome.trials;
-    progress.Update(w, op.node, done, budget, best_gops, true);
-    if (outcome.best >= 0) {
-      int within5 = 0;
-      for (size_t t = 0; t < costs.size(); ++t) {
-        if (costs[t] <= outcome.best_cost * 1.05) {
-          within5 = static_cast<int>(t) + 1;
-          break;
-        }
-      }
-      std::cout << absl::StrFormat("%-28s x%-2d best %-30s %-26s %8.4f ms %7.1f GOPS, %d trials, within 5%% after %d\n",
-                                   op.node, op.count, candidates[outcome.best].implementation,
-                                   target::ConfigToJson(candidates[outcome.best].config),
-                                   outcome.best_cost * 1e3, gop / outcome.best_cost, outcome.trials, within5);
-    }
+  TuneRun run(s, std::move(known), selected.size());
+  for (size_t w = 0; w < selected.size(); ++w) run.TuneWorkload(w, *selected[w]);
+  run.PrintTotals();
+  return absl::OkStatus();
+}
+
+int Main(int argc, char** argv) {
+  if (absl::Status s = Tune(argc, argv); !s.ok()) {
+    std::cerr << "qnnc tune: error: " << s.message() << "\n";
+    return 2;
   }
-  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-  std::cout << "measured:  " << measured << " candidates (" << failures << " failed, " << reused
-            << " from earlier records) in " << absl::StrFormat("%.1f", wall) << " s\n"
-            << "records:   " << records_path << "\n";
   return 0;
 }
 
