@@ -371,8 +371,7 @@ void TuneRun::TuneWorkload(size_t w, const tuning::TunableOp& op) {
   }
   tuning::TuneOutcome outcome = tuning::TuneSpace(**tuner, budget, settings_.early_stopping, measure);
   // The fallback's measurement counts too (the tuner does not measure it
-  // again): without it the summary named the best of the others when the
-  // fallback won (MobileNetV2's classifier: "best reference").
+  // again), so when the fallback is fastest the summary names it.
   if (fallback_index >= 0 && std::isfinite(fallback_cost) &&
       (outcome.best < 0 || fallback_cost <= outcome.best_cost)) {
     outcome.best = fallback_index;
