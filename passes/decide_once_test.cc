@@ -229,7 +229,7 @@ TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
 
 INSTANTIATE_TEST_SUITE_P(
     Targets, DecideOnceOnX86,
-    ::testing::Values(std::make_pair("x86_64+avx512vnni", "x86.spatial_pack.u8s8.vnni"),
+    ::testing::Values(std::make_pair("x86_64+avx512vnni", "x86.spatial_pack.u8s8.avx512vnni"),
                       std::make_pair("x86_64+avx2", "x86.spatial_pack.u8s8.avx2")),
     [](const auto& info) {
       return std::string(info.param.first == "x86_64+avx2" ? "avx2" : "avx512vnni");
@@ -258,7 +258,7 @@ graph @g(%x: u8[1,4,4,2]) {
   EXPECT_NE(m.find("nhwc_conv"), std::string::npos) << m;
   EXPECT_NE(m.find("qnn.conv2d"), std::string::npos) << m;
   for (const char* impl : {"reference", "generic.spatial_pack.int16", "xnnpack.qu8",
-                           "x86.spatial_pack.u8s8.vnni"}) {
+                           "x86.spatial_pack.u8s8.avx512vnni"}) {
     EXPECT_NE(m.find(std::string(impl) + ": needs"), std::string::npos) << impl << " in " << m;
   }
 }
@@ -314,7 +314,7 @@ graph @g(%f: f32[1,2,3,3]) {
       if (auto d = target::GetDecision(*n)) impl = d->implementation;
     }
     const bool vnni = std::string(t) == "x86_64+avx512vnni";
-    EXPECT_EQ(impl, vnni ? "x86.spatial_pack.dynamic.vnni" : "generic.spatial_pack.dynamic.int16");
+    EXPECT_EQ(impl, vnni ? "x86.spatial_pack.dynamic.avx512vnni" : "generic.spatial_pack.dynamic.int16");
     if (vnni && !kernels::spatial_pack::IsaSupported(kernels::spatial_pack::Isa::kAvx512vnni)) {
       GTEST_LOG_(INFO) << "this host may not run AVX-512 VNNI: the dynamic kernel is not run";
       continue;

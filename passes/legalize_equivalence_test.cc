@@ -299,10 +299,10 @@ TEST(LegalizeEquivalence, EveryImplementationHasAPair) {
   for (const Pair& p : AllPairs()) {
     (p.op == "qnn.conv2d" ? names : dense).insert(p.implementation);
   }
-  EXPECT_TRUE(dense.count("x86.spatial_pack.u8s8.vnni"));
+  EXPECT_TRUE(dense.count("x86.spatial_pack.u8s8.avx512vnni"));
   EXPECT_TRUE(dense.count("reference"));
   for (const char* name : {"reference", "generic.spatial_pack.int16", "xnnpack.qu8", "xnnpack.qs8",
-                           "xnnpack.qc8", "x86.spatial_pack.u8s8.vnni", "x86.spatial_pack.u8s8.avx2",
+                           "xnnpack.qc8", "x86.spatial_pack.u8s8.avx512vnni", "x86.spatial_pack.u8s8.avx2",
                            "x86.spatial_pack.u8i16.avx2",
                            "arm.spatial_pack.int16"}) {
     EXPECT_TRUE(names.count(name)) << name;

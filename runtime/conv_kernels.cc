@@ -277,19 +277,13 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
 }  // namespace
 
 void RegisterConvKernels(KernelRegistry& r) {
-  r.Register(kOp, "x86.spatial_pack.u8s8.vnni", [](const ir::Node& n) {
-    return CreateSpatialPack(n, false, sp::Isa::kAvx512vnni);
-  });
-  r.Register(kOp, "x86.spatial_pack.u8s8.avx2", [](const ir::Node& n) {
-    return CreateSpatialPack(n, false, sp::Isa::kAvx2);
-  });
-  r.Register(kOp, "x86.spatial_pack.u8s8.avxvnni", [](const ir::Node& n) {
-    return CreateSpatialPack(n, false, sp::Isa::kAvxvnni);
-  });
-  r.Register(kOp, "x86.spatial_pack.u8i16.avx2", [](const ir::Node& n) {
-    return CreateSpatialPack(n, false, sp::Isa::kAvx2, sp::Arithmetic::kMadd16);
-  });
-  for (const char* impl : {"generic.spatial_pack.int16", "arm.spatial_pack.int16"}) {
+  for (const sp::U8S8Variant& v : sp::kU8S8Variants) {
+    if (v.implementation == nullptr) continue;
+    r.Register(kOp, v.implementation, [isa = v.isa, arith = v.arith](const ir::Node& n) {
+      return CreateSpatialPack(n, false, isa, arith);
+    });
+  }
+  for (const char* impl : sp::kInt16Implementations) {
     r.Register(kOp, impl, [](const ir::Node& n) { return CreateSpatialPack(n, true, sp::Isa::kScalar); });
   }
   r.Register(kOp, "xnnpack.qu8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQu8); });

@@ -9,6 +9,7 @@
 
 #include "kernels/dense/int8_dense.h"
 #include "kernels/dense/qnn_matmul.h"
+#include "kernels/spatial_pack/variants.h"
 #include "runtime/kernel_registry.h"
 #include "util/status_macros.h"
 
@@ -87,8 +88,8 @@ void RegisterDenseKernels(KernelRegistry& registry) {
   // The integer nn.dense the u8 x s8 legalization leaves, bound by its
   // decision (the int8 dense kernel takes no tiles, so those
   // implementations give dense workloads an empty config space).
-  for (const char* impl : {"x86.spatial_pack.u8s8.vnni", "x86.spatial_pack.u8s8.avx2"}) {
-    registry.Register("nn.dense", impl, &MakeDense);
+  for (const kernels::spatial_pack::U8S8Variant& v : kernels::spatial_pack::kU8S8Variants) {
+    if (v.implementation != nullptr && v.dense_op) registry.Register("nn.dense", v.implementation, &MakeDense);
   }
   registry.RegisterForOp("qnn.matmul", &MakeQnnMatMul);
 }

@@ -225,19 +225,11 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateDense(const ir::Node& n) {
 }  // namespace
 
 void RegisterDynamicConvKernels(KernelRegistry& r) {
-  for (const char* impl : {"x86.spatial_pack.dynamic.vnni", "x86.spatial_pack.dynamic.u8i16.avx2",
-                           "generic.spatial_pack.dynamic.int16"}) {
-    r.Register("qnn.dense", impl, &CreateDense);
-  }
-  for (const char* op : {"qnn.conv2d", "qnn.conv2d_dynamic"}) {
-    r.Register(op, "x86.spatial_pack.dynamic.vnni", [](const ir::Node& n) {
-      return Create(n, sp::Isa::kAvx512vnni);
-    });
-    r.Register(op, "x86.spatial_pack.dynamic.u8i16.avx2", [](const ir::Node& n) {
-      return Create(n, sp::Isa::kAvx2);
-    });
-    r.Register(op, "generic.spatial_pack.dynamic.int16",
-               [](const ir::Node& n) { return Create(n, std::nullopt); });
+  for (const sp::DynamicVariant& v : sp::kDynamicVariants) {
+    r.Register("qnn.dense", v.implementation, &CreateDense);
+    for (const char* op : {"qnn.conv2d", "qnn.conv2d_dynamic"}) {
+      r.Register(op, v.implementation, [isa = v.isa](const ir::Node& n) { return Create(n, isa); });
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 #include "runtime/kernel_registry.h"
 
+#include "kernels/spatial_pack/variants.h"
+
 namespace qnnc::runtime {
 
 const KernelRegistry& KernelRegistry::Global() {
@@ -27,11 +29,16 @@ void KernelRegistry::RegisterForOp(const std::string& op, KernelFactory factory)
   op_factories_[op] = std::move(factory);
 }
 
+bool KernelRegistry::Has(const std::string& op, const std::string& implementation) const {
+  return factories_.count({op, std::string(kernels::spatial_pack::CurrentImplementationName(implementation))}) > 0;
+}
+
 const KernelFactory* KernelRegistry::Find(const ir::Node& node) const {
   auto impl = node.attrs().GetString("impl", "");
   if (!impl.ok()) return nullptr;
   if (!impl->empty()) {
-    auto it = factories_.find({node.op(), *impl});
+    // A renamed implementation's old name (plans written before) binds its kernel.
+    auto it = factories_.find({node.op(), std::string(kernels::spatial_pack::CurrentImplementationName(*impl))});
     if (it != factories_.end()) return &it->second;
   }
   auto it = op_factories_.find(node.op());

@@ -55,10 +55,9 @@ class KernelRegistry {
   // The factory for the node's op and `impl` attribute, else the op's, or
   // nullptr.
   const KernelFactory* Find(const ir::Node& node) const;
-  // Whether a factory is registered for (op, implementation), or for op.
-  bool Has(const std::string& op, const std::string& implementation) const {
-    return factories_.count({op, implementation}) > 0;
-  }
+  // Whether a factory is registered for (op, implementation), a renamed
+  // implementation's old name standing for its new one; or for op.
+  bool Has(const std::string& op, const std::string& implementation) const;
   bool HasForOp(const std::string& op) const { return op_factories_.count(op) > 0; }
 
  private:

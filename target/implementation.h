@@ -15,7 +15,7 @@
 namespace qnnc::target {
 
 struct Implementation {
-  std::string name;  // e.g. "x86.spatial_pack.u8s8.vnni"
+  std::string name;  // e.g. "x86.spatial_pack.u8s8.avx512vnni"
   int priority = 0;  // higher wins the fallback
   // OK when the implementation can run the workload on the target; else an
   // error saying why not (reported when nothing applies).

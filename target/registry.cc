@@ -3,6 +3,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/spatial_pack/variants.h"
 #include "util/status_macros.h"
 
 namespace qnnc::target {
@@ -52,10 +53,13 @@ std::vector<const Implementation*> Registry::Implementations(const std::string& 
 
 const Implementation* Registry::FindImplementation(const std::string& op,
                                                    const std::string& name) const {
+  // A renamed implementation is found by its old name too (plans and IR
+  // written before).
+  const absl::string_view current = kernels::spatial_pack::CurrentImplementationName(name);
   for (const auto& [k, impls] : strategies_) {
     if (k.first != op) continue;
     for (const Implementation& impl : impls) {
-      if (impl.name == name) return &impl;
+      if (impl.name == current) return &impl;
     }
   }
   return nullptr;

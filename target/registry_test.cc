@@ -74,12 +74,24 @@ TEST(Registry, ImplementationsOfATarget) {
     return out;
   };
   auto vnni = names("x86_64+avx512vnni");
-  EXPECT_EQ(vnni.front(), "x86.spatial_pack.u8s8.vnni");  // most specific key first
+  EXPECT_EQ(vnni.front(), "x86.spatial_pack.u8s8.avx512vnni");  // most specific key first
   EXPECT_NE(std::find(vnni.begin(), vnni.end(), "reference"), vnni.end());
   auto generic = names("generic");
-  EXPECT_EQ(std::find(generic.begin(), generic.end(), "x86.spatial_pack.u8s8.vnni"), generic.end());
+  EXPECT_EQ(std::find(generic.begin(), generic.end(), "x86.spatial_pack.u8s8.avx512vnni"), generic.end());
   auto arm = names("aarch64+dotprod");
   EXPECT_EQ(arm.front(), "arm.spatial_pack.int16");
+}
+
+// IR and plans written under a renamed implementation's old name find it.
+TEST(Registry, RenamedImplementationsAreFoundByTheirOldNames) {
+  const Registry& r = GlobalRegistry();
+  const Implementation* now = r.FindImplementation("qnn.conv2d", "x86.spatial_pack.u8s8.avx512vnni");
+  ASSERT_NE(now, nullptr);
+  EXPECT_EQ(r.FindImplementation("qnn.conv2d", "x86.spatial_pack.u8s8.vnni"), now);
+  const Implementation* dynamic = r.FindImplementation("qnn.dense", "x86.spatial_pack.dynamic.avx512vnni");
+  ASSERT_NE(dynamic, nullptr);
+  EXPECT_EQ(r.FindImplementation("qnn.dense", "x86.spatial_pack.dynamic.vnni"), dynamic);
+  EXPECT_EQ(r.FindImplementation("qnn.conv2d", "x86.spatial_pack.u8s8.vnni2"), nullptr);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ namespace cpu = kernels::cpu;
 // the int8 dense kernel).
 std::string KernelFor(const std::string& impl, const std::string& kind) {
   if (kind == "nn.dense" && absl::StartsWith(impl, "x86.spatial_pack.u8s8.")) return "dense int8";
-  if (impl == "x86.spatial_pack.u8s8.vnni") return "spatial_pack u8s8.avx512vnni.";
+  if (impl == "x86.spatial_pack.u8s8.avx512vnni") return "spatial_pack u8s8.avx512vnni.";
   if (impl == "x86.spatial_pack.u8s8.avx2") return "spatial_pack u8s8.avx2.";
   if (impl == "x86.spatial_pack.u8i16.avx2") return "spatial_pack u8i16.avx2.";
   if (absl::EndsWith(impl, "spatial_pack.int16")) return "spatial_pack int16.portable";

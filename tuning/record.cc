@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/spatial_pack/variants.h"
 #include "nlohmann/json.hpp"
 #include "util/config_json.h"
 
@@ -104,6 +105,8 @@ absl::StatusOr<Record> RecordFromJson(absl::string_view line) {
   if (r.workload.empty() || r.implementation.empty() || r.target.empty()) {
     return Bad("'workload', 'impl' and 'target' must not be empty");
   }
+  // Records of a renamed implementation count for it under its new name.
+  r.implementation = std::string(kernels::spatial_pack::CurrentImplementationName(r.implementation));
   auto config = j.find("config");
   if (config == j.end() || !config->is_object()) return Bad("'config' must be an object");
   absl::StatusOr<util::Config> knobs = util::ConfigFromJson(config->dump());

@@ -50,6 +50,21 @@ TEST(Records, RoundTripEveryField) {
   }
 }
 
+// Records written under an implementation's old name count for it under its
+// new one (kernels/spatial_pack/variants.h, kRenamedImplementations).
+TEST(Records, RenamedImplementationsLoadUnderTheirNewNames) {
+  const char* renamed[][2] = {{"x86.spatial_pack.u8s8.vnni", "x86.spatial_pack.u8s8.avx512vnni"},
+                              {"x86.spatial_pack.dynamic.vnni", "x86.spatial_pack.dynamic.avx512vnni"}};
+  for (const auto& [old_name, name] : renamed) {
+    auto back = RecordFromJson(RecordToJson(Make("x86_64+avx512vnni", "AMD EPYC", old_name, 1e-4)));
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(back->implementation, name);
+  }
+  auto same = RecordFromJson(RecordToJson(Make("x86_64+avx2", "AMD EPYC", "x86.spatial_pack.u8s8.avx2", 1e-4)));
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(same->implementation, "x86.spatial_pack.u8s8.avx2");
+}
+
 TEST(Records, MalformedLinesAreWarningsWithFileAndLineOrErrorsWhenStrict) {
   const std::string good = RecordToJson(Make("x86_64", "c", "xnnpack.qu8", 1e-3));
   const std::string text = good + "\n{\"format\":1}\n\n" + good + "\n" + good.substr(0, 40);
@@ -102,7 +117,7 @@ TEST(RecordsDispatch, BestPerImplementationThenHostCpuThenSpecificTarget) {
       Make(avx2.ToString(), "other cpu", "xnnpack.qs8", 1e-4),
       Make(avx2.ToString(), "this cpu", "xnnpack.qs8", 5e-4),
       Make(avx2.ToString(), "this cpu", "xnnpack.qs8", 3e-4),  // the better of the two
-      Make(vnni.ToString(), "this cpu", "x86.spatial_pack.u8s8.vnni", 4e-4),
+      Make(vnni.ToString(), "this cpu", "x86.spatial_pack.u8s8.avx512vnni", 4e-4),
   };
   Record failed = Make(avx2.ToString(), "this cpu", "broken", 1e-9);
   failed.result.error = MeasureError::kWrongAnswer;
@@ -112,7 +127,7 @@ TEST(RecordsDispatch, BestPerImplementationThenHostCpuThenSpecificTarget) {
   // specific) before the AVX2 one, the failed record never.
   std::vector<target::TunedChoice> all = ctx.LookupAll("W", vnni);
   ASSERT_EQ(all.size(), 3u);
-  EXPECT_EQ(all[0].implementation, "x86.spatial_pack.u8s8.vnni");
+  EXPECT_EQ(all[0].implementation, "x86.spatial_pack.u8s8.avx512vnni");
   EXPECT_EQ(all[1].implementation, "xnnpack.qs8");
   EXPECT_EQ(all[2].implementation, "xnnpack.qs8");
   // On AVX2 the VNNI record cannot run: the AVX2 ones only, this CPU first.

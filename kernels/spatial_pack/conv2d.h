@@ -56,6 +56,7 @@
 #include "absl/status/statusor.h"
 #include "pthreadpool.h"
 #include "kernels/cpu/isa.h"
+#include "kernels/spatial_pack/variants.h"
 #include "kernels/spatial_pack/weight_pairs.h"
 #include "tensor/tensor.h"
 
@@ -90,43 +91,7 @@ struct QuantizedConvParams {
   int64_t in_height = 0, in_width = 0;
 };
 
-// The instruction set of a kernel variant: a level of kernels/cpu/isa.h
-// (one spelling everywhere). Spatial-pack kernels exist for kScalar, kAvx2,
-// kAvxvnni (dense u8s8 only: vpdpbusd on ymm; depthwise layers keep the
-// AVX2 kernel) and kAvx512vnni; an avx512bw host runs the AVX2 ones.
-using Isa = cpu::IsaLevel;
-// How the AVX2 u8s8 dense kernel multiplies (the other ISAs have one way):
-//   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones: one pass
-//             where the pairs cannot saturate vpmaddubsw's int16 sum in the
-//             channel order PlanPairing chooses (weight_pairs.h; any order
-//             but the natural one is read through a copy of the input
-//             reordered per pixel), and a second pass over the half
-//             steps (8 output channels) holding a pair that could, one
-//             vpmaddwd each (CorrectionRun): exact for any s8 weights,
-//             fast where few half steps need correcting
-//   kMadd16   vpmaddwd alone: the u8 inputs widened in registers, the weights
-//             packed as int16; one pass, exact for any weights ("u8i16").
-//             Dense kernels only (the AVX2 depthwise kernel already is int16).
-//             Also on kAvx512vnni (vpdpwssd), for weights w - zw beyond s8
-//             (8-bit weights with a zero point).
-enum class Arithmetic { kMaddubs, kMadd16 };
-
-// Every u8 x s8 kernel variant: the one list tests and benchmarks walk (as
-// XNNPACK's .inc tables do). The tiles of each are ConfigSpaceU8S8(isa,
-// arith); a depthwise layer takes no tiles.
-struct U8S8Variant {
-  Isa isa;
-  Arithmetic arith;
-  const char* name;
-};
-inline constexpr U8S8Variant kU8S8Variants[] = {
-    {Isa::kScalar, Arithmetic::kMaddubs, "u8s8.scalar"},
-    {Isa::kAvx2, Arithmetic::kMaddubs, "u8s8.avx2"},
-    {Isa::kAvx2, Arithmetic::kMadd16, "u8i16.avx2"},
-    {Isa::kAvxvnni, Arithmetic::kMaddubs, "u8s8.avxvnni"},
-    {Isa::kAvx512vnni, Arithmetic::kMaddubs, "u8s8.avx512vnni"},
-    {Isa::kAvx512vnni, Arithmetic::kMadd16, "u8i16.avx512vnni"},
-};
+// Isa, Arithmetic and the variant tables: variants.h.
 // Whether `variant` has a kernel for a layer: madd16 and avxvnni have no
 // depthwise kernel, madd16 no scalar one. The factories refuse exactly the
 // rest.

@@ -2,6 +2,7 @@
 // legalize function of the tunable ops, the reference implementation and
 // the portable int16 spatial pack (its default, with a run-time data zero
 // point too), under "default".
+#include "kernels/spatial_pack/variants.h"
 #include "target/common_implementations.h"
 #include "target/legalizations.h"
 #include "target/registry.h"
@@ -18,12 +19,12 @@ absl::Status RegisterGenericTarget(Registry& registry) {
   // runtime yet (kernels/xnnpack/dense awaits it), so a dense decision for
   // them would run on the reference kernel.
   RETURN_IF_ERROR(RegisterForConv(registry, "default",
-                                  Int16SpatialPack("generic.spatial_pack.int16", 10)));
+                                  Int16SpatialPack(kernels::spatial_pack::kGenericInt16Implementation, 10)));
   // Dynamically quantized convolutions and dense layers (a run-time data
   // zero point) on the portable int16 kernel: every CPU, below the x86
   // ones where those apply, so the tuner can compare them.
   RETURN_IF_ERROR(RegisterForTunableOps(
-      registry, "default", DynamicInt16SpatialPack("generic.spatial_pack.dynamic.int16", 12)));
+      registry, "default", DynamicInt16SpatialPack(kernels::spatial_pack::DynamicImplementation(std::nullopt), 12)));
   // XNNPACK runs on x86_64 and aarch64 alike (its predicate refuses generic).
   RETURN_IF_ERROR(RegisterForConv(registry, "cpu", XnnpackQu8(30)));
   RETURN_IF_ERROR(RegisterForConv(registry, "cpu", XnnpackQs8(31)));

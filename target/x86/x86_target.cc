@@ -9,27 +9,54 @@
 // for any weights). Both exact; depthwise convolutions run u8s8.avx2's
 // int16 depthwise kernel.
 // XNNPACK and the portable kernels come from the generic registration.
+#include "kernels/spatial_pack/variants.h"
 #include "target/common_implementations.h"
 #include "target/registry.h"
 #include "util/status_macros.h"
 
 namespace qnnc::target {
+namespace {
+
+namespace sp = ::qnnc::kernels::spatial_pack;
+using sp::Arithmetic;
+using sp::Isa;
+
+// The u8 x s8 variant (isa, arith) of the variant table.
+const sp::U8S8Variant& Variant(Isa isa, Arithmetic arith) {
+  for (const sp::U8S8Variant& v : sp::kU8S8Variants) {
+    if (v.isa == isa && v.arith == arith) return v;
+  }
+  return sp::kU8S8Variants[0];  // not reached: the calls below name variants of the table
+}
+
+// Registers `make(name, priority)` for the variant's implementation under
+// `key`: for dense layers too where the variant table says it decides them.
+template <typename Make>
+absl::Status RegisterU8S8(Registry& registry, const std::string& key, const sp::U8S8Variant& v, Make make,
+                          int priority) {
+  const Implementation impl = make(v.implementation, priority);
+  return v.dense_op ? RegisterForTunableOps(registry, key, impl) : RegisterForConv(registry, key, impl);
+}
+
+}  // namespace
 
 absl::Status RegisterX86Target(Registry& registry) {
-  RETURN_IF_ERROR(RegisterForTunableOps(
-      registry, "x86_64+avx512vnni",
-      CompensatedSpatialPack("x86.spatial_pack.u8s8.vnni", 50, true, Feature::kAvx512vnni, 128)));
+  RETURN_IF_ERROR(RegisterU8S8(
+      registry, "x86_64+avx512vnni", Variant(Isa::kAvx512vnni, Arithmetic::kMaddubs),
+      [](const std::string& name, int priority) {
+        return CompensatedSpatialPack(name, priority, true, Feature::kAvx512vnni, 128);
+      },
+      50));
   // AVX-VNNI (Alder Lake and later, Zen 5): vpdpbusd on ymm, exact in one
   // pass for any weights and twice u8i16.avx2's multiplies per instruction.
-  // Conv only, as u8i16.avx2.
-  RETURN_IF_ERROR(RegisterForConv(registry, "x86_64+avxvnni",
-                                  AvxVnniSpatialPack("x86.spatial_pack.u8s8.avxvnni", 48)));
-  RETURN_IF_ERROR(RegisterForTunableOps(
-      registry, "x86_64+avx2", MaddubsSpatialPackAvx2("x86.spatial_pack.u8s8.avx2", 46)));
-  // Conv only: a dense layer's integer nn.dense runs the int8 dense kernel
-  // whichever u8s8 implementation decided it.
-  RETURN_IF_ERROR(RegisterForConv(registry, "x86_64+avx2",
-                                  U8I16SpatialPackAvx2("x86.spatial_pack.u8i16.avx2", 45)));
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avxvnni", Variant(Isa::kAvxvnni, Arithmetic::kMaddubs),
+                               &AvxVnniSpatialPack, 48));
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", Variant(Isa::kAvx2, Arithmetic::kMaddubs),
+                               &MaddubsSpatialPackAvx2, 46));
+  // A dense layer's integer nn.dense runs the int8 dense kernel whichever
+  // u8s8 implementation decided it, so u8i16.avx2 decides convolutions only.
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", Variant(Isa::kAvx2, Arithmetic::kMadd16),
+                               &U8I16SpatialPackAvx2, 45));
   // Dynamically quantized convolutions (a run-time data zero point): VNNI
   // (vpdpbusd where w - zw fits s8, as quantize_dynamic's symmetric s8
   // weights; vpdpwssd otherwise), AVX2's int16 multiply for any weights.
@@ -37,10 +64,9 @@ absl::Status RegisterX86Target(Registry& registry) {
   // dynamic dense kernel (kernels/dense/qnn_matmul.h) under either decision.
   RETURN_IF_ERROR(RegisterForTunableOps(
       registry, "x86_64+avx512vnni",
-      DynamicSpatialPack("x86.spatial_pack.dynamic.vnni", 50, Feature::kAvx512vnni)));
+      DynamicSpatialPack(sp::DynamicImplementation(Isa::kAvx512vnni), 50, Feature::kAvx512vnni)));
   RETURN_IF_ERROR(RegisterForTunableOps(
-      registry, "x86_64+avx2",
-      DynamicSpatialPack("x86.spatial_pack.dynamic.u8i16.avx2", 45, Feature::kAvx2)));
+      registry, "x86_64+avx2", DynamicSpatialPack(sp::DynamicImplementation(Isa::kAvx2), 45, Feature::kAvx2)));
   return absl::OkStatus();
 }
 
