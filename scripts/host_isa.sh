@@ -1,25 +1,11 @@
 #!/usr/bin/env bash
 # Prints this host's CPU model and the x86-64 instruction-set level qnnc
-# detects on it (the rule of kernels/cpu/isa.cc, read here from
-# /proc/cpuinfo), and the cap when QNNC_ISA is set.
+# detects on it, and the cap when QNNC_ISA is set: asks //tools:host_isa
+# (kernels/cpu/isa.h, the one probe), built quietly first.
 set -euo pipefail
-
-model=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | sed 's/^model name[[:space:]]*:[[:space:]]*//')
-flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | sed 's/^flags[[:space:]]*:[[:space:]]*//') "
-has() { for f in "$@"; do [[ "$flags" == *" $f "* ]] || return 1; done; }
-
-level=scalar
-# (LZCNT, which qnnc also requires, is not always listed here: "abm".)
-if has avx2 fma bmi1 bmi2 f16c movbe; then
-  level=avx2
-  if has avx512f avx512bw avx512cd avx512dq avx512vl; then
-    level=avx512bw
-    has avx512_vnni && level=avx512vnni
-  elif has avx_vnni; then
-    level=avxvnni
-  fi
+cd "$(dirname "$0")/.."
+if ! bazel build //tools:host_isa >/dev/null 2>&1; then
+  echo "host_isa: could not build //tools:host_isa (run scripts/setup.sh first)" >&2
+  exit 1
 fi
-# AVX-VNNI beside AVX-512 (Sapphire Rapids, Zen 5): the avxvnni cap runs it.
-extra=""
-[[ "$level" == avx512* ]] && has avx_vnni && extra=" (and AVX-VNNI)"
-echo "host: ${model:-unknown CPU} ($(uname -m), $(nproc) cores); instruction-set level ${level}${extra}${QNNC_ISA:+, capped by QNNC_ISA=$QNNC_ISA}"
+exec "$(bazel info bazel-bin 2>/dev/null)/tools/host_isa"

@@ -12,23 +12,24 @@
 namespace qnnc::target {
 namespace {
 
+// A feature's architecture and the features it implies (its name is
+// kernels/cpu/isa_level.h's).
 struct FeatureInfo {
   Feature feature;
-  const char* name;
   Arch arch;
   std::vector<Feature> implies;
 };
 
 const std::vector<FeatureInfo>& Features() {
   static const auto* features = new std::vector<FeatureInfo>{
-      {Feature::kSse42, "sse4.2", Arch::kX86_64, {}},
-      {Feature::kAvx2, "avx2", Arch::kX86_64, {Feature::kSse42}},
-      {Feature::kAvx512bw, "avx512bw", Arch::kX86_64, {Feature::kAvx2}},
-      {Feature::kAvx512vnni, "avx512vnni", Arch::kX86_64, {Feature::kAvx512bw}},
-      {Feature::kAvxvnni, "avxvnni", Arch::kX86_64, {Feature::kAvx2}},
-      {Feature::kNeon, "neon", Arch::kAArch64, {}},
-      {Feature::kDotprod, "dotprod", Arch::kAArch64, {Feature::kNeon}},
-      {Feature::kI8mm, "i8mm", Arch::kAArch64, {Feature::kDotprod}},
+      {Feature::kSse42, Arch::kX86_64, {}},
+      {Feature::kAvx2, Arch::kX86_64, {Feature::kSse42}},
+      {Feature::kAvx512bw, Arch::kX86_64, {Feature::kAvx2}},
+      {Feature::kAvx512vnni, Arch::kX86_64, {Feature::kAvx512bw}},
+      {Feature::kAvxvnni, Arch::kX86_64, {Feature::kAvx2}},
+      {Feature::kNeon, Arch::kAArch64, {}},
+      {Feature::kDotprod, Arch::kAArch64, {Feature::kNeon}},
+      {Feature::kI8mm, Arch::kAArch64, {Feature::kDotprod}},
   };
   return *features;
 }
@@ -48,7 +49,7 @@ void AddWithImplied(Feature f, std::set<Feature>& out) {
 std::string ValidFeatures(Arch arch) {
   std::vector<std::string> names;
   for (const auto& i : Features()) {
-    if (i.arch == arch) names.push_back(i.name);
+    if (i.arch == arch) names.push_back(FeatureName(i.feature));
   }
   return names.empty() ? "none" : absl::StrJoin(names, ", ");
 }
@@ -64,7 +65,6 @@ const char* ArchName(Arch arch) {
   return "?";
 }
 
-const char* FeatureName(Feature f) { return Info(f).name; }
 
 std::string Target::ToString() const {
   std::vector<std::string> names;
@@ -110,7 +110,7 @@ absl::StatusOr<Target> ParseTarget(absl::string_view text) {
   for (absl::string_view name : absl::StrSplit(feature_list, '+', absl::SkipEmpty())) {
     const FeatureInfo* found = nullptr;
     for (const auto& i : Features()) {
-      if (name == i.name && i.arch == t.arch) found = &i;
+      if (name == FeatureName(i.feature) && i.arch == t.arch) found = &i;
     }
     if (found == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("unknown feature '", name, "' for ",
@@ -158,7 +158,7 @@ std::vector<std::string> MissingFeatures(const Target& target, const Target& hos
   for (Feature f : target.features) {
     if (!host.features.count(f)) {
       for (const auto& i : Features()) {
-        if (i.feature == f) missing.push_back(i.name);
+        if (i.feature == f) missing.push_back(FeatureName(i.feature));
       }
     }
   }

@@ -19,16 +19,17 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "kernels/cpu/isa_level.h"
 
 namespace qnnc::target {
 
 enum class Arch { kGeneric, kX86_64, kAArch64 };
 
-// Ordered from the least to the most capable within each architecture.
-enum class Feature { kSse42, kAvx2, kAvx512bw, kAvx512vnni, kAvxvnni, kNeon, kDotprod, kI8mm };
+// The instruction-set features, named once (kernels/cpu/isa_level.h).
+using Feature = kernels::cpu::Feature;
+using kernels::cpu::FeatureName;
 
 const char* ArchName(Arch arch);
-const char* FeatureName(Feature feature);
 
 struct Target {
   Arch arch = Arch::kGeneric;

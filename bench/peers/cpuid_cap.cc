@@ -122,12 +122,7 @@ void ReplaceChainedSegvAction(const struct sigaction* act, struct sigaction* old
 }
 
 bool ParseCpuidCapLevel(const std::string& name, CpuidCapLevel* level) {
-  if (name == "scalar") return *level = CpuidCapLevel::kScalar, true;
-  if (name == "avx2") return *level = CpuidCapLevel::kAvx2, true;
-  if (name == "avxvnni") return *level = CpuidCapLevel::kAvxvnni, true;
-  if (name == "avx512bw") return *level = CpuidCapLevel::kAvx512bw, true;
-  if (name == "avx512vnni") return *level = CpuidCapLevel::kAvx512vnni, true;
-  return false;
+  return kernels::cpu::IsaLevelNamed(name, level);
 }
 
 void MaskCpuid(CpuidCapLevel level, uint32_t leaf, uint32_t subleaf, CpuidRegs* regs) {

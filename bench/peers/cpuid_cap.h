@@ -29,14 +29,17 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/cpu/isa_level.h"
+
 namespace qnnc::bench {
 
-// The levels of qnnc's cap (kernels/cpu/isa.h). avxvnni is avx2 plus
-// AVX-VNNI. scalar is a plain x86-64 with SSE: no AVX of any kind (peers and
-// XNNPACK then run their SSE code; none of them has a scalar-only mode).
-enum class CpuidCapLevel { kScalar, kAvx2, kAvxvnni, kAvx512bw, kAvx512vnni };
+// The levels of qnnc's cap, the same levels and names
+// (kernels/cpu/isa_level.h). avxvnni is avx2 plus AVX-VNNI. scalar is a plain
+// x86-64 with SSE: no AVX of any kind (peers and XNNPACK then run their SSE
+// code; none of them has a scalar-only mode).
+using CpuidCapLevel = kernels::cpu::IsaLevel;
 
-// "scalar", "avx2", "avxvnni", "avx512bw" or "avx512vnni"; false otherwise.
+// A level's name (kernels::cpu::IsaLevelName); false for anything else.
 bool ParseCpuidCapLevel(const std::string& name, CpuidCapLevel* level);
 
 struct CpuidRegs {

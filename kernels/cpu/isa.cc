@@ -2,8 +2,11 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cpuinfo.h"
 
 #if defined(__x86_64__)
@@ -92,31 +95,18 @@ int ReadCap() {
 
 }  // namespace
 
-const char* IsaLevelName(IsaLevel level) {
-  switch (level) {
-    case IsaLevel::kScalar:
-      return "scalar";
-    case IsaLevel::kAvx2:
-      return "avx2";
-    case IsaLevel::kAvxvnni:
-      return "avxvnni";
-    case IsaLevel::kAvx512bw:
-      return "avx512bw";
-    case IsaLevel::kAvx512vnni:
-      return "avx512vnni";
-  }
-  return "?";
-}
-
 absl::StatusOr<IsaLevel> ParseIsaLevel(absl::string_view name) {
-  for (IsaLevel l : kAllIsaLevels) {
-    if (name == IsaLevelName(l)) return l;
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown instruction-set level '", name, "' (valid: scalar, avx2, avxvnni, avx512bw, avx512vnni)"));
+  IsaLevel level;
+  if (IsaLevelNamed(std::string_view(name.data(), name.size()), &level)) return level;
+  std::vector<std::string> valid;
+  for (IsaLevel l : kAllIsaLevels) valid.push_back(IsaLevelName(l));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown instruction-set level '", name, "' (valid: ", absl::StrJoin(valid, ", "), ")"));
 }
 
 IsaLevel DetectedIsaLevel() { return Detect().level; }
+
+CpuFeatures DetectedCpuFeatures() { return Detect().features; }
 
 std::optional<IsaLevel> IsaCap() {
   const int cap = ReadCap();

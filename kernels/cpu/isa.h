@@ -17,32 +17,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "kernels/cpu/isa_level.h"
 
 namespace qnnc::kernels::cpu {
 
-// Levels, lowest first; each includes the ones below it, except kAvxvnni,
-// which is a branch off kAvx2: the AVX2 hosts with AVX-VNNI (vpdpbusd on
-// ymm; Intel since Alder Lake and Sapphire Rapids, AMD since Zen 5).
-// Skylake-X (kAvx512bw) and Cascade Lake (kAvx512vnni) lack it, so the
-// levels above do not include it: kernels ask HostCpuFeatures().avxvnni.
-// So never test `level >= kAvxvnni` for the instruction: it is true on
-// Skylake-X and Cascade Lake, which lack it.
-//   kScalar      x86-64 baseline (the portable and scalar kernels)
-//   kAvx2        x86-64-v3: AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE
-//   kAvxvnni     x86-64-v3 and AVX-VNNI, no AVX-512 (a host's level only
-//                when it has no AVX-512; as a cap on a CPU without AVX-VNNI
-//                it means kAvx2)
-//   kAvx512bw    x86-64-v4: AVX-512 F, BW, CD, DQ, VL
-//   kAvx512vnni  x86-64-v4 and AVX-512 VNNI
-enum class IsaLevel { kScalar = 0, kAvx2 = 1, kAvxvnni = 2, kAvx512bw = 3, kAvx512vnni = 4 };
-
-// "scalar", "avx2", "avxvnni", "avx512bw", "avx512vnni".
-const char* IsaLevelName(IsaLevel level);
+// IsaLevel, IsaLevelName, kAllIsaLevels and the features: isa_level.h.
 // The inverse of IsaLevelName; an error lists the valid names.
 absl::StatusOr<IsaLevel> ParseIsaLevel(absl::string_view name);
-// Every level, lowest first.
-inline constexpr IsaLevel kAllIsaLevels[] = {IsaLevel::kScalar, IsaLevel::kAvx2, IsaLevel::kAvxvnni,
-                                             IsaLevel::kAvx512bw, IsaLevel::kAvx512vnni};
 // Whether `level` runs the AVX2 kernels as its best (kAvx2 and kAvxvnni:
 // x86-64-v3 without AVX-512).
 inline bool IsAvx2Class(IsaLevel level) { return level == IsaLevel::kAvx2 || level == IsaLevel::kAvxvnni; }
@@ -59,6 +40,8 @@ struct CpuFeatures {
 
 // The highest level this CPU runs, ignoring the cap (kScalar off x86-64).
 IsaLevel DetectedIsaLevel();
+// What this CPU has, ignoring the cap.
+CpuFeatures DetectedCpuFeatures();
 // The cap in force, if any. An invalid QNNC_ISA caps at kScalar (the
 // safe side) and is reported by CheckIsaEnvironment.
 std::optional<IsaLevel> IsaCap();
