@@ -45,10 +45,8 @@ void AddQuantizeKernels(KernelTable* table) {
          if (v.nearest_even()) {
            return Single(ref::Requantize(in[0], in[1], in[2], in[3], in[4], v.axis, v.out_dtype, lo, hi));
          }
-         ASSIGN_OR_RETURN(kernels::requantize::Rounding rounding,
-                          kernels::requantize::ParseRounding(v.rounding));
          return Single(kernels::requantize::Requantize(in[0], in[1], in[2], in[3], in[4], v.axis,
-                                                       v.out_dtype, rounding, lo, hi));
+                                                       v.out_dtype, v.rounding, lo, hi));
        }},
       {"fixed_point_multiply",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {

@@ -15,7 +15,7 @@ bool ScalarConstant(const Value* v) { return v->is_constant() && v->data().num_e
 std::string WhyNotFusable(const ConvEpilogue& e) {
   const Node& r = *e.requantize;
   if (r.inputs().size() != 5) return "the requantize does not have 5 inputs";
-  if (!e.view.nearest_even()) return "rounding " + e.view.rounding + " (a fused epilogue rounds to nearest even)";
+  if (!e.view.nearest_even()) return std::string("rounding ") + tensor::RoundingName(e.view.rounding) + " (a fused epilogue rounds to nearest even)";
   if (!r.input(1)->is_constant() || !r.input(3)->is_constant()) return "run-time requantize scales";
   if (!ScalarConstant(r.input(2)) || r.input(2)->data().GetAsDouble(0) != 0) {
     return "requantize input zero point is not a constant 0";

@@ -61,11 +61,8 @@ absl::StatusOr<RequantizeView> RequantizeView::Of(const Node& node) {
   const Attrs& a = node.attrs();
   RequantizeView v;
   ASSIGN_OR_RETURN(v.axis, a.GetInt("axis", 1));
-  ASSIGN_OR_RETURN(v.rounding, a.GetString("rounding", "TONEAREST_EVEN"));
-  if (v.rounding != "TONEAREST_EVEN" && v.rounding != "UPWARD" && v.rounding != "TONEAREST") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown rounding '", v.rounding, "' (UPWARD, TONEAREST or TONEAREST_EVEN)"));
-  }
+  ASSIGN_OR_RETURN(const std::string rounding, a.GetString("rounding", "TONEAREST_EVEN"));
+  ASSIGN_OR_RETURN(v.rounding, tensor::ParseRounding(rounding));
   ASSIGN_OR_RETURN(v.out_dtype, internal::DTypeAttr(node, "out_dtype", tensor::DType::kI8));
   if (!tensor::IsInteger(v.out_dtype)) {
     return absl::InvalidArgumentError("out_dtype must be an integer type");

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "tensor/rounding.h"
 #include "tensor/tensor.h"
 
 namespace qnnc::ir {
@@ -55,14 +56,14 @@ struct Pool2DView {
 // the optional clamp_min/clamp_max attributes.
 struct RequantizeView {
   int64_t axis = 1;  // as given: may be negative, see AxisFor
-  std::string rounding = "TONEAREST_EVEN";
+  tensor::Rounding rounding = tensor::Rounding::kFloatToNearestEven;
   tensor::DType out_dtype = tensor::DType::kI8;
   int64_t clamp_min = 0;
   int64_t clamp_max = 0;
 
   static absl::StatusOr<RequantizeView> Of(const Node& node);
 
-  bool nearest_even() const { return rounding == "TONEAREST_EVEN"; }
+  bool nearest_even() const { return rounding == tensor::Rounding::kFloatToNearestEven; }
   // The axis in [0, rank), or an error when it is outside [-rank, rank).
   absl::StatusOr<int64_t> AxisFor(int64_t rank) const;
 };

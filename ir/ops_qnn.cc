@@ -7,6 +7,7 @@
 #include "ir/op_registry.h"
 #include "ir/op_views.h"
 #include "ir/type_relation_util.h"
+#include "tensor/rounding.h"
 #include "util/status_macros.h"
 
 namespace qnnc::ir {
@@ -220,7 +221,8 @@ absl::StatusOr<std::vector<TensorType>> FixedPointMultiplyRel(const TypeRelation
   RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "multiplier"));
   RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "shift"));
   ASSIGN_OR_RETURN(std::string rounding, in.node.attrs().GetString("rounding", "UPWARD"));
-  if (rounding != "UPWARD" && rounding != "TONEAREST") {
+  ASSIGN_OR_RETURN(const tensor::Rounding mode, tensor::ParseRounding(rounding));
+  if (mode == tensor::Rounding::kFloatToNearestEven) {
     return absl::InvalidArgumentError(
         absl::StrCat("rounding must be UPWARD or TONEAREST, got '", rounding, "'"));
   }

@@ -139,7 +139,7 @@ absl::Status QnnCanonicalizePass::Run(ir::Graph& graph, PassContext& context) {
     if (!view.ok()) {
       return absl::Status(view.status().code(), absl::StrCat(node->Describe(), ": ", view.status().message()));
     }
-    ASSIGN_OR_RETURN(kernels::requantize::Rounding mode, kernels::requantize::ParseRounding(view->rounding));
+    const kernels::requantize::Rounding mode = view->rounding;
     auto lowered = mode == kernels::requantize::Rounding::kFloatToNearestEven
                        ? LowerFloat(b, *node)
                        : LowerFixedPoint(b, *node, mode);

@@ -1,23 +1,15 @@
-// Rounding modes of integer requantization, with the names the IR uses (the
-// two fixed-point modes are TVM's qnn.requantize `rounding` values).
+// The requantize kernels' rounding modes are tensor::Rounding (one enum, one
+// to/from-string, shared with the IR).
 #ifndef QNNC_KERNELS_REQUANTIZE_ROUNDING_H_
 #define QNNC_KERNELS_REQUANTIZE_ROUNDING_H_
 
-#include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
+#include "tensor/rounding.h"
 
 namespace qnnc::kernels::requantize {
 
-enum class Rounding {
-  kUpward,              // "UPWARD": fixed point, ties toward +infinity (TVM).
-  kToNearest,           // "TONEAREST": fixed point as TFLite (gemmlowp).
-  kFloatToNearestEven,  // "TONEAREST_EVEN": float32, ties to even (ONNX Runtime).
-};
-
-// "UPWARD", "TONEAREST" or "TONEAREST_EVEN".
-const char* RoundingName(Rounding rounding);
-// Inverse of RoundingName (exact, case-sensitive match); an error otherwise.
-absl::StatusOr<Rounding> ParseRounding(absl::string_view name);
+using tensor::ParseRounding;
+using tensor::Rounding;
+using tensor::RoundingName;
 
 }  // namespace qnnc::kernels::requantize
 

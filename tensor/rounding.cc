@@ -1,9 +1,9 @@
-#include "kernels/requantize/rounding.h"
+#include "tensor/rounding.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
-namespace qnnc::kernels::requantize {
+namespace qnnc::tensor {
 
 const char* RoundingName(Rounding rounding) {
   switch (rounding) {
@@ -25,4 +25,4 @@ absl::StatusOr<Rounding> ParseRounding(absl::string_view name) {
       absl::StrCat("unknown rounding '", name, "' (expected UPWARD, TONEAREST or TONEAREST_EVEN)"));
 }
 
-}  // namespace qnnc::kernels::requantize
+}  // namespace qnnc::tensor
