@@ -88,7 +88,7 @@ Implementation ReferenceImplementation() {
   Implementation impl;
   impl.name = "reference";
   impl.priority = 0;
-  impl.legalization = "keep";
+  impl.legalization = Legalization::kKeep;
   impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
     // The reference kernels read NCHW data and OIHW weights.
     if (w.op == "qnn.conv2d") return NeedsLayout(w, "NCHW", "OIHW");
@@ -102,7 +102,7 @@ Implementation Int16SpatialPack(const std::string& name, int priority) {
   Implementation impl;
   impl.name = name;
   impl.priority = priority;
-  impl.legalization = "int16";
+  impl.legalization = Legalization::kInt16;
   impl.fuses_requantize = true;
   impl.config_space = FromKnobSpace(sp::ConfigSpaceInt16());
   impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
@@ -123,7 +123,7 @@ Implementation Int16SpatialPack(const std::string& name, int priority) {
 
 namespace {
 
-Implementation XnnpackBase(const std::string& name, int priority, const std::string& legalization) {
+Implementation XnnpackBase(const std::string& name, int priority, Legalization legalization) {
   Implementation impl;
   impl.name = name;
   impl.priority = priority;
@@ -162,7 +162,7 @@ absl::Status XnnpackOutput(const Workload& w, tensor::DType dtype) {
 }  // namespace
 
 Implementation XnnpackQu8(int priority) {
-  Implementation impl = XnnpackBase("xnnpack.qu8", priority, "xnnpack_qu8");
+  Implementation impl = XnnpackBase("xnnpack.qu8", priority, Legalization::kXnnpackQu8);
   impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(XnnpackCommon(w, t));
     RETURN_IF_ERROR(XnnpackOutput(w, tensor::DType::kU8));
@@ -172,7 +172,7 @@ Implementation XnnpackQu8(int priority) {
 }
 
 Implementation XnnpackQs8(int priority) {
-  Implementation impl = XnnpackBase("xnnpack.qs8", priority, "xnnpack_qs8");
+  Implementation impl = XnnpackBase("xnnpack.qs8", priority, Legalization::kXnnpackQs8);
   impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(XnnpackCommon(w, t));
     RETURN_IF_ERROR(XnnpackOutput(w, tensor::DType::kI8));
@@ -184,7 +184,7 @@ Implementation XnnpackQs8(int priority) {
 }
 
 Implementation XnnpackQc8(int priority) {
-  Implementation impl = XnnpackBase("xnnpack.qc8", priority, "xnnpack_qc8");
+  Implementation impl = XnnpackBase("xnnpack.qc8", priority, Legalization::kXnnpackQc8);
   impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(XnnpackCommon(w, t));
     RETURN_IF_ERROR(XnnpackOutput(w, tensor::DType::kI8));
@@ -205,7 +205,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   Implementation impl;
   impl.name = name;
   impl.priority = priority;
-  impl.legalization = u8_data ? "u8s8" : "s8s8";
+  impl.legalization = u8_data ? Legalization::kU8S8 : Legalization::kS8S8;
   impl.layout = "NCHW16c";
   impl.fuses_requantize = true;
   impl.config_space = TileSpace({16, 32, 64}, {4, 7, 8, 14});
@@ -432,7 +432,7 @@ Implementation DynamicSpatialPack(const std::string& name, int priority, Feature
   Implementation impl;
   impl.name = name;
   impl.priority = priority;
-  impl.legalization = "keep";
+  impl.legalization = Legalization::kKeep;
   // Fused (qnn.conv2d_dynamic), it reads and writes the blocked layouts
   // (AlterOpLayout); alone (i32), NCHW, converting inside.
   impl.layout = "NCHW16c";
@@ -464,7 +464,7 @@ Implementation DynamicInt16SpatialPack(const std::string& name, int priority) {
   Implementation impl;
   impl.name = name;
   impl.priority = priority;
-  impl.legalization = "keep";
+  impl.legalization = Legalization::kKeep;
   impl.fuses_dynamic_epilogue = true;
   impl.config_space = FromKnobSpace(sp::ConfigSpaceInt16());
   impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);

@@ -9,7 +9,7 @@ void SetDecisionAttrs(const Decision& d, const Implementation& impl,
   a.Set("config", ConfigToJson(d.config));
   a.Set("tuned", int64_t{d.tuned ? 1 : 0});
   a.Set("workload", d.workload_key);
-  a.Set("legalization", impl.legalization);
+  a.Set("legalization", std::string(LegalizationName(impl.legalization)));
   a.Set("impl_layout", layouts.data);
   a.Set("impl_out_layout", layouts.out);
   if (!d.rejected_records.empty()) a.Set("record_rejected", d.rejected_records);

@@ -8,11 +8,46 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "target/config.h"
 #include "target/target.h"
 #include "target/workload.h"
 
 namespace qnnc::target {
+
+// The legalization an implementation needs (target/legalizations.h: what
+// each does to the op).
+enum class Legalization { kKeep, kInt16, kXnnpackQu8, kXnnpackQs8, kXnnpackQc8, kU8S8, kS8S8 };
+
+inline constexpr Legalization kAllLegalizations[] = {
+    Legalization::kKeep,        Legalization::kInt16, Legalization::kXnnpackQu8, Legalization::kXnnpackQs8,
+    Legalization::kXnnpackQc8, Legalization::kU8S8,  Legalization::kS8S8};
+
+// "keep", "int16", "xnnpack_qu8", "xnnpack_qs8", "xnnpack_qc8", "u8s8",
+// "s8s8": the name a decision stores on its op and the report shows.
+constexpr const char* LegalizationName(Legalization l) {
+  switch (l) {
+    case Legalization::kKeep:
+      return "keep";
+    case Legalization::kInt16:
+      return "int16";
+    case Legalization::kXnnpackQu8:
+      return "xnnpack_qu8";
+    case Legalization::kXnnpackQs8:
+      return "xnnpack_qs8";
+    case Legalization::kXnnpackQc8:
+      return "xnnpack_qc8";
+    case Legalization::kU8S8:
+      return "u8s8";
+    case Legalization::kS8S8:
+      return "s8s8";
+  }
+  return "?";
+}
+
+// The legalization named `name`; an error lists the names.
+absl::StatusOr<Legalization> ParseLegalization(absl::string_view name);
 
 struct Implementation {
   std::string name;  // e.g. "x86.spatial_pack.u8s8.avx512vnni"
@@ -28,8 +63,8 @@ struct Implementation {
   // and a tuning record may choose it; the untuned fallback passes it over
   // and says why. Unset: always.
   std::function<absl::Status(const Workload&, const Target&)> fallback_ok;
-  // The legalization it needs (a name of target/legalizations.h).
-  std::string legalization;
+  // The legalization it needs.
+  Legalization legalization = Legalization::kKeep;
   // The data layout its kernel consumes ("NCHW", "NHWC", "NCHW16c", ...).
   std::string layout = "NCHW";
   // The layouts its kernel reads and writes for one workload, when they

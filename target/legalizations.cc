@@ -166,17 +166,22 @@ absl::StatusOr<Value*> Compensated(const LegalizeCall& call, const Implementatio
 absl::StatusOr<ir::Value*> ApplyLegalization(const LegalizeCall& call, const Implementation& impl,
                                              const Workload& workload, const Decision& d) {
   const Implementation::IoLayouts layouts = IoLayoutsFor(impl, workload);
-  const std::string& l = impl.legalization;
-  if (l == "keep") return Keep(call, impl, d, layouts);
-  if (l == "int16") return Int16(call, impl, d, layouts);
-  if (l == "xnnpack_qu8") return Xnnpack(call, impl, d, layouts, DType::kU8, DType::kU8);
-  if (l == "xnnpack_qs8" || l == "xnnpack_qc8") {
-    return Xnnpack(call, impl, d, layouts, DType::kI8, DType::kI8);
+  switch (impl.legalization) {
+    case Legalization::kKeep:
+      return Keep(call, impl, d, layouts);
+    case Legalization::kInt16:
+      return Int16(call, impl, d, layouts);
+    case Legalization::kXnnpackQu8:
+      return Xnnpack(call, impl, d, layouts, DType::kU8, DType::kU8);
+    case Legalization::kXnnpackQs8:
+    case Legalization::kXnnpackQc8:
+      return Xnnpack(call, impl, d, layouts, DType::kI8, DType::kI8);
+    case Legalization::kU8S8:
+      return Compensated(call, impl, d, layouts, DType::kU8);
+    case Legalization::kS8S8:
+      return Compensated(call, impl, d, layouts, DType::kI8);
   }
-  if (l == "u8s8") return Compensated(call, impl, d, layouts, DType::kU8);
-  if (l == "s8s8") return Compensated(call, impl, d, layouts, DType::kI8);
-  return absl::InternalError(absl::StrCat("implementation '", impl.name,
-                                          "' names an unknown legalization '", l, "'"));
+  return absl::InternalError(absl::StrCat("implementation '", impl.name, "' names an unknown legalization"));
 }
 
 absl::StatusOr<ir::Value*> LegalizeTunableOp(const LegalizeCall& call) {

@@ -72,19 +72,12 @@ std::vector<std::string> Registry::TunableOps() const {
 }
 
 absl::Status Registry::Verify() const {
-  static const std::set<std::string> kLegalizations = {
-      "keep", "int16", "xnnpack_qu8", "xnnpack_qs8", "xnnpack_qc8", "u8s8", "s8s8"};
   for (const auto& [key, impls] : strategies_) {
     if (!legalize_.count({key.first, "default"})) {
       return absl::FailedPreconditionError(absl::StrCat(
           "op ", key.first, " has implementations but no legalize function under 'default'"));
     }
     for (const Implementation& impl : impls) {
-      if (!kLegalizations.count(impl.legalization)) {
-        return absl::FailedPreconditionError(absl::StrCat("implementation '", impl.name,
-                                                          "' names an unknown legalization '",
-                                                          impl.legalization, "'"));
-      }
       if (!impl.applicable) {
         return absl::FailedPreconditionError(
             absl::StrCat("implementation '", impl.name, "' has no applicability predicate"));

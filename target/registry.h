@@ -66,7 +66,7 @@ class Registry {
   std::vector<std::string> TunableOps() const;
   // Checks that every op with implementations has a "default" legalize
   // function (so every target can legalize it) and that every
-  // implementation names a known legalization.
+  // implementation has an applicability predicate.
   absl::Status Verify() const;
 
  private:

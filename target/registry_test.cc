@@ -82,6 +82,20 @@ TEST(Registry, ImplementationsOfATarget) {
   EXPECT_EQ(arm.front(), "arm.spatial_pack.int16");
 }
 
+// A legalization's name reads back as the legalization; another name is an
+// error listing the names.
+TEST(Registry, LegalizationNamesRoundTrip) {
+  for (Legalization l : kAllLegalizations) {
+    auto back = ParseLegalization(LegalizationName(l));
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, l);
+  }
+  auto bad = ParseLegalization("u8u8");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "unknown legalization 'u8u8' (keep, int16, xnnpack_qu8, xnnpack_qs8, xnnpack_qc8, u8s8, s8s8)");
+}
+
 // IR and plans written under a renamed implementation's old name find it.
 TEST(Registry, RenamedImplementationsAreFoundByTheirOldNames) {
   const Registry& r = GlobalRegistry();

@@ -41,7 +41,7 @@ TEST(ImplementationKernels, EveryRegisteredImplementationHasAKernel) {
           // The u8 x s8 legalization leaves an integer nn.dense, which the
           // integer dense kernel runs, bound by the decision; no other
           // legalization of a dense has a kernel, so none may be registered.
-          EXPECT_EQ(impl->legalization, "u8s8") << "a dense implementation without a kernel";
+          EXPECT_EQ(impl->legalization, target::Legalization::kU8S8) << "a dense implementation without a kernel";
           EXPECT_TRUE(kernels.Has("nn.dense", impl->name)) << "no kernel factory";
         }
       }
