@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "ir/op_registry.h"
 #include "ir/types.h"
+#include "tensor/window.h"
 
 namespace qnnc::ir::internal {
 
@@ -26,10 +27,8 @@ absl::StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b);
 // Normalizes a possibly negative axis against `rank`.
 absl::StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank);
 absl::StatusOr<DType> DTypeAttr(const Node& node, const char* attr, DType dflt);
-// Output spatial size of a window op (conv, pool): floor or ceil mode.
-absl::StatusOr<int64_t> WindowOutputSize(int64_t in, int64_t kernel, int64_t stride,
-                                         int64_t pad_begin, int64_t pad_end, int64_t dilation,
-                                         bool ceil_mode);
+// Output spatial size of a window op (conv, pool): tensor/window.h.
+using tensor::WindowOutputSize;
 // Numpy matmul output shape (rank-1 operands promoted as numpy does).
 absl::StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b);
 std::vector<TensorType> One(TensorType t);

@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/decision_view.h"
 #include "kernels/cpu/isa.h"
 #include "runtime/memory_plan.h"
 #include "eval/node_evaluator.h"
@@ -147,7 +148,7 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
     // A decision is a promise: an op whose decision names an implementation
     // runs on that implementation's kernel, or the plan is refused (never a
     // silent substitution by another kernel).
-    const std::string impl = n->attrs().GetString("impl", "").value_or("");
+    const std::string impl = ir::ImplementationOf(*n);
     const bool promised = !impl.empty() && impl != "reference";
     if (promised && !KernelRegistry::Global().Has(n->op(), impl)) {
       return absl::FailedPreconditionError(
@@ -170,10 +171,7 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
       }
       step.kernel = std::move(kernel);
     }
-    const ir::Attrs& a = n->attrs();
-    timings_.push_back({n->op(), n->name(), a.GetString("impl", "reference").value_or("reference"),
-                        a.GetString("impl_layout", a.GetString("data_layout", "").value_or(""))
-                            .value_or(""),
+    timings_.push_back({n->op(), n->name(), ir::ImplementationOf(*n), ir::KernelLayoutOf(*n),
                         step.in_place ? "in place (its inputs wrote their slices)"
                         : step.kernel ? step.kernel->description()
                                       : "reference",

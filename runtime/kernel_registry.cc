@@ -1,5 +1,6 @@
 #include "runtime/kernel_registry.h"
 
+#include "ir/decision_view.h"
 #include "kernels/spatial_pack/variants.h"
 
 namespace qnnc::runtime {
@@ -34,11 +35,10 @@ bool KernelRegistry::Has(const std::string& op, const std::string& implementatio
 }
 
 const KernelFactory* KernelRegistry::Find(const ir::Node& node) const {
-  auto impl = node.attrs().GetString("impl", "");
-  if (!impl.ok()) return nullptr;
-  if (!impl->empty()) {
+  const std::string impl = ir::ImplementationOf(node);
+  if (impl != "reference") {
     // A renamed implementation's old name (plans written before) binds its kernel.
-    auto it = factories_.find({node.op(), std::string(kernels::spatial_pack::CurrentImplementationName(*impl))});
+    auto it = factories_.find({node.op(), std::string(kernels::spatial_pack::CurrentImplementationName(impl))});
     if (it != factories_.end()) return &it->second;
   }
   auto it = op_factories_.find(node.op());

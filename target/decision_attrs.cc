@@ -16,18 +16,4 @@ void SetDecisionAttrs(const Decision& d, const Implementation& impl,
   if (!d.passed_over.empty()) a.Set("passed_over", d.passed_over);
 }
 
-std::optional<StoredDecision> GetDecision(const ir::Node& node) {
-  const ir::Attrs& a = node.attrs();
-  if (!a.Has("impl")) return std::nullopt;
-  StoredDecision d;
-  d.implementation = a.GetString("impl").value_or("");
-  d.config = a.GetString("config", "{}").value_or("{}");
-  d.tuned = a.GetInt("tuned", 0).value_or(0) != 0;
-  d.workload = a.GetString("workload", "").value_or("");
-  d.legalization = a.GetString("legalization", "").value_or("");
-  d.layout = a.GetString("impl_layout", "").value_or("");
-  d.out_layout = a.GetString("impl_out_layout", "").value_or("");
-  return d;
-}
-
 }  // namespace qnnc::target

@@ -32,11 +32,10 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
   double total = 0;
   std::vector<ir::Node*> nodes = graph.nodes();
   for (size_t i = 0; i < nodes.size(); ++i) {
-    const ir::Attrs& a = nodes[i]->attrs();
     nlohmann::json op = {{"kind", nodes[i]->op()}, {"node", nodes[i]->name()}};
     const std::optional<target::StoredDecision> d = target::GetDecision(*nodes[i]);
     op["implementation"] = d ? d->implementation : "reference";
-    op["layout"] = d && !d->layout.empty() ? d->layout : a.GetString("data_layout", "").value_or("");
+    op["layout"] = ir::KernelLayoutOf(*nodes[i]);
     if (d && !d->workload.empty()) {
       op["workload"] = d->workload;
       op["tuned"] = d->tuned;
@@ -44,10 +43,8 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
       op["legalization"] = d->legalization;
       auto config = util::ConfigFromJson(d->config);
       op["config"] = config.ok() ? nlohmann::json(*config) : nlohmann::json(nullptr);
-      if (a.Has("record_rejected")) {
-        op["record_rejected"] = a.GetString("record_rejected", "").value_or("");
-      }
-      if (a.Has("passed_over")) op["passed_over"] = a.GetString("passed_over", "").value_or("");
+      if (!d->record_rejected.empty()) op["record_rejected"] = d->record_rejected;
+      if (!d->passed_over.empty()) op["passed_over"] = d->passed_over;
     }
     if (i < s.timings.size()) {
       op["kernel"] = s.timings[i].kernel;

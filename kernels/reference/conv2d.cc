@@ -5,6 +5,7 @@
 
 #include "kernels/reference/internal/common.h"
 #include "kernels/reference/internal/parallel.h"
+#include "tensor/window.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::reference {
@@ -68,8 +69,10 @@ absl::StatusOr<Geometry> MakeGeometry(absl::string_view kernel, const Tensor& da
     return Error(kernel, "dilated kernel ", eff_h, "x", eff_w, " is larger than the padded input ",
                  padded_h, "x", padded_w);
   }
-  g.oh = (padded_h - eff_h) / p.strides[0] + 1;
-  g.ow = (padded_w - eff_w) / p.strides[1] + 1;
+  ASSIGN_OR_RETURN(g.oh,
+                   tensor::WindowOutputSize(g.h, g.kh, p.strides[0], p.pads[0], p.pads[2], p.dilation[0], false));
+  ASSIGN_OR_RETURN(g.ow,
+                   tensor::WindowOutputSize(g.w, g.kw, p.strides[1], p.pads[1], p.pads[3], p.dilation[1], false));
   g.sh = p.strides[0], g.sw = p.strides[1], g.dh = p.dilation[0], g.dw = p.dilation[1];
   g.pad_top = p.pads[0], g.pad_left = p.pads[1];
   return g;

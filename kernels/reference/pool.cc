@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "kernels/reference/internal/common.h"
+#include "tensor/window.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::reference {
@@ -133,14 +134,7 @@ absl::StatusOr<int64_t> PoolOutputSize(int64_t size, int64_t k, int64_t stride, 
                                                    stride, " dilation ", dilation, " pads ",
                                                    pad_begin, ",", pad_end));
   }
-  const int64_t extent = dilation * (k - 1) + 1, padded = size + pad_begin + pad_end;
-  if (padded < extent) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "window of extent ", extent, " is larger than the padded input ", padded));
-  }
-  int64_t out = (padded - extent + (ceil_mode ? stride - 1 : 0)) / stride + 1;
-  if (ceil_mode && (out - 1) * stride >= size + pad_begin) --out;
-  return out;
+  return tensor::WindowOutputSize(size, k, stride, pad_begin, pad_end, dilation, ceil_mode);
 }
 
 absl::StatusOr<Tensor> MaxPool2D(const Tensor& x, const Pool2DParams& params) {

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "tensor/window.h"
 #include "util/status_macros.h"
 
 namespace qnnc::kernels::spatial_pack {
@@ -185,13 +186,15 @@ absl::StatusOr<OutGeom> Geometry(const QuantizedConvParams& p, const Shape& in, 
   g.n = in[0];
   g.h = in[2];
   g.w = in[3];
-  const int64_t eh = g.h + p.pads[0] + p.pads[2] - p.dilation[0] * (p.kernel_h - 1) - 1;
-  const int64_t ew = g.w + p.pads[1] + p.pads[3] - p.dilation[1] * (p.kernel_w - 1) - 1;
-  if (g.n <= 0 || eh < 0 || ew < 0) {
+  const absl::StatusOr<int64_t> oh =
+      tensor::WindowOutputSize(g.h, p.kernel_h, p.strides[0], p.pads[0], p.pads[2], p.dilation[0], false);
+  const absl::StatusOr<int64_t> ow =
+      tensor::WindowOutputSize(g.w, p.kernel_w, p.strides[1], p.pads[1], p.pads[3], p.dilation[1], false);
+  if (g.n <= 0 || !oh.ok() || !ow.ok()) {
     return Invalid("input ", tensor::ShapeToString(in), " gives an empty output");
   }
-  g.oh = eh / p.strides[0] + 1;
-  g.ow = ew / p.strides[1] + 1;
+  g.oh = *oh;
+  g.ow = *ow;
   return g;
 }
 
