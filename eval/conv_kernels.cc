@@ -3,7 +3,6 @@
 // matmul and bias_add.
 #include <array>
 #include <cmath>
-#include <optional>
 
 #include "eval/internal/kernel_table.h"
 #include "ir/op_views.h"
@@ -24,9 +23,9 @@ using tensor::DType;
 using tensor::Tensor;
 
 absl::StatusOr<ref::Conv2DParams> ConvParams(const ir::Node& n, DType dflt_out) {
-  RETURN_IF_ERROR(ExpectLayout(n, "data_layout", "NCHW"));
-  RETURN_IF_ERROR(ExpectLayout(n, "kernel_layout", "OIHW"));
   ASSIGN_OR_RETURN(ir::Conv2DView v, ir::Conv2DView::Of(n));
+  RETURN_IF_ERROR(ExpectLayout("data_layout", v.data_layout, "NCHW"));
+  RETURN_IF_ERROR(ExpectLayout("kernel_layout", v.kernel_layout, "OIHW"));
   ref::Conv2DParams p;
   p.strides = v.strides;
   p.pads = v.padding;
@@ -34,12 +33,6 @@ absl::StatusOr<ref::Conv2DParams> ConvParams(const ir::Node& n, DType dflt_out) 
   p.groups = v.groups;
   ASSIGN_OR_RETURN(p.out_dtype, DTypeAttr(n, "out_dtype", dflt_out));
   return p;
-}
-
-absl::StatusOr<std::optional<int64_t>> OptionalInt(const ir::Node& n, const char* name) {
-  if (!n.attrs().Has(name)) return std::optional<int64_t>();
-  ASSIGN_OR_RETURN(int64_t v, n.attrs().GetInt(name));
-  return std::optional<int64_t>(v);
 }
 
 }  // namespace
@@ -55,7 +48,8 @@ void AddConvKernels(KernelTable* table) {
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(auto p, ConvParams(n, DType::kI32));
          p.out_dtype = DType::kI32;  // the accumulator; out_dtype is the requantized type
-         ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", 0.0));
+         ASSIGN_OR_RETURN(ir::FusedConvView fused, ir::FusedConvView::Of(n));
+         const double pad_value = fused.pad_value.value_or(0.0);
          Tensor data = in[0];
          bool pads = p.pads != std::array<int64_t, 4>{0, 0, 0, 0};
          if (pads && pad_value != static_cast<double>(in[3].GetAsInt(0))) {
@@ -66,26 +60,21 @@ void AddConvKernels(KernelTable* table) {
          }
          ASSIGN_OR_RETURN(Tensor acc, ref::QnnConv2D(data, in[1], in[3], in[4], p, pool));
          ASSIGN_OR_RETURN(acc, ref::BiasAdd(acc, in[2], 1));
-         ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", DType::kU8));
-         ASSIGN_OR_RETURN(auto lo, OptionalInt(n, "clamp_min"));
-         ASSIGN_OR_RETURN(auto hi, OptionalInt(n, "clamp_max"));
-         return Single(ref::Requantize(acc, in[7], Tensor::Scalar<int32_t>(0), in[8], in[9], 1, dt,
-                                       lo, hi));
+         return Single(ref::Requantize(acc, in[7], Tensor::Scalar<int32_t>(0), in[8], in[9], 1,
+                                       fused.out_dtype, fused.clamp_min, fused.clamp_max));
        }},
       {"qnn.conv2d_dynamic",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(auto p, ConvParams(n, DType::kI32));
+         ASSIGN_OR_RETURN(ir::FusedConvView fused, ir::FusedConvView::Of(n));
          ASSIGN_OR_RETURN(Tensor acc, ref::QnnConv2D(in[0], in[1], in[2], in[3], p, pool));
          ASSIGN_OR_RETURN(Tensor y, ref::Cast(acc, DType::kF32));
          ASSIGN_OR_RETURN(y, ref::Multiply(y, in[4]));
          if (in.size() > 5) {
            ASSIGN_OR_RETURN(y, ref::Add(y, in[5]));
          }
-         const bool has_min = n.attrs().map().count("clip_min") > 0;
-         if (has_min || n.attrs().map().count("clip_max") > 0) {
-           ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("clip_min", -INFINITY));
-           ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("clip_max", INFINITY));
-           ASSIGN_OR_RETURN(y, ref::Clip(y, lo, hi));
+         if (fused.clip) {
+           ASSIGN_OR_RETURN(y, ref::Clip(y, fused.clip_min, fused.clip_max));
          }
          // DynamicQuantizeLinear's range of y: from 0, a value replacing
          // only when strictly beyond (NaN never).
@@ -128,8 +117,8 @@ void AddDenseKernels(KernelTable* table) {
        }},
       {"nn.bias_add",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
-         return Single(ref::BiasAdd(in[0], in[1], axis));
+         ASSIGN_OR_RETURN(ir::AxisView v, ir::AxisView::Of(n));
+         return Single(ref::BiasAdd(in[0], in[1], v.axis));
        }},
   });
 }

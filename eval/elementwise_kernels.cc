@@ -1,9 +1,10 @@
 // The reference kernels of the float elementwise ops (binary, unary, with
 // parameters), softmax, clip, cast and the reductions.
-#include <cmath>
 #include <vector>
 
 #include "eval/internal/kernel_table.h"
+#include "ir/elementwise_views.h"
+#include "ir/op_views.h"
 #include "kernels/reference/cast.h"
 #include "kernels/reference/elementwise.h"
 #include "kernels/reference/reduce.h"
@@ -29,9 +30,8 @@ Kernel UnaryKernel(Unary f) {
 using Reduce = absl::StatusOr<Tensor> (*)(const Tensor&, const std::vector<int64_t>&, bool);
 Kernel ReduceKernel(Reduce f) {
   return [f](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-    ASSIGN_OR_RETURN(auto axes, n.attrs().GetInts("axes", {}));
-    ASSIGN_OR_RETURN(int64_t keepdims, n.attrs().GetInt("keepdims", 1));
-    return Single(f(in[0], axes, keepdims != 0));
+    ASSIGN_OR_RETURN(ir::ReduceView v, ir::ReduceView::Of(n));
+    return Single(f(in[0], v.axes, v.keepdims));
   };
 }
 
@@ -52,25 +52,23 @@ void AddElementwiseKernels(KernelTable* table) {
       {"hard_swish", UnaryKernel(&ref::HardSwish)},
       {"leaky_relu",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(double alpha, n.attrs().GetFloat("alpha", 0.01));
-         return Single(ref::LeakyRelu(in[0], static_cast<float>(alpha)));
+         ASSIGN_OR_RETURN(ir::ActivationView v, ir::ActivationView::Of(n));
+         return Single(ref::LeakyRelu(in[0], static_cast<float>(v.alpha)));
        }},
       {"hard_sigmoid",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(double alpha, n.attrs().GetFloat("alpha", 0.2));
-         ASSIGN_OR_RETURN(double beta, n.attrs().GetFloat("beta", 0.5));
-         return Single(ref::HardSigmoid(in[0], static_cast<float>(alpha), static_cast<float>(beta)));
+         ASSIGN_OR_RETURN(ir::ActivationView v, ir::ActivationView::Of(n));
+         return Single(ref::HardSigmoid(in[0], static_cast<float>(v.alpha), static_cast<float>(v.beta)));
        }},
       {"softmax",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", -1));
-         return Single(ref::Softmax(in[0], axis));
+         ASSIGN_OR_RETURN(ir::AxisView v, ir::AxisView::Of(n));
+         return Single(ref::Softmax(in[0], v.axis));
        }},
       {"clip",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("min", -INFINITY));
-         ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("max", INFINITY));
-         return Single(ref::Clip(in[0], lo, hi));
+         ASSIGN_OR_RETURN(ir::ClipView v, ir::ClipView::Of(n));
+         return Single(ref::Clip(in[0], v.min, v.max));
        }},
       {"cast",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {

@@ -7,6 +7,8 @@
 #include "absl/status/status.h"
 #include "eval/internal/kernel_table.h"
 #include "ir/layout.h"
+#include "ir/layout_views.h"
+#include "ir/op_views.h"
 #include "kernels/layout/nhwc.h"
 #include "kernels/reference/layout.h"
 #include "kernels/reference/layout_transform.h"
@@ -26,18 +28,16 @@ void AddLayoutKernels(KernelTable* table) {
   table->insert({
       {"layout_transform",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(std::string src, n.attrs().GetString("src_layout"));
-         ASSIGN_OR_RETURN(std::string dst, n.attrs().GetString("dst_layout"));
+         ASSIGN_OR_RETURN(ir::LayoutTransformView v, ir::LayoutTransformView::Of(n));
+         const std::string& src = v.src_layout;
+         const std::string& dst = v.dst_layout;
          // NCHW <-> NCHW{k}c, the kernels' layouts: the spatial-pack packers.
          int64_t to_block = ir::ChannelBlock(dst), from_block = ir::ChannelBlock(src);
          if (src == "NCHW" && to_block > 0) {
            return Single(kernels::spatial_pack::ToBlocked(in[0], to_block, 0, pool));
          }
          if (dst == "NCHW" && from_block > 0) {
-           int64_t channels = in[0].dim(1) * from_block;
-           if (n.attrs().Has("channels")) {
-             ASSIGN_OR_RETURN(channels, n.attrs().GetInt("channels"));
-           }
+           const int64_t channels = v.channels.value_or(in[0].dim(1) * from_block);
            return Single(kernels::spatial_pack::FromBlocked(in[0], channels, pool));
          }
          // NCHW <-> NHWC around the NHWC kernels (XNNPACK).
@@ -47,15 +47,13 @@ void AddLayoutKernels(KernelTable* table) {
        }},
       {"transpose",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         std::vector<int64_t> dflt(in[0].rank());
-         for (int64_t i = 0; i < in[0].rank(); ++i) dflt[i] = in[0].rank() - 1 - i;
-         ASSIGN_OR_RETURN(auto axes, n.attrs().GetInts("axes", dflt));
-         return Single(ref::Transpose(in[0], axes));
+         ASSIGN_OR_RETURN(ir::TransposeView v, ir::TransposeView::Of(n));
+         return Single(ref::Transpose(in[0], v.AxesFor(in[0].rank())));
        }},
       {"reshape",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(auto shape, n.attrs().GetInts("newshape"));
-         return Single(in[0].Reshaped(shape));  // shares the data: no copy
+         ASSIGN_OR_RETURN(ir::ReshapeView v, ir::ReshapeView::Of(n));
+         return Single(in[0].Reshaped(v.newshape));  // shares the data: no copy
        }},
       {"flatten",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
@@ -68,54 +66,45 @@ void AddDataMovementKernels(KernelTable* table) {
   table->insert({
       {"nn.pad",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(auto pads, n.attrs().GetInts("pad_width"));
-         ASSIGN_OR_RETURN(std::string mode, n.attrs().GetString("pad_mode", "constant"));
-         ASSIGN_OR_RETURN(double value, n.attrs().GetFloat("pad_value", 0.0));
-         return Single(ref::Pad(in[0], pads, mode, value));
+         ASSIGN_OR_RETURN(ir::PadView v, ir::PadView::Of(n));
+         return Single(ref::Pad(in[0], v.pad_width, v.pad_mode, v.pad_value));
        }},
       {"strided_slice",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(auto begin, n.attrs().GetInts("begin"));
-         ASSIGN_OR_RETURN(auto end, n.attrs().GetInts("end"));
-         ASSIGN_OR_RETURN(auto strides, n.attrs().GetInts("strides"));
-         return Single(ref::StridedSlice(in[0], begin, end, strides));
+         ASSIGN_OR_RETURN(ir::StridedSliceView v, ir::StridedSliceView::Of(n));
+         return Single(ref::StridedSlice(in[0], v.begin, v.end, v.strides));
        }},
       {"take",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 0));
-         ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
-         if (layout == "NCHW") return Single(ref::Take(in[0], in[1], axis));
+         ASSIGN_OR_RETURN(ir::TakeView v, ir::TakeView::Of(n));
+         if (!v.blocked()) return Single(ref::Take(in[0], in[1], v.axis));
          // Blocked channels: through NCHW, like the blocked qnn.concat.
-         ASSIGN_OR_RETURN(int64_t channels, n.attrs().GetInt("channels"));
-         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], channels, pool));
+         ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], v.channels, pool));
          ASSIGN_OR_RETURN(Tensor picked, ref::Take(nchw, in[1], 1));
-         return Single(kernels::spatial_pack::ToBlocked(picked, ir::ChannelBlock(layout), 0, pool));
+         return Single(kernels::spatial_pack::ToBlocked(picked, ir::ChannelBlock(v.layout), 0, pool));
        }},
       {"broadcast_to",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(auto shape, n.attrs().GetInts("shape"));
-         return Single(ref::BroadcastTo(in[0], shape));
+         ASSIGN_OR_RETURN(ir::BroadcastToView v, ir::BroadcastToView::Of(n));
+         return Single(ref::BroadcastTo(in[0], v.shape));
        }},
       {"concat",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 0));
-         return Single(ref::Concat(in, axis));
+         ASSIGN_OR_RETURN(ir::AxisView v, ir::AxisView::Of(n));
+         return Single(ref::Concat(in, v.axis));
        }},
       {"resize",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(auto size, n.attrs().GetInts("size"));
-         if (size.size() != 2) return absl::InvalidArgumentError("size needs 2 values");
+         ASSIGN_OR_RETURN(ir::ResizeView v, ir::ResizeView::Of(n));
          ref::ResizeParams p;
-         ASSIGN_OR_RETURN(p.mode, n.attrs().GetString("method", "nearest"));
-         ASSIGN_OR_RETURN(p.coordinate_transformation_mode,
-                          n.attrs().GetString("coordinate_transformation_mode", "half_pixel"));
-         ASSIGN_OR_RETURN(p.nearest_mode, n.attrs().GetString("nearest_mode", "round_prefer_floor"));
-         ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
-         if (layout == "NCHW") return Single(ref::Resize2D(in[0], size[0], size[1], p));
+         p.mode = v.method;
+         p.coordinate_transformation_mode = v.coordinate_transformation_mode;
+         p.nearest_mode = v.nearest_mode;
+         if (v.layout == "NCHW") return Single(ref::Resize2D(in[0], v.size[0], v.size[1], p));
          // Blocked: per channel, as in NCHW (padding lanes resized too).
-         ASSIGN_OR_RETURN(Tensor nchw, ref::LayoutTransform(in[0], layout, "NCHW"));
-         ASSIGN_OR_RETURN(Tensor y, ref::Resize2D(nchw, size[0], size[1], p));
-         return Single(ref::LayoutTransform(y, "NCHW", layout));
+         ASSIGN_OR_RETURN(Tensor nchw, ref::LayoutTransform(in[0], v.layout, "NCHW"));
+         ASSIGN_OR_RETURN(Tensor y, ref::Resize2D(nchw, v.size[0], v.size[1], p));
+         return Single(ref::LayoutTransform(y, "NCHW", v.layout));
        }},
   });
 }

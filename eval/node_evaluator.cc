@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "eval/internal/kernel_table.h"
-#include "ir/op_views.h"
 #include "util/status_macros.h"
 
 namespace qnnc::eval {
@@ -15,11 +14,10 @@ absl::StatusOr<tensor::DType> DTypeAttr(const ir::Node& n, const char* name, ten
   return tensor::ParseDType(s);
 }
 
-absl::Status ExpectLayout(const ir::Node& n, const char* attr, const char* layout) {
-  ASSIGN_OR_RETURN(std::string l, n.attrs().GetString(attr, layout));
-  if (l != layout) {
+absl::Status ExpectLayout(const char* attr, const std::string& got, const char* layout) {
+  if (got != layout) {
     return absl::UnimplementedError(
-        absl::StrCat("the reference kernel needs ", attr, " ", layout, ", got ", l));
+        absl::StrCat("the reference kernel needs ", attr, " ", layout, ", got ", got));
   }
   return absl::OkStatus();
 }
@@ -48,6 +46,10 @@ const internal::KernelTable& Kernels() {
 
 absl::StatusOr<kernels::reference::Pool2DParams> Pool2DParamsOf(const ir::Node& n) {
   ASSIGN_OR_RETURN(ir::Pool2DView v, ir::Pool2DView::Of(n));
+  return Pool2DParamsOf(v);
+}
+
+kernels::reference::Pool2DParams Pool2DParamsOf(const ir::Pool2DView& v) {
   kernels::reference::Pool2DParams p;
   p.kernel = v.pool_size;
   p.strides = v.strides;

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "ir/op_views.h"
 #include "kernels/reference/pool.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
@@ -21,6 +22,8 @@ absl::StatusOr<std::vector<tensor::Tensor>> EvaluateNode(const ir::Node& node,
 // The window of a 2-D pooling node (pool_size, strides, padding, dilation,
 // ceil_mode, count_include_pad) from its attributes; the layout is not checked.
 absl::StatusOr<kernels::reference::Pool2DParams> Pool2DParamsOf(const ir::Node& node);
+// The same from the node's view.
+kernels::reference::Pool2DParams Pool2DParamsOf(const ir::Pool2DView& view);
 
 }  // namespace qnnc::eval
 

@@ -1,10 +1,11 @@
 // The reference kernels of pooling: max, average and global average (float,
 // and quantized global average), in NCHW or NCHW{k}c.
-#include <string>
 
 #include "eval/internal/kernel_table.h"
 #include "eval/node_evaluator.h"
 #include "ir/layout.h"
+#include "ir/layout_views.h"
+#include "ir/op_views.h"
 #include "kernels/reference/pool.h"
 #include "kernels/reference/quantize.h"
 #include "kernels/spatial_pack/blocked_layout.h"
@@ -31,10 +32,10 @@ absl::StatusOr<Tensor> PerChannelThroughNchw(const Tensor& x, F op) {
 // nn.global_avg_pool2d in NCHW, or in NCHW{k}c with every lane as a
 // channel (padding lanes too).
 absl::StatusOr<Tensor> GlobalAvgPool(const ir::Node& n, const Tensor& x, pthreadpool_t pool) {
-  ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
-  const int64_t block = ir::ChannelBlock(layout);
+  ASSIGN_OR_RETURN(ir::GlobalPoolView v, ir::GlobalPoolView::Of(n));
+  const int64_t block = ir::ChannelBlock(v.layout);
   if (block == 0) {
-    RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
+    RETURN_IF_ERROR(ExpectLayout("layout", v.layout, "NCHW"));
     return ref::GlobalAvgPool2D(x);
   }
   const int64_t lanes = x.dim(1) * block;
@@ -44,11 +45,11 @@ absl::StatusOr<Tensor> GlobalAvgPool(const ir::Node& n, const Tensor& x, pthread
 }
 
 absl::StatusOr<ref::Pool2DParams> PoolParams(const ir::Node& n, bool allow_blocked = false) {
-  ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
-  if (!(allow_blocked && ir::ChannelBlock(layout) > 0)) {
-    RETURN_IF_ERROR(ExpectLayout(n, "layout", "NCHW"));
+  ASSIGN_OR_RETURN(ir::Pool2DView v, ir::Pool2DView::Of(n));
+  if (!(allow_blocked && ir::ChannelBlock(v.layout) > 0)) {
+    RETURN_IF_ERROR(ExpectLayout("layout", v.layout, "NCHW"));
   }
-  return Pool2DParamsOf(n);
+  return Pool2DParamsOf(v);
 }
 
 }  // namespace

@@ -2,11 +2,12 @@
 // fixed_point_multiply, dynamic quantization) and of the quantized
 // elementwise ops, concat and lookup.
 #include <optional>
-#include <string>
 
 #include "absl/status/status.h"
 #include "eval/internal/kernel_table.h"
+#include "ir/elementwise_views.h"
 #include "ir/layout.h"
+#include "ir/layout_views.h"
 #include "ir/op_views.h"
 #include "kernels/reference/qnn_elementwise.h"
 #include "kernels/reference/quantize.h"
@@ -29,14 +30,14 @@ void AddQuantizeKernels(KernelTable* table) {
   table->insert({
       {"qnn.quantize",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+         ASSIGN_OR_RETURN(ir::AxisView v, ir::AxisView::Of(n));
          ASSIGN_OR_RETURN(DType dt, DTypeAttr(n, "out_dtype", in[2].dtype()));
-         return Single(ref::Quantize(in[0], in[1], in[2], axis, dt));
+         return Single(ref::Quantize(in[0], in[1], in[2], v.axis, dt));
        }},
       {"qnn.dequantize",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
-         return Single(ref::Dequantize(in[0], in[1], in[2], axis));
+         ASSIGN_OR_RETURN(ir::AxisView v, ir::AxisView::Of(n));
+         return Single(ref::Dequantize(in[0], in[1], in[2], v.axis));
        }},
       {"qnn.requantize",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
@@ -50,11 +51,8 @@ void AddQuantizeKernels(KernelTable* table) {
        }},
       {"fixed_point_multiply",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
-         ASSIGN_OR_RETURN(std::string mode, n.attrs().GetString("rounding", "UPWARD"));
-         ASSIGN_OR_RETURN(kernels::requantize::Rounding rounding,
-                          kernels::requantize::ParseRounding(mode));
-         return Single(kernels::requantize::FixedPointMultiply(in[0], in[1], in[2], axis, rounding));
+         ASSIGN_OR_RETURN(ir::FixedPointMultiplyView v, ir::FixedPointMultiplyView::Of(n));
+         return Single(kernels::requantize::FixedPointMultiply(in[0], in[1], in[2], v.axis, v.rounding));
        }},
       {"qnn.dynamic_quantize",
        [](const ir::Node&, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
@@ -79,20 +77,17 @@ void AddQnnElementwiseKernels(KernelTable* table) {
        }},
       {"qnn.concat",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
-         ASSIGN_OR_RETURN(int64_t axis, n.attrs().GetInt("axis", 1));
+         ASSIGN_OR_RETURN(ir::QnnConcatView v, ir::QnnConcatView::Of(n));
          size_t k = (in.size() - 2) / 3;
          Tensors data(in.begin(), in.begin() + k), scales(in.begin() + k, in.begin() + 2 * k),
              zps(in.begin() + 2 * k, in.begin() + 3 * k);
-         ASSIGN_OR_RETURN(std::string layout, n.attrs().GetString("layout", "NCHW"));
-         if (layout == "NCHW") return Single(ref::QnnConcat(data, scales, zps, in[3 * k], in[3 * k + 1], axis));
+         if (!v.blocked()) return Single(ref::QnnConcat(data, scales, zps, in[3 * k], in[3 * k + 1], v.axis));
          // Blocked: through NCHW, each input with its real channels.
-         ASSIGN_OR_RETURN(auto channels, n.attrs().GetInts("channels"));
-         if (channels.size() != k) return absl::InvalidArgumentError("channels needs one count per input");
          for (size_t i = 0; i < k; ++i) {
-           ASSIGN_OR_RETURN(data[i], kernels::spatial_pack::FromBlocked(data[i], channels[i], pool));
+           ASSIGN_OR_RETURN(data[i], kernels::spatial_pack::FromBlocked(data[i], v.channels[i], pool));
          }
          ASSIGN_OR_RETURN(Tensor nchw, ref::QnnConcat(data, scales, zps, in[3 * k], in[3 * k + 1], 1));
-         return Single(kernels::spatial_pack::ToBlocked(nchw, ir::ChannelBlock(layout), 0, pool));
+         return Single(kernels::spatial_pack::ToBlocked(nchw, ir::ChannelBlock(v.layout), 0, pool));
        }},
       {"qnn.lookup",
        [](const ir::Node&, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {

@@ -60,7 +60,8 @@ absl::StatusOr<Pool2DView> Pool2DView::Of(const Node& node) {
 absl::StatusOr<RequantizeView> RequantizeView::Of(const Node& node) {
   const Attrs& a = node.attrs();
   RequantizeView v;
-  ASSIGN_OR_RETURN(v.axis, a.GetInt("axis", 1));
+  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(node));
+  v.axis = axis.axis;
   ASSIGN_OR_RETURN(const std::string rounding, a.GetString("rounding", "TONEAREST_EVEN"));
   ASSIGN_OR_RETURN(v.rounding, tensor::ParseRounding(rounding));
   ASSIGN_OR_RETURN(v.out_dtype, internal::DTypeAttr(node, "out_dtype", tensor::DType::kI8));
@@ -75,6 +76,54 @@ absl::StatusOr<RequantizeView> RequantizeView::Of(const Node& node) {
 }
 
 absl::StatusOr<int64_t> RequantizeView::AxisFor(int64_t rank) const {
+  return internal::NormalizeAxis(axis, rank);
+}
+
+absl::StatusOr<FusedConvView> FusedConvView::Of(const Node& node) {
+  const std::string& op = node.op();
+  if (op != "qnn.conv2d" && op != "qnn.conv2d_requantize" && op != "qnn.conv2d_dynamic") {
+    return absl::InvalidArgumentError(absl::StrCat("op '", op, "' is not a quantized convolution"));
+  }
+  const Attrs& a = node.attrs();
+  FusedConvView v;
+  const tensor::DType dflt = op == "qnn.conv2d_requantize" ? tensor::DType::kU8 : tensor::DType::kI32;
+  ASSIGN_OR_RETURN(v.out_dtype, internal::DTypeAttr(node, "out_dtype", dflt));
+  if (a.Has("pad_value")) {
+    ASSIGN_OR_RETURN(v.pad_value, a.GetFloat("pad_value"));
+  }
+  if (a.Has("clamp_min")) {
+    ASSIGN_OR_RETURN(v.clamp_min, a.GetInt("clamp_min"));
+  }
+  if (a.Has("clamp_max")) {
+    ASSIGN_OR_RETURN(v.clamp_max, a.GetInt("clamp_max"));
+  }
+  v.clip = a.Has("clip_min") || a.Has("clip_max");
+  ASSIGN_OR_RETURN(v.clip_min, a.GetFloat("clip_min", -INFINITY));
+  ASSIGN_OR_RETURN(v.clip_max, a.GetFloat("clip_max", INFINITY));
+  return v;
+}
+
+absl::StatusOr<AxisView> AxisView::Of(const Node& node) {
+  struct Default {
+    const char* op;
+    int64_t axis;
+  };
+  static constexpr Default kDefaults[] = {
+      {"softmax", -1},        {"concat", 0},         {"take", 0},
+      {"flatten", 1},         {"nn.bias_add", 1},    {"qnn.quantize", 1},
+      {"qnn.dequantize", 1},  {"qnn.requantize", 1}, {"qnn.concat", 1},
+      {"fixed_point_multiply", 1},
+  };
+  for (const Default& d : kDefaults) {
+    if (node.op() != d.op) continue;
+    AxisView v;
+    ASSIGN_OR_RETURN(v.axis, node.attrs().GetInt("axis", d.axis));
+    return v;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("op '", node.op(), "' has no axis attribute"));
+}
+
+absl::StatusOr<int64_t> AxisView::AxisFor(int64_t rank) const {
   return internal::NormalizeAxis(axis, rank);
 }
 

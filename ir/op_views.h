@@ -1,12 +1,16 @@
 // Typed views of the attributes of the convolution, pooling and requantize
-// ops, parsed and validated in one place (in the spirit of TVM's
-// QnnConv2DAttrs). Type relations, workload extraction, passes and kernels
-// read a view instead of parsing attribute strings themselves.
+// ops and of every op's `axis`, parsed and validated in one place (in the
+// spirit of TVM's QnnConv2DAttrs). Type relations, workload extraction,
+// passes and kernels read a view instead of parsing attribute strings
+// themselves. The other families' views: ir/layout_views.h (data movement)
+// and ir/elementwise_views.h.
 #ifndef QNNC_IR_OP_VIEWS_H_
 #define QNNC_IR_OP_VIEWS_H_
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +68,38 @@ struct RequantizeView {
   static absl::StatusOr<RequantizeView> Of(const Node& node);
 
   bool nearest_even() const { return rounding == tensor::Rounding::kFloatToNearestEven; }
+  // The axis in [0, rank), or an error when it is outside [-rank, rank).
+  absl::StatusOr<int64_t> AxisFor(int64_t rank) const;
+};
+
+// What the quantized convolutions carry besides their geometry
+// (Conv2DView): the output dtype, and the epilogue FuseOps fuses into
+// qnn.conv2d_requantize (pad_value, clamp_min, clamp_max) and
+// qnn.conv2d_dynamic (clip_min, clip_max). For qnn.conv2d,
+// qnn.conv2d_requantize and qnn.conv2d_dynamic; validated: the types, and
+// out_dtype a dtype name.
+struct FusedConvView {
+  // Given, else u8 for qnn.conv2d_requantize and i32 (the accumulator) for
+  // the others.
+  tensor::DType out_dtype = tensor::DType::kI32;
+  std::optional<double> pad_value;  // the value padding stands for
+  // As given (not yet intersected with out_dtype's range).
+  std::optional<int64_t> clamp_min, clamp_max;
+  bool clip = false;  // whether clip_min or clip_max is given
+  double clip_min = -INFINITY, clip_max = INFINITY;
+
+  static absl::StatusOr<FusedConvView> Of(const Node& node);
+};
+
+// The `axis` of an op that has one, with that op's default: -1 for
+// softmax, 0 for concat and take, 1 for flatten, nn.bias_add,
+// qnn.quantize, qnn.dequantize, qnn.requantize, qnn.concat and
+// fixed_point_multiply. An error for other ops.
+struct AxisView {
+  int64_t axis = 0;  // as given: may be negative, see AxisFor
+
+  static absl::StatusOr<AxisView> Of(const Node& node);
+
   // The axis in [0, rank), or an error when it is outside [-rank, rank).
   absl::StatusOr<int64_t> AxisFor(int64_t rank) const;
 };

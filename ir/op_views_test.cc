@@ -1,5 +1,10 @@
 #include "ir/op_views.h"
 
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "ir/conv_epilogue.h"
 
@@ -110,6 +115,115 @@ TEST(RequantizeView, ClampIsTheDtypeRangeNarrowedByTheAttributes) {
   a.Set("rounding", std::string("UPWARD"));
   a.Set("out_dtype", std::string("f32"));
   EXPECT_FALSE(RequantizeView::Of(*g.AddNode("qnn.requantize", {x, x, x, x, x}, a)).ok());
+}
+
+TEST(FusedConvView, DefaultsPerOp) {
+  Graph g;
+  auto plain = FusedConvView::Of(*AddConv(g, {}));
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->out_dtype, DType::kI32) << "qnn.conv2d gives its accumulator";
+  EXPECT_FALSE(plain->pad_value.has_value());
+  EXPECT_FALSE(plain->clamp_min.has_value());
+  EXPECT_FALSE(plain->clamp_max.has_value());
+  EXPECT_FALSE(plain->clip);
+  EXPECT_EQ(plain->clip_min, -INFINITY);
+  EXPECT_EQ(plain->clip_max, INFINITY);
+
+  Value* x = g.AddInput("x8", {DType::kU8, {1, 4, 8, 8}});
+  std::vector<Value*> ten(10, x);
+  auto fused = FusedConvView::Of(*g.AddNode("qnn.conv2d_requantize", ten));
+  ASSERT_TRUE(fused.ok()) << fused.status();
+  EXPECT_EQ(fused->out_dtype, DType::kU8) << "qnn.conv2d_requantize requantizes to u8";
+  EXPECT_FALSE(FusedConvView::Of(*g.AddNode("nn.max_pool2d", {x})).ok());
+}
+
+TEST(FusedConvView, GivenValues) {
+  Graph g;
+  Value* x = g.AddInput("x", {DType::kU8, {1, 4, 8, 8}});
+  Attrs a;
+  a.Set("out_dtype", std::string("i8"));
+  a.Set("pad_value", int64_t{-3});  // an int reads as a float
+  a.Set("clamp_min", int64_t{-100});
+  a.Set("clamp_max", int64_t{300});
+  auto v = FusedConvView::Of(*g.AddNode("qnn.conv2d_requantize", std::vector<Value*>(10, x), a));
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_EQ(v->out_dtype, DType::kI8);
+  EXPECT_EQ(v->pad_value, -3.0);
+  EXPECT_EQ(v->clamp_min, -100) << "as given, not narrowed to the dtype";
+  EXPECT_EQ(v->clamp_max, 300);
+
+  Attrs d;
+  d.Set("clip_max", 6.0);
+  auto dynamic = FusedConvView::Of(*g.AddNode("qnn.conv2d_dynamic", std::vector<Value*>(5, x), d, 2));
+  ASSERT_TRUE(dynamic.ok()) << dynamic.status();
+  EXPECT_TRUE(dynamic->clip) << "either bound clips";
+  EXPECT_EQ(dynamic->clip_min, -INFINITY);
+  EXPECT_EQ(dynamic->clip_max, 6.0);
+}
+
+TEST(FusedConvView, RefusesBadValuesNamingTheAttribute) {
+  struct Case {
+    const char* name;
+    AttrValue value;
+    const char* message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"out_dtype", std::string("int8"), "unknown dtype 'int8'"},
+           {"pad_value", std::string("zero"), "attribute 'pad_value' must be a float"},
+           {"clamp_min", 1.5, "attribute 'clamp_min' must be an int"},
+           {"clamp_max", std::string("x"), "attribute 'clamp_max' must be an int"},
+           {"clip_min", std::string("x"), "attribute 'clip_min' must be a float"},
+       }) {
+    Graph g;
+    Value* x = g.AddInput("x", {DType::kU8, {1, 4, 8, 8}});
+    Attrs a;
+    a.Set(c.name, c.value);
+    auto v = FusedConvView::Of(*g.AddNode("qnn.conv2d_requantize", std::vector<Value*>(10, x), a));
+    ASSERT_FALSE(v.ok()) << c.name;
+    EXPECT_NE(v.status().message().find(c.message), std::string::npos) << v.status();
+  }
+}
+
+TEST(AxisView, EachOpsDefault) {
+  Graph g;
+  Value* x = g.AddInput("x", {DType::kF32, {1, 4, 2, 2}});
+  for (const auto& [op, axis] : std::vector<std::pair<std::string, int64_t>>{
+           {"softmax", -1},
+           {"concat", 0},
+           {"take", 0},
+           {"flatten", 1},
+           {"nn.bias_add", 1},
+           {"qnn.quantize", 1},
+           {"qnn.dequantize", 1},
+           {"qnn.requantize", 1},
+           {"qnn.concat", 1},
+           {"fixed_point_multiply", 1},
+       }) {
+    auto v = AxisView::Of(*g.AddNode(op, {x}));
+    ASSERT_TRUE(v.ok()) << op << ": " << v.status();
+    EXPECT_EQ(v->axis, axis) << op;
+  }
+  auto none = AxisView::Of(*g.AddNode("relu", {x}));
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("op 'relu' has no axis attribute"), std::string::npos) << none.status();
+}
+
+TEST(AxisView, GivenValueNormalizedAgainstTheRank) {
+  Graph g;
+  Value* x = g.AddInput("x", {DType::kF32, {1, 4, 2, 2}});
+  Attrs a;
+  a.Set("axis", int64_t{-3});
+  auto v = AxisView::Of(*g.AddNode("concat", {x}, a));
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_EQ(v->axis, -3) << "as given";
+  EXPECT_EQ(*v->AxisFor(4), 1);
+  auto out = v->AxisFor(2);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("axis -3 is out of range for rank 2"), std::string::npos) << out.status();
+  a.Set("axis", std::string("1"));
+  auto bad = AxisView::Of(*g.AddNode("concat", {x}, a));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("attribute 'axis' must be an int"), std::string::npos) << bad.status();
 }
 
 // conv -> bias_add -> bias_add -> requantize, with the requantize's

@@ -54,8 +54,8 @@ absl::StatusOr<std::vector<TensorType>> MatMulRel(const TypeRelationInput& in) {
 absl::StatusOr<std::vector<TensorType>> BiasAddRel(const TypeRelationInput& in) {
   const auto& t = in.inputs;
   RETURN_IF_ERROR(ExpectRank(t[1], 1, "bias"));
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
-  ASSIGN_OR_RETURN(int64_t a, internal::NormalizeAxis(axis, t[0].rank()));
+  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(in.node));
+  ASSIGN_OR_RETURN(int64_t a, axis.AxisFor(t[0].rank()));
   if (t[1].shape[0] != t[0].shape[a] || t[1].dtype != t[0].dtype) {
     return absl::InvalidArgumentError(absl::StrCat("bias ", t[1].ToString(), " does not match axis ",
                                                    a, " of ", t[0].ToString()));

@@ -3,6 +3,7 @@
 // or 1-D (per-channel along `axis`).
 #include "absl/strings/str_cat.h"
 #include "ir/conv_relation.h"
+#include "ir/elementwise_views.h"
 #include "ir/layout.h"
 #include "ir/op_registry.h"
 #include "ir/op_views.h"
@@ -43,9 +44,9 @@ absl::StatusOr<std::vector<TensorType>> QuantizeRel(const TypeRelationInput& in)
   const auto& t = in.inputs;
   RETURN_IF_ERROR(ExpectFloat(t[0], "data"));
   RETURN_IF_ERROR(ExpectFloat(t[1], "scale"));
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
-  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "scale"));
-  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "zero point"));
+  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(in.node));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis.axis, "scale"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis.axis, "zero point"));
   ASSIGN_OR_RETURN(DType out, DTypeAttr(in.node, "out_dtype", t[2].dtype));
   if (!tensor::IsInteger(out)) return absl::InvalidArgumentError("out_dtype must be an integer type");
   return One({out, t[0].shape});
@@ -55,9 +56,9 @@ absl::StatusOr<std::vector<TensorType>> DequantizeRel(const TypeRelationInput& i
   const auto& t = in.inputs;
   RETURN_IF_ERROR(ExpectInteger(t[0], "data"));
   RETURN_IF_ERROR(ExpectFloat(t[1], "scale"));
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
-  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "scale"));
-  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "zero point"));
+  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(in.node));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis.axis, "scale"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis.axis, "zero point"));
   return One({DType::kF32, t[0].shape});
 }
 
@@ -192,8 +193,8 @@ absl::StatusOr<std::vector<TensorType>> QnnConcatRel(const TypeRelationInput& in
     }
     return One({t[0].dtype, {t[0].shape[0], (sum + k - 1) / k, t[0].shape[2], t[0].shape[3], k}});
   }
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
-  ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, t[0].rank()));
+  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(in.node));
+  ASSIGN_OR_RETURN(int64_t a, axis.AxisFor(t[0].rank()));
   Shape out = t[0].shape;
   for (int64_t i = 1; i < n; ++i) {
     if (t[i].dtype != t[0].dtype || t[i].rank() != t[0].rank()) {
@@ -217,14 +218,12 @@ absl::StatusOr<std::vector<TensorType>> FixedPointMultiplyRel(const TypeRelation
   RETURN_IF_ERROR(internal::ExpectDType(t[0], DType::kI32, "data"));
   RETURN_IF_ERROR(internal::ExpectDType(t[1], DType::kI32, "multiplier"));
   RETURN_IF_ERROR(internal::ExpectDType(t[2], DType::kI32, "shift"));
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
-  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], axis, "multiplier"));
-  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], axis, "shift"));
-  ASSIGN_OR_RETURN(std::string rounding, in.node.attrs().GetString("rounding", "UPWARD"));
-  ASSIGN_OR_RETURN(const tensor::Rounding mode, tensor::ParseRounding(rounding));
-  if (mode == tensor::Rounding::kFloatToNearestEven) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rounding must be UPWARD or TONEAREST, got '", rounding, "'"));
+  ASSIGN_OR_RETURN(const FixedPointMultiplyView view, FixedPointMultiplyView::Of(in.node));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[1], view.axis, "multiplier"));
+  RETURN_IF_ERROR(CheckPerChannel(t[0], t[2], view.axis, "shift"));
+  if (view.rounding == tensor::Rounding::kFloatToNearestEven) {
+    return absl::InvalidArgumentError(absl::StrCat("rounding must be UPWARD or TONEAREST, got '",
+                                                   tensor::RoundingName(view.rounding), "'"));
   }
   return One(t[0]);
 }

@@ -4,8 +4,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/elementwise_views.h"
 #include "ir/layout.h"
+#include "ir/layout_views.h"
 #include "ir/op_registry.h"
+#include "ir/op_views.h"
 #include "ir/type_relation_util.h"
 #include "util/status_macros.h"
 
@@ -38,9 +41,7 @@ absl::StatusOr<std::vector<TensorType>> FloatUnaryRel(const TypeRelationInput& i
 }
 
 absl::StatusOr<std::vector<TensorType>> ClipRel(const TypeRelationInput& in) {
-  ASSIGN_OR_RETURN(double lo, in.node.attrs().GetFloat("min", -INFINITY));
-  ASSIGN_OR_RETURN(double hi, in.node.attrs().GetFloat("max", INFINITY));
-  if (lo > hi) return absl::InvalidArgumentError(absl::StrCat("min ", lo, " > max ", hi));
+  RETURN_IF_ERROR(ClipView::Of(in.node).status());
   return One(in.inputs[0]);
 }
 
@@ -52,8 +53,8 @@ absl::StatusOr<std::vector<TensorType>> CastRel(const TypeRelationInput& in) {
 
 absl::StatusOr<std::vector<TensorType>> ConcatRel(const TypeRelationInput& in) {
   const auto& t = in.inputs;
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 0));
-  ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, t[0].rank()));
+  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(in.node));
+  ASSIGN_OR_RETURN(int64_t a, axis.AxisFor(t[0].rank()));
   Shape out = t[0].shape;
   for (size_t i = 1; i < t.size(); ++i) {
     bool ok = t[i].dtype == t[0].dtype && t[i].rank() == t[0].rank();
@@ -69,7 +70,8 @@ absl::StatusOr<std::vector<TensorType>> ConcatRel(const TypeRelationInput& in) {
 }
 
 absl::StatusOr<std::vector<TensorType>> ReshapeRel(const TypeRelationInput& in) {
-  ASSIGN_OR_RETURN(auto newshape, in.node.attrs().GetInts("newshape"));
+  ASSIGN_OR_RETURN(const ReshapeView view, ReshapeView::Of(in.node));
+  const std::vector<int64_t>& newshape = view.newshape;
   const TensorType& x = in.inputs[0];
   ASSIGN_OR_RETURN(int64_t n, tensor::NumElements(x.shape));
   for (int64_t d : newshape) {
@@ -85,7 +87,8 @@ absl::StatusOr<std::vector<TensorType>> ReshapeRel(const TypeRelationInput& in) 
 
 absl::StatusOr<std::vector<TensorType>> FlattenRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 1));
+  ASSIGN_OR_RETURN(const AxisView view, AxisView::Of(in.node));
+  const int64_t axis = view.axis;
   int64_t a = axis < 0 ? axis + x.rank() : axis;
   if (a < 0 || a > x.rank()) {
     return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " out of range for ", x.ToString()));
@@ -97,9 +100,8 @@ absl::StatusOr<std::vector<TensorType>> FlattenRel(const TypeRelationInput& in) 
 
 absl::StatusOr<std::vector<TensorType>> TransposeRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  std::vector<int64_t> dflt(x.rank());
-  std::iota(dflt.rbegin(), dflt.rend(), 0);
-  ASSIGN_OR_RETURN(auto axes, in.node.attrs().GetInts("axes", dflt));
+  ASSIGN_OR_RETURN(const TransposeView view, TransposeView::Of(in.node));
+  const std::vector<int64_t> axes = view.AxesFor(x.rank());
   std::vector<int64_t> sorted = axes;
   std::sort(sorted.begin(), sorted.end());
   std::vector<int64_t> iota(x.rank());
@@ -114,12 +116,12 @@ absl::StatusOr<std::vector<TensorType>> TransposeRel(const TypeRelationInput& in
 }
 
 absl::StatusOr<std::vector<TensorType>> LayoutTransformRel(const TypeRelationInput& in) {
-  ASSIGN_OR_RETURN(std::string src, in.node.attrs().GetString("src_layout"));
-  ASSIGN_OR_RETURN(std::string dst, in.node.attrs().GetString("dst_layout"));
-  ASSIGN_OR_RETURN(Shape out, TransformLayoutShape(in.inputs[0].shape, src, dst));
+  ASSIGN_OR_RETURN(const LayoutTransformView view, LayoutTransformView::Of(in.node));
+  const std::string& dst = view.dst_layout;
+  ASSIGN_OR_RETURN(Shape out, TransformLayoutShape(in.inputs[0].shape, view.src_layout, dst));
   // Leaving a blocked layout, `channels` drops the padding of the last block.
-  if (in.node.attrs().Has("channels")) {
-    ASSIGN_OR_RETURN(int64_t channels, in.node.attrs().GetInt("channels"));
+  if (view.channels) {
+    const int64_t channels = *view.channels;
     if (dst != "NCHW" || out.size() != 4 || channels <= 0 || channels > out[1] ||
         out[1] - channels >= 64) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -169,10 +171,10 @@ absl::StatusOr<std::vector<TensorType>> ResizeRel(const TypeRelationInput& in) {
 
 absl::StatusOr<std::vector<TensorType>> ReduceRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  ASSIGN_OR_RETURN(auto axes, in.node.attrs().GetInts("axes", {}));
-  ASSIGN_OR_RETURN(int64_t keepdims, in.node.attrs().GetInt("keepdims", 1));
-  std::vector<bool> reduced(x.rank(), axes.empty());
-  for (int64_t axis : axes) {
+  ASSIGN_OR_RETURN(const ReduceView view, ReduceView::Of(in.node));
+  const bool keepdims = view.keepdims;
+  std::vector<bool> reduced(x.rank(), view.axes.empty());
+  for (int64_t axis : view.axes) {
     ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, x.rank()));
     reduced[a] = true;
   }
@@ -189,8 +191,8 @@ absl::StatusOr<std::vector<TensorType>> ReduceRel(const TypeRelationInput& in) {
 
 absl::StatusOr<std::vector<TensorType>> SoftmaxRel(const TypeRelationInput& in) {
   RETURN_IF_ERROR(ExpectFloat(in.inputs[0], "data"));
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", -1));
-  RETURN_IF_ERROR(NormalizeAxis(axis, in.inputs[0].rank()).status());
+  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(in.node));
+  RETURN_IF_ERROR(axis.AxisFor(in.inputs[0].rank()).status());
   return One(in.inputs[0]);
 }
 
@@ -198,9 +200,10 @@ absl::StatusOr<std::vector<TensorType>> SoftmaxRel(const TypeRelationInput& in) 
 // (the converter does), so the IR states exactly which elements it takes.
 absl::StatusOr<std::vector<TensorType>> StridedSliceRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  ASSIGN_OR_RETURN(auto begin, in.node.attrs().GetInts("begin"));
-  ASSIGN_OR_RETURN(auto end, in.node.attrs().GetInts("end"));
-  ASSIGN_OR_RETURN(auto strides, in.node.attrs().GetInts("strides"));
+  ASSIGN_OR_RETURN(const StridedSliceView view, StridedSliceView::Of(in.node));
+  const std::vector<int64_t>& begin = view.begin;
+  const std::vector<int64_t>& end = view.end;
+  const std::vector<int64_t>& strides = view.strides;
   if (static_cast<int64_t>(begin.size()) != x.rank() || end.size() != begin.size() ||
       strides.size() != begin.size()) {
     return absl::InvalidArgumentError(
@@ -227,14 +230,15 @@ absl::StatusOr<std::vector<TensorType>> TakeRel(const TypeRelationInput& in) {
   if (idx.dtype != DType::kI32 && idx.dtype != DType::kI64) {
     return absl::InvalidArgumentError(absl::StrCat("indices must be i32 or i64, got ", idx.ToString()));
   }
-  ASSIGN_OR_RETURN(int64_t axis, in.node.attrs().GetInt("axis", 0));
-  ASSIGN_OR_RETURN(std::string layout, in.node.attrs().GetString("layout", "NCHW"));
-  if (layout != "NCHW") {
+  ASSIGN_OR_RETURN(const TakeView view, TakeView::Of(in.node));
+  const int64_t axis = view.axis;
+  const std::string& layout = view.layout;
+  if (view.blocked()) {
     // Channels of an NCHW{k}c tensor holding `channels` real channels
     // (AlterOpLayout): the result packs the picked ones into ceil(n / k)
     // blocks, padding lanes 0.
     const int64_t k = ChannelBlock(layout);
-    ASSIGN_OR_RETURN(int64_t channels, in.node.attrs().GetInt("channels"));
+    const int64_t channels = view.channels;
     if (k == 0 || axis != 1 || idx.rank() != 1 || x.rank() != 5 || x.shape[4] != k || channels < 1 ||
         channels > x.shape[1] * k || channels <= (x.shape[1] - 1) * k) {
       return absl::InvalidArgumentError(absl::StrCat("take in layout ", layout, " needs axis 1, 1-D indices and ",
@@ -242,7 +246,7 @@ absl::StatusOr<std::vector<TensorType>> TakeRel(const TypeRelationInput& in) {
     }
     return One({x.dtype, {x.shape[0], (idx.shape[0] + k - 1) / k, x.shape[2], x.shape[3], k}});
   }
-  ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axis, x.rank()));
+  ASSIGN_OR_RETURN(int64_t a, view.AxisFor(x.rank()));
   Shape out(x.shape.begin(), x.shape.begin() + a);
   out.insert(out.end(), idx.shape.begin(), idx.shape.end());
   out.insert(out.end(), x.shape.begin() + a + 1, x.shape.end());
@@ -250,7 +254,8 @@ absl::StatusOr<std::vector<TensorType>> TakeRel(const TypeRelationInput& in) {
 }
 
 absl::StatusOr<std::vector<TensorType>> BroadcastToRel(const TypeRelationInput& in) {
-  ASSIGN_OR_RETURN(auto shape, in.node.attrs().GetInts("shape"));
+  ASSIGN_OR_RETURN(const BroadcastToView view, BroadcastToView::Of(in.node));
+  const std::vector<int64_t>& shape = view.shape;
   ASSIGN_OR_RETURN(Shape out, internal::BroadcastShapes(in.inputs[0].shape, shape));
   if (out != Shape(shape.begin(), shape.end())) {
     return absl::InvalidArgumentError(absl::StrCat(in.inputs[0].ToString(), " does not broadcast to [",

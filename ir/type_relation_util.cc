@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "ir/graph.h"
 #include "ir/layout.h"
+#include "ir/layout_views.h"
 #include "util/status_macros.h"
 
 namespace qnnc::ir::internal {
@@ -111,7 +112,8 @@ absl::StatusOr<Shape> MatMulShape(const Shape& a0, const Shape& b0) {
 std::vector<TensorType> One(TensorType t) { return {std::move(t)}; }
 
 absl::StatusOr<Shape> GlobalPoolShape(const TensorType& x, const Node& node) {
-  ASSIGN_OR_RETURN(std::string layout, node.attrs().GetString("layout", "NCHW"));
+  ASSIGN_OR_RETURN(const GlobalPoolView view, GlobalPoolView::Of(node));
+  const std::string& layout = view.layout;
   if (ChannelBlock(layout) > 0) {  // NCHW{k}c: lane by lane
     RETURN_IF_ERROR(ExpectRank(x, 5, "data"));
     if (x.shape[4] != ChannelBlock(layout)) {

@@ -1,10 +1,13 @@
 #include "passes/alter_op_layout.h"
 
+#include <array>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
 #include "ir/layout.h"
+#include "ir/layout_views.h"
+#include "ir/op_views.h"
 #include "ir/op_registry.h"
 #include "target/decision_attrs.h"
 #include "util/status_macros.h"
@@ -68,9 +71,9 @@ absl::Status RunBlocked(ir::Graph& graph, Node* n, const std::string& layout,
 std::string AlteredSource(const Value* v) {
   const Node* t = v->producer();
   if (t == nullptr || t->op() != "layout_transform") return "";
-  auto src = t->attrs().GetString("src_layout"), dst = t->attrs().GetString("dst_layout");
-  if (!src.ok() || !dst.ok() || *dst != "NCHW" || !Altered(*src)) return "";
-  return *src;
+  absl::StatusOr<ir::LayoutTransformView> view = ir::LayoutTransformView::Of(*t);
+  if (!view.ok() || view->dst_layout != "NCHW" || !Altered(view->src_layout)) return "";
+  return view->src_layout;
 }
 
 bool OneElement(const Value* v) {
@@ -153,19 +156,16 @@ absl::Status BlockPerTensorQuantization(ir::Graph& graph, Node* n) {
 // lanes get the pad value, which no kernel reads), with one transform after
 // it.
 absl::Status BlockSpatialPad(ir::Graph& graph, Node* n) {
-  if (n->op() != "nn.pad" || n->attrs().GetString("pad_mode", "constant").value_or("") != "constant") {
-    return absl::OkStatus();
-  }
+  if (n->op() != "nn.pad") return absl::OkStatus();
+  absl::StatusOr<ir::PadView> pad = ir::PadView::Of(*n);
+  if (!pad.ok() || !pad->constant()) return absl::OkStatus();
   const std::string layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
-  auto pads = n->attrs().GetInts("pad_width");
-  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || !pads.ok() || pads->size() != 8) {
-    return absl::OkStatus();
-  }
-  const std::vector<int64_t>& p = *pads;
-  if (p[0] != 0 || p[1] != 0 || p[4] != 0 || p[5] != 0) return absl::OkStatus();  // N and C unpadded
+  const std::optional<std::array<int64_t, 4>> p = pad->SpatialPads();  // N and C unpadded
+  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || !p) return absl::OkStatus();
+  const auto [top, left, bottom, right] = *p;
   Attrs attrs = n->attrs();
-  attrs.Set("pad_width", std::vector<int64_t>{0, 0, p[2], p[3], 0, 0, 0, p[6], p[7], 0});
+  attrs.Set("pad_width", std::vector<int64_t>{0, 0, top, left, 0, 0, 0, bottom, right, 0});
   return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
 }
 
@@ -186,12 +186,11 @@ absl::Status BlockLookup(ir::Graph& graph, Node* n) {
 // channels packed after the previous one's (exact: the same bytes in the
 // real lanes, padding lanes 0), with one transform after it.
 absl::Status BlockQnnConcat(ir::Graph& graph, Node* n) {
-  if (n->op() != "qnn.concat" || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") {
-    return absl::OkStatus();
-  }
+  if (n->op() != "qnn.concat") return absl::OkStatus();
+  absl::StatusOr<ir::QnnConcatView> view = ir::QnnConcatView::Of(*n);
+  if (!view.ok() || view->blocked()) return absl::OkStatus();
   const int64_t count = (static_cast<int64_t>(n->inputs().size()) - 2) / 3;
-  auto axis = n->attrs().GetInt("axis", 1);
-  if (count < 1 || !axis.ok() || (*axis != 1 && *axis != -3)) return absl::OkStatus();
+  if (count < 1 || (view->axis != 1 && view->axis != -3)) return absl::OkStatus();
   const std::string layout = AlteredSource(n->input(0));
   if (layout.empty() || ir::ChannelBlock(layout) == 0) return absl::OkStatus();
   std::vector<Value*> inputs = n->inputs();
@@ -216,15 +215,14 @@ absl::Status BlockQnnConcat(ir::Graph& graph, Node* n) {
 // blocked layout picks them in that layout (the same bytes in the real
 // lanes, padding lanes 0), with one transform after it.
 absl::Status BlockTake(ir::Graph& graph, Node* n) {
-  if (n->op() != "take" || n->attrs().Has("layout") || !n->input(1)->is_constant() ||
-      n->input(1)->type()->rank() != 1) {
+  if (n->op() != "take" || !n->input(1)->is_constant() || n->input(1)->type()->rank() != 1) {
     return absl::OkStatus();
   }
-  auto axis = n->attrs().GetInt("axis", 0);
+  absl::StatusOr<ir::TakeView> view = ir::TakeView::Of(*n);
   const std::string layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
-  if (!axis.ok() || (*axis != 1 && *axis != -3) || layout.empty() || ir::ChannelBlock(layout) == 0 ||
-      t.rank() != 4) {
+  if (!view.ok() || view->blocked() || (view->axis != 1 && view->axis != -3) || layout.empty() ||
+      ir::ChannelBlock(layout) == 0 || t.rank() != 4) {
     return absl::OkStatus();
   }
   Attrs attrs = n->attrs();
@@ -233,6 +231,13 @@ absl::Status BlockTake(ir::Graph& graph, Node* n) {
   attrs.Set("channels", t.shape[1]);
   return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0), n->input(1)}, attrs,
                     n->output()->type()->shape[1]);
+}
+
+// The `layout` of an op whose view `View` has one.
+template <typename View>
+absl::StatusOr<std::string> LayoutOf(const Node& n) {
+  ASSIGN_OR_RETURN(View v, View::Of(n));
+  return v.layout;
 }
 
 // Ops with a `layout` attribute that work channel by channel run in the
@@ -247,17 +252,20 @@ absl::Status BlockPerLane(ir::Graph& graph, Node* n) {
   struct PerLaneOp {
     const char* op;
     bool nhwc_too, bytes_too;  // NHWC as well as NCHW{k}c; u8/i8 as well as f32
+    absl::StatusOr<std::string> (*layout)(const Node&);  // the op's, from its view
   };
-  static constexpr PerLaneOp kOps[] = {{"nn.max_pool2d", true, true},
-                                       {"resize", false, true},
-                                       {"nn.avg_pool2d", false, false},
-                                       {"nn.global_avg_pool2d", false, false},
-                                       {"qnn.global_avg_pool2d", false, true}};
+  static constexpr PerLaneOp kOps[] = {{"nn.max_pool2d", true, true, &LayoutOf<ir::Pool2DView>},
+                                       {"resize", false, true, &LayoutOf<ir::ResizeView>},
+                                       {"nn.avg_pool2d", false, false, &LayoutOf<ir::Pool2DView>},
+                                       {"nn.global_avg_pool2d", false, false, &LayoutOf<ir::GlobalPoolView>},
+                                       {"qnn.global_avg_pool2d", false, true, &LayoutOf<ir::GlobalPoolView>}};
   const PerLaneOp* op = nullptr;
   for (const PerLaneOp& o : kOps) {
     if (n->op() == o.op) op = &o;
   }
-  if (op == nullptr || n->attrs().GetString("layout", "NCHW").value_or("") != "NCHW") return absl::OkStatus();
+  if (op == nullptr) return absl::OkStatus();
+  const absl::StatusOr<std::string> current = op->layout(*n);
+  if (!current.ok() || *current != "NCHW") return absl::OkStatus();
   const std::string layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
   const bool dtype_ok = t.dtype == tensor::DType::kF32 ||
@@ -325,8 +333,8 @@ absl::Status BlockDynamicQuantize(ir::Graph& graph, Node* n) {
 // NCHW{k}c: exact, no padding lanes in between), with one transform after.
 absl::Status BlockConcat(ir::Graph& graph, Node* n) {
   if (n->op() != "concat" || n->inputs().empty()) return absl::OkStatus();
-  auto axis = n->attrs().GetInt("axis", 0);
-  if (!axis.ok() || (*axis != 1 && *axis != -3)) return absl::OkStatus();
+  absl::StatusOr<ir::AxisView> axis = ir::AxisView::Of(*n);
+  if (!axis.ok() || (axis->axis != 1 && axis->axis != -3)) return absl::OkStatus();
   const std::string layout = AlteredSource(n->input(0));
   if (layout.empty() || ir::ChannelBlock(layout) == 0) return absl::OkStatus();
   std::vector<Value*> inputs;
@@ -347,7 +355,9 @@ absl::Status BlockConcat(ir::Graph& graph, Node* n) {
 absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
   for (Node* n : graph.nodes()) {
     std::optional<DecidedLayouts> layouts = AlteredLayouts(*n);
-    if (!layouts || n->attrs().GetString("data_layout", "NCHW").value_or("") != "NCHW") continue;
+    if (!layouts) continue;
+    absl::StatusOr<ir::Conv2DView> conv = ir::Conv2DView::Of(*n);
+    if (!conv.ok() || conv->data_layout != "NCHW") continue;
     const int64_t out_channels = n->output()->type()->shape[1];
     ASSIGN_OR_RETURN(Node* to_altered, AddTyped(graph, "layout_transform", {n->input(0)},
                                                 ir::LayoutTransformAttrs("NCHW", layouts->data, 0)));

@@ -1,6 +1,8 @@
 #include "passes/fuse_ops.h"
 
+#include <array>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -8,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
 #include "ir/conv_epilogue.h"
+#include "ir/elementwise_views.h"
+#include "ir/layout_views.h"
 #include "ir/op_views.h"
 #include "target/decision_attrs.h"
 #include "util/status_macros.h"
@@ -28,14 +32,12 @@ bool FusesRequantize(const Node& conv, const target::Registry& registry) {
 // Spatial-only constant padding of an NCHW tensor: returns {top, left,
 // bottom, right} and the pad value.
 bool SpatialPad(const Node& pad, std::vector<int64_t>* pads, double* value) {
-  auto width = pad.attrs().GetInts("pad_width");
-  auto mode = pad.attrs().GetString("pad_mode", "constant");
-  auto v = pad.attrs().GetFloat("pad_value", 0.0);
-  if (!width.ok() || !mode.ok() || !v.ok() || *mode != "constant" || width->size() != 8) return false;
-  const auto& w = *width;
-  if (w[0] || w[1] || w[4] || w[5]) return false;
-  *pads = {w[2], w[3], w[6], w[7]};
-  *value = *v;
+  absl::StatusOr<ir::PadView> view = ir::PadView::Of(pad);
+  if (!view.ok() || !view->constant()) return false;
+  const std::optional<std::array<int64_t, 4>> spatial = view->SpatialPads();
+  if (!spatial) return false;
+  *pads = {spatial->begin(), spatial->end()};
+  *value = view->pad_value;
   return true;
 }
 
@@ -177,11 +179,11 @@ absl::StatusOr<std::pair<const Value*, Value*>> TryFuseDynamic(ir::Graph& graph,
       clip != nullptr && (clip->op() == "clip" || clip->op() == "relu") && same_shape(clip)) {
     // relu's v < 0 ? 0 : v is the clip to [0, +inf]: v < 0 ? 0 : (v > inf ? inf : v).
     const bool relu = clip->op() == "relu";
-    auto lo = relu ? absl::StatusOr<double>(0.0) : clip->attrs().GetFloat("min", -INFINITY);
-    auto hi = relu ? absl::StatusOr<double>(INFINITY) : clip->attrs().GetFloat("max", INFINITY);
-    if (lo.ok() && hi.ok()) {
-      attrs.Set("clip_min", *lo);
-      attrs.Set("clip_max", *hi);
+    const absl::StatusOr<ir::ClipView> bounds =
+        relu ? absl::StatusOr<ir::ClipView>(ir::ClipView{0.0, INFINITY}) : ir::ClipView::Of(*clip);
+    if (bounds.ok()) {
+      attrs.Set("clip_min", bounds->min);
+      attrs.Set("clip_max", bounds->max);
       last = clip;
     }
   }

@@ -1,5 +1,7 @@
 #include "passes/fuse_qdq.h"
 
+#include "ir/layout_views.h"
+#include "ir/op_views.h"
 #include "passes/qdq_match.h"
 #include "util/status_macros.h"
 
@@ -69,7 +71,8 @@ absl::StatusOr<ir::Value*> FuseConcat(ir::Graph& g, const QParams& q) {
   inputs.push_back(q.scale);
   inputs.push_back(q.zero_point);
   ir::Attrs attrs;
-  attrs.Set("axis", concat->attrs().GetInt("axis", 0).value_or(0));
+  const absl::StatusOr<ir::AxisView> axis = ir::AxisView::Of(*concat);
+  attrs.Set("axis", axis.ok() ? axis->axis : int64_t{0});
   return Rewriter(g, q.node).Emit("qnn.concat", inputs, attrs);
 }
 
@@ -82,7 +85,10 @@ absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
                          "broadcast_to", "nn.pad", "resize"}) {
     ir::Node* n = qdq::ProducerOf(q.data, op);
     if (n == nullptr) continue;
-    if (n->op() == "resize" && n->attrs().GetString("method", "nearest").value_or("") != "nearest") return nullptr;
+    if (n->op() == "resize") {
+      const absl::StatusOr<ir::ResizeView> resize = ir::ResizeView::Of(*n);
+      if (!resize.ok() || resize->method != "nearest") return nullptr;
+    }
     auto dq = MatchDequantize(n->input(0));
     if (!IsPerTensor(dq) || g.CountUses(q.data) != 1 ||
         dq->data->type()->dtype != q.node->output()->type()->dtype ||
@@ -91,9 +97,13 @@ absl::StatusOr<ir::Value*> FuseDataMovement(ir::Graph& g, const QParams& q) {
       return nullptr;
     }
     ir::Attrs attrs = n->attrs();
-    if (n->op() == "nn.pad" && attrs.GetString("pad_mode", "constant").value_or("") == "constant") {
-      if (attrs.GetFloat("pad_value", 0.0).value_or(1.0) != 0.0) return nullptr;
-      attrs.Set("pad_value", static_cast<double>(qdq::IntScalar(q.zero_point)));
+    if (n->op() == "nn.pad") {
+      const absl::StatusOr<ir::PadView> pad = ir::PadView::Of(*n);
+      if (!pad.ok()) return nullptr;
+      if (pad->constant()) {
+        if (pad->pad_value != 0.0) return nullptr;
+        attrs.Set("pad_value", static_cast<double>(qdq::IntScalar(q.zero_point)));
+      }
     }
     return Rewriter(g, q.node).Emit(op, {dq->data}, attrs);
   }

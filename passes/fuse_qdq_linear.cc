@@ -3,6 +3,8 @@
 #include <cfloat>
 #include <cmath>
 
+#include "ir/elementwise_views.h"
+#include "ir/op_views.h"
 #include "passes/qdq_match.h"
 #include "util/status_macros.h"
 
@@ -75,8 +77,9 @@ std::optional<Clamp> ActivationClamp(const ir::Node& act, const QParams& q, DTyp
   if (act.op() == "relu") {
     clamp.min = IntScalar(q.zero_point);
   } else {
-    double lo = act.attrs().GetFloat("min", -INFINITY).value_or(NAN);
-    double hi = act.attrs().GetFloat("max", INFINITY).value_or(NAN);
+    const absl::StatusOr<ir::ClipView> bounds = ir::ClipView::Of(act);
+    if (!bounds.ok()) return std::nullopt;
+    const double lo = bounds->min, hi = bounds->max;
     if (std::isnan(lo) || std::isnan(hi)) return std::nullopt;
     if (std::isfinite(lo)) clamp.min = QuantizeValue(lo, q.scale, q.zero_point, out_dtype);
     if (std::isfinite(hi)) clamp.max = QuantizeValue(hi, q.scale, q.zero_point, out_dtype);
@@ -110,10 +113,11 @@ bool BiasFits(const ir::Node& bias_node, const QParams& bias, const LinearOp& li
               const ir::Node& core) {
   const int64_t out_rank = core.output()->type()->rank();
   const int64_t channels = core.output()->type()->shape[lin.out_axis];
-  if (bias_node.op() == "add" ? lin.out_axis != out_rank - 1
-                              : Normalize(bias_node.attrs().GetInt("axis", 1).value_or(-99),
-                                          out_rank) != lin.out_axis) {
-    return false;
+  if (bias_node.op() == "add") {
+    if (lin.out_axis != out_rank - 1) return false;
+  } else {
+    const absl::StatusOr<ir::AxisView> axis = ir::AxisView::Of(bias_node);
+    if (!axis.ok() || Normalize(axis->axis, out_rank) != lin.out_axis) return false;
   }
   const int64_t scales = bias.scale->data().num_elements();
   return !(bias.data->type()->shape[0] != channels || (scales != 1 && scales != channels));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "eval/node_evaluator.h"
+#include "ir/layout_views.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -22,7 +23,10 @@ constexpr int64_t kMaxElements = int64_t{1} << 22;
 // An op that moves elements without changing them, with one data input.
 bool Moves(const ir::Node& n) {
   if (n.outputs().size() != 1 || n.inputs().empty() || !n.output()->type()) return false;
-  if (n.op() == "take") return n.inputs().size() == 2 && n.input(1)->is_constant() && !n.attrs().Has("layout");
+  if (n.op() == "take") {
+    const absl::StatusOr<ir::TakeView> take = ir::TakeView::Of(n);
+    return n.inputs().size() == 2 && n.input(1)->is_constant() && take.ok() && !take->blocked();
+  }
   return (n.op() == "reshape" || n.op() == "transpose" || n.op() == "strided_slice") && n.inputs().size() == 1;
 }
 

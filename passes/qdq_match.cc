@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ir/op_registry.h"
+#include "ir/op_views.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes::qdq {
@@ -24,9 +25,9 @@ std::optional<QParams> MatchQParams(ir::Node* node) {
       !tensor::IsInteger(q.zero_point->data().dtype())) {
     return std::nullopt;
   }
-  auto axis = node->attrs().GetInt("axis", 1);
+  const absl::StatusOr<ir::AxisView> axis = ir::AxisView::Of(*node);
   if (!axis.ok()) return std::nullopt;
-  q.axis = *axis;
+  q.axis = axis->axis;
   q.per_tensor = q.scale->data().num_elements() == 1 && q.zero_point->data().num_elements() == 1;
   return q;
 }

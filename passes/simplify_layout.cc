@@ -4,6 +4,8 @@
 #include <string>
 #include <tuple>
 
+#include "ir/layout_views.h"
+
 namespace qnnc::passes {
 
 using ir::Node;
@@ -15,10 +17,10 @@ absl::Status SimplifyLayoutPass::Run(ir::Graph& graph, PassContext&) {
   std::map<std::tuple<const Value*, std::string, std::string, int64_t>, Value*> first;
   for (Node* n : graph.nodes()) {
     if (n->op() != "layout_transform") continue;
-    auto src = n->attrs().GetString("src_layout"), dst = n->attrs().GetString("dst_layout");
-    auto channels = n->attrs().GetInt("channels", 0);
-    if (!src.ok() || !dst.ok() || !channels.ok()) continue;
-    auto [it, inserted] = first.try_emplace({n->input(0), *src, *dst, *channels}, n->output());
+    const absl::StatusOr<ir::LayoutTransformView> v = ir::LayoutTransformView::Of(*n);
+    if (!v.ok()) continue;
+    auto [it, inserted] =
+        first.try_emplace({n->input(0), v->src_layout, v->dst_layout, v->channels.value_or(0)}, n->output());
     if (!inserted) graph.ReplaceAllUsesWith(n->output(), it->second);
   }
   // layout_transform(B -> A) of layout_transform(A -> B) of x is x, for the
@@ -28,10 +30,11 @@ absl::Status SimplifyLayoutPass::Run(ir::Graph& graph, PassContext&) {
     if (n->op() != "layout_transform") continue;
     const Node* p = n->input(0)->producer();
     if (p == nullptr || p->op() != "layout_transform") continue;
-    auto src = n->attrs().GetString("src_layout"), dst = n->attrs().GetString("dst_layout");
-    auto psrc = p->attrs().GetString("src_layout"), pdst = p->attrs().GetString("dst_layout");
-    if (!src.ok() || !dst.ok() || !psrc.ok() || !pdst.ok()) continue;
-    if (*src == *pdst && *dst == *psrc && *n->output()->type() == *p->input(0)->type()) {
+    const absl::StatusOr<ir::LayoutTransformView> v = ir::LayoutTransformView::Of(*n);
+    const absl::StatusOr<ir::LayoutTransformView> pv = ir::LayoutTransformView::Of(*p);
+    if (!v.ok() || !pv.ok()) continue;
+    if (v->src_layout == pv->dst_layout && v->dst_layout == pv->src_layout &&
+        *n->output()->type() == *p->input(0)->type()) {
       graph.ReplaceAllUsesWith(n->output(), p->input(0));
     }
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "ir/decision_view.h"
 #include "ir/op_views.h"
 #include "kernels/layout/nhwc.h"
 #include "kernels/requantize/requantize.h"
@@ -50,6 +51,7 @@ absl::Status CheckPadValue(const ir::Node& n, double v) {
 
 struct CommonParams {
   ir::Conv2DView conv;
+  ir::FusedConvView fused;
   DType out_dtype;
   int32_t clamp_min, clamp_max;
 };
@@ -59,10 +61,10 @@ absl::StatusOr<CommonParams> Common(const ir::Node& n) {
   absl::StatusOr<ir::Conv2DView> view = ir::Conv2DView::Of(n);
   if (!view.ok()) return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": ", view.status().message()));
   p.conv = *view;
-  ASSIGN_OR_RETURN(std::string dt, n.attrs().GetString("out_dtype", "u8"));
-  ASSIGN_OR_RETURN(p.out_dtype, tensor::ParseDType(dt));
-  ASSIGN_OR_RETURN(int64_t lo, n.attrs().GetInt("clamp_min", tensor::DTypeMin(p.out_dtype)));
-  ASSIGN_OR_RETURN(int64_t hi, n.attrs().GetInt("clamp_max", tensor::DTypeMax(p.out_dtype)));
+  ASSIGN_OR_RETURN(p.fused, ir::FusedConvView::Of(n));
+  p.out_dtype = p.fused.out_dtype;
+  const int64_t lo = p.fused.clamp_min.value_or(tensor::DTypeMin(p.out_dtype));
+  const int64_t hi = p.fused.clamp_max.value_or(tensor::DTypeMax(p.out_dtype));
   p.clamp_min = static_cast<int32_t>(std::max<int64_t>(lo, INT32_MIN));
   p.clamp_max = static_cast<int32_t>(std::min<int64_t>(hi, INT32_MAX));
   return p;
@@ -71,8 +73,8 @@ absl::StatusOr<CommonParams> Common(const ir::Node& n) {
 }  // namespace
 
 absl::StatusOr<sp::KnobMap> Knobs(const ir::Node& n) {
-  ASSIGN_OR_RETURN(std::string text, n.attrs().GetString("config", "{}"));
-  absl::StatusOr<util::Config> config = util::ConfigFromJson(text);
+  const std::optional<ir::DecisionView> d = ir::DecisionView::Of(n);
+  absl::StatusOr<util::Config> config = util::ConfigFromJson(d ? d->config : "{}");
   if (!config.ok()) return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": ", config.status().message()));
   return *config;
 }
@@ -156,7 +158,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
   if (const ir::Shape& in = n.input(kData)->type()->shape; in.size() >= 4) {
     p.in_height = in[2], p.in_width = in[3];  // NCHW and the blocked NCHWxc alike
   }
-  ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", 0.0));
+  const double pad_value = c.fused.pad_value.value_or(0.0);
   RETURN_IF_ERROR(CheckPadValue(n, pad_value));
   p.input_zero_point = static_cast<int32_t>(pad_value);
   const Tensor& bias = n.input(kBias)->data();
@@ -254,7 +256,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
   p.output_scale = static_cast<float>(n.input(kOutScale)->data().GetAsDouble(0));
   p.output_min = c.clamp_min;
   p.output_max = c.clamp_max;
-  ASSIGN_OR_RETURN(double pad_value, n.attrs().GetFloat("pad_value", p.input_zero_point));
+  const double pad_value = c.fused.pad_value.value_or(p.input_zero_point);
   RETURN_IF_ERROR(CheckPadValue(n, pad_value));
   if (static_cast<int32_t>(pad_value) != p.input_zero_point) {
     return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": XNNPACK pads with the input zero point"));

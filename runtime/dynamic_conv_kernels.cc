@@ -129,11 +129,10 @@ absl::StatusOr<sp::DynamicConv2D::Layouts> LayoutsOf(const ir::Node& n,
 }
 
 // The fused op's clip bounds (clip_min, clip_max), when it has either.
-absl::StatusOr<sp::DynamicEpilogue> ClipEpilogue(const ir::Node& n) {
+absl::StatusOr<sp::DynamicEpilogue> ClipEpilogue(const ir::Node& n, const ir::FusedConvView& fused) {
   sp::DynamicEpilogue ep;
-  const bool has_clip = n.attrs().map().count("clip_min") || n.attrs().map().count("clip_max");
-  ASSIGN_OR_RETURN(double lo, n.attrs().GetFloat("clip_min", -INFINITY));
-  ASSIGN_OR_RETURN(double hi, n.attrs().GetFloat("clip_max", INFINITY));
+  const bool has_clip = fused.clip;
+  const double lo = fused.clip_min, hi = fused.clip_max;
   if (has_clip && (std::isnan(lo) || std::isnan(hi) || lo > hi)) {
     return NodeError(
         n, absl::InvalidArgumentError(absl::StrCat("invalid clip bounds [", lo, ", ", hi, "]")));
@@ -151,9 +150,10 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, std::o
   if (!n.input(kWeight)->is_constant() || !n.input(kKernelZp)->is_constant()) {
     return NodeError(n, absl::FailedPreconditionError("weight and kernel zero point must be constants"));
   }
-  if (!fused) {
-    ASSIGN_OR_RETURN(std::string out_dtype, n.attrs().GetString("out_dtype", "i32"));
-    if (out_dtype != "i32") return NodeError(n, absl::FailedPreconditionError("needs an i32 output"));
+  absl::StatusOr<ir::FusedConvView> outputs = ir::FusedConvView::Of(n);
+  if (!outputs.ok()) return NodeError(n, outputs.status());
+  if (!fused && outputs->out_dtype != tensor::DType::kI32) {
+    return NodeError(n, absl::FailedPreconditionError("needs an i32 output"));
   }
   const Tensor& w = n.input(kWeight)->data();
   if (w.rank() != 4) return NodeError(n, absl::InvalidArgumentError("weight must be OIHW"));
@@ -187,7 +187,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, std::o
   ASSIGN_OR_RETURN(const sp::DynamicConv2D::Layouts layouts, LayoutsOf(n, geometry, **conv));
   sp::DynamicEpilogue ep;
   if (fused) {
-    ASSIGN_OR_RETURN(ep, ClipEpilogue(n));
+    ASSIGN_OR_RETURN(ep, ClipEpilogue(n, *outputs));
   }
   return std::unique_ptr<PreparedKernel>(new DynamicConvKernel(*std::move(conv), fused, ep, layouts));
 }

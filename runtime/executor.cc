@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/decision_view.h"
+#include "ir/op_views.h"
 #include "kernels/cpu/isa.h"
 #include "runtime/memory_plan.h"
 #include "eval/node_evaluator.h"
@@ -276,9 +277,10 @@ void Executor::MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std:
     if (out < 0 || merged[out] || slots_of[out].size() != 1) continue;
     const ir::TensorType& type = *n.output()->type();
     const int64_t rank = type.rank();
-    int64_t axis = n.attrs().GetInt("axis", 0).value_or(-rank - 1);
-    if (axis < 0) axis += rank;
-    if (axis < 0 || axis >= rank) continue;
+    const absl::StatusOr<ir::AxisView> view = ir::AxisView::Of(n);
+    const absl::StatusOr<int64_t> normalized = view.ok() ? view->AxisFor(rank) : view.status();
+    if (!normalized.ok()) continue;
+    const int64_t axis = *normalized;
     bool ok = true;
     for (int64_t d = 0; d < axis; ++d) ok = ok && type.shape[d] == 1;
     std::vector<int64_t> offsets;

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "ir/elementwise_views.h"
+#include "ir/op_views.h"
 #include "kernels/elementwise/float_ops.h"
 #include "kernels/elementwise/softmax.h"
 #include "runtime/kernel_registry.h"
@@ -87,11 +89,10 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeFloatUnary(const ir::Node& n
     return std::unique_ptr<PreparedKernel>(new FloatUnaryKernel(Kind::kSigmoid, 0, 0));
   }
   if (n.op() == "clip" && in == DType::kF32) {
-    auto lo = n.attrs().GetFloat("min", -INFINITY);
-    auto hi = n.attrs().GetFloat("max", INFINITY);
-    if (!lo.ok() || !hi.ok() || !(*lo <= *hi)) return none();
+    auto clip = ir::ClipView::Of(n);
+    if (!clip.ok() || !(clip->min <= clip->max)) return none();
     return std::unique_ptr<PreparedKernel>(
-        new FloatUnaryKernel(Kind::kClip, static_cast<float>(*lo), static_cast<float>(*hi)));
+        new FloatUnaryKernel(Kind::kClip, static_cast<float>(clip->min), static_cast<float>(clip->max)));
   }
   if (n.op() == "cast" && (in == DType::kI32 || in == DType::kU8 || in == DType::kI8)) {
     return std::unique_ptr<PreparedKernel>(new FloatUnaryKernel(Kind::kCast, 0, 0));
@@ -115,21 +116,19 @@ class FloatActivationKernel : public PreparedKernel {
   float alpha_, beta_;
 };
 
-// The attribute defaults are the IR's (ir/ops_tensor.cc), as the reference
-// evaluator reads them.
+// The parameters as the reference evaluator reads them (ir::ActivationView).
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeFloatActivation(const ir::Node& n) {
   using kernels::elementwise::FloatActivation;
   auto none = [] { return std::unique_ptr<PreparedKernel>(); };
   if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32) return none();
-  auto alpha = n.attrs().GetFloat("alpha", n.op() == "leaky_relu" ? 0.01 : 0.2);
-  auto beta = n.attrs().GetFloat("beta", 0.5);
-  if (!alpha.ok() || !beta.ok()) return none();
+  auto params = ir::ActivationView::Of(n);
+  if (!params.ok()) return none();
   FloatActivation kind = FloatActivation::kTanh;
   if (n.op() == "leaky_relu") kind = FloatActivation::kLeakyRelu;
   if (n.op() == "hard_sigmoid") kind = FloatActivation::kHardSigmoid;
   if (n.op() == "hard_swish") kind = FloatActivation::kHardSwish;
   return std::unique_ptr<PreparedKernel>(
-      new FloatActivationKernel(kind, static_cast<float>(*alpha), static_cast<float>(*beta)));
+      new FloatActivationKernel(kind, static_cast<float>(params->alpha), static_cast<float>(params->beta)));
 }
 
 // softmax of f32 along its axis.
@@ -147,13 +146,13 @@ class SoftmaxKernel : public PreparedKernel {
 };
 
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeSoftmax(const ir::Node& n) {
-  auto axis = n.attrs().GetInt("axis", -1);
-  if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 || !axis.ok()) {
+  auto view = ir::AxisView::Of(n);
+  if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 || !view.ok()) {
     return std::unique_ptr<PreparedKernel>();
   }
-  const int64_t rank = n.input(0)->type()->rank();
-  if (*axis < -rank || *axis >= rank) return std::unique_ptr<PreparedKernel>();  // the reference names it
-  return std::unique_ptr<PreparedKernel>(new SoftmaxKernel(*axis));
+  // Out of range: the reference names it.
+  if (!view->AxisFor(n.input(0)->type()->rank()).ok()) return std::unique_ptr<PreparedKernel>();
+  return std::unique_ptr<PreparedKernel>(new SoftmaxKernel(view->axis));
 }
 
 }  // namespace

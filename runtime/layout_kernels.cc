@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "ir/layout.h"
+#include "ir/layout_views.h"
+#include "ir/op_views.h"
 #include "kernels/elementwise/lookup.h"
 #include "kernels/layout/concat.h"
 #include "kernels/layout/strided_copy.h"
@@ -40,12 +42,9 @@ class TransposeKernel : public PreparedKernel {
 
 Made MakeTranspose(const ir::Node& n) {
   if (!n.input(0)->type()) return None();
-  const int64_t r = n.input(0)->type()->rank();
-  std::vector<int64_t> dflt(r);
-  for (int64_t i = 0; i < r; ++i) dflt[i] = r - 1 - i;
-  auto axes = n.attrs().GetInts("axes", dflt);
-  if (!axes.ok()) return None();
-  return std::unique_ptr<PreparedKernel>(new TransposeKernel(*axes));
+  auto view = ir::TransposeView::Of(n);
+  if (!view.ok()) return None();
+  return std::unique_ptr<PreparedKernel>(new TransposeKernel(view->AxesFor(n.input(0)->type()->rank())));
 }
 
 class StridedSliceKernel : public PreparedKernel {
@@ -62,11 +61,9 @@ class StridedSliceKernel : public PreparedKernel {
 };
 
 Made MakeStridedSlice(const ir::Node& n) {
-  auto b = n.attrs().GetInts("begin");
-  auto e = n.attrs().GetInts("end");
-  auto s = n.attrs().GetInts("strides");
-  if (!b.ok() || !e.ok() || !s.ok()) return None();
-  return std::unique_ptr<PreparedKernel>(new StridedSliceKernel(*b, *e, *s));
+  auto view = ir::StridedSliceView::Of(n);
+  if (!view.ok()) return None();
+  return std::unique_ptr<PreparedKernel>(new StridedSliceKernel(view->begin, view->end, view->strides));
 }
 
 class BroadcastKernel : public PreparedKernel {
@@ -82,9 +79,9 @@ class BroadcastKernel : public PreparedKernel {
 };
 
 Made MakeBroadcast(const ir::Node& n) {
-  auto shape = n.attrs().GetInts("shape");
-  if (!shape.ok()) return None();
-  return std::unique_ptr<PreparedKernel>(new BroadcastKernel(*shape));
+  auto view = ir::BroadcastToView::Of(n);
+  if (!view.ok()) return None();
+  return std::unique_ptr<PreparedKernel>(new BroadcastKernel(view->shape));
 }
 
 class PadKernel : public PreparedKernel {
@@ -102,15 +99,14 @@ class PadKernel : public PreparedKernel {
 
 // Constant mode only (edge and reflect stay on the reference kernel).
 Made MakePad(const ir::Node& n) {
-  auto pads = n.attrs().GetInts("pad_width");
-  auto mode = n.attrs().GetString("pad_mode", "constant");
-  auto value = n.attrs().GetFloat("pad_value", 0.0);
-  if (!pads.ok() || !mode.ok() || *mode != "constant" || !value.ok() || !n.input(0)->type()) return None();
+  auto view = ir::PadView::Of(n);
+  if (!view.ok() || !view->constant() || !n.input(0)->type()) return None();
   // The fill as the reference converts the value (rounded, truncated,
   // saturated by dtype): the one element of an empty tensor padded by one.
-  auto fill = kernels::reference::Pad(Tensor::Zeros(n.input(0)->type()->dtype, {0}), {1, 0}, "constant", *value);
+  auto fill =
+      kernels::reference::Pad(Tensor::Zeros(n.input(0)->type()->dtype, {0}), {1, 0}, "constant", view->pad_value);
   if (!fill.ok()) return None();
-  return std::unique_ptr<PreparedKernel>(new PadKernel(*pads, *std::move(fill)));
+  return std::unique_ptr<PreparedKernel>(new PadKernel(view->pad_width, *std::move(fill)));
 }
 
 // take with constant indices: slices copied whole (any layout-free take),
@@ -151,19 +147,16 @@ Made MakeTake(const ir::Node& n) {
     indices.push_back(t.dtype() == tensor::DType::kI32 ? static_cast<const int32_t*>(t.raw_data())[i]
                                                        : static_cast<const int64_t*>(t.raw_data())[i]);
   }
-  auto axis = n.attrs().GetInt("axis", 0);
-  auto layout = n.attrs().GetString("layout", "NCHW");
-  if (!axis.ok() || !layout.ok()) return None();
-  if (*layout != "NCHW") {
-    auto channels = n.attrs().GetInt("channels");
-    if (!channels.ok()) return None();
-    auto gather = kernels::layout::BlockedChannelGather::Make(indices, *channels, ir::ChannelBlock(*layout));
+  auto view = ir::TakeView::Of(n);
+  if (!view.ok()) return None();
+  if (view->blocked()) {
+    auto gather = kernels::layout::BlockedChannelGather::Make(indices, view->channels, ir::ChannelBlock(view->layout));
     if (!gather.ok()) return None();
     return std::unique_ptr<PreparedKernel>(new BlockedTakeKernel(*std::move(gather)));
   }
-  const int64_t rank = n.input(0)->type()->rank();
-  const int64_t a = *axis < 0 ? *axis + rank : *axis;
-  if (a < 0 || a >= rank) return None();
+  const absl::StatusOr<int64_t> axis = view->AxisFor(n.input(0)->type()->rank());
+  if (!axis.ok()) return None();
+  const int64_t a = *axis;
   const int64_t dim = n.input(0)->type()->shape[a];
   for (int64_t& i : indices) {
     if (i < 0) i += dim;
@@ -212,8 +205,8 @@ class BlockedQnnConcatKernel : public PreparedKernel {
 
 Made MakeQnnConcat(const ir::Node& n) {
   const int64_t count = (static_cast<int64_t>(n.inputs().size()) - 2) / 3;
-  auto axis = n.attrs().GetInt("axis", 0);
-  if (count < 1 || static_cast<int64_t>(n.inputs().size()) != 3 * count + 2 || !axis.ok()) return None();
+  auto view = ir::QnnConcatView::Of(n);
+  if (count < 1 || static_cast<int64_t>(n.inputs().size()) != 3 * count + 2 || !view.ok()) return None();
   for (const ir::Value* v : n.inputs()) {
     if (!v->type()) return None();
   }
@@ -239,21 +232,16 @@ Made MakeQnnConcat(const ir::Node& n) {
     for (int b = 0; b < 256; ++b) identity = identity && m[b] == b;
     tables.push_back(identity ? std::vector<uint8_t>() : std::vector<uint8_t>(m, m + 256));
   }
-  auto layout = n.attrs().GetString("layout", "NCHW");
-  if (!layout.ok()) return None();
-  if (*layout != "NCHW") {
-    auto channels = n.attrs().GetInts("channels");
-    if (!channels.ok() || static_cast<int64_t>(channels->size()) != count) return None();
+  if (view->blocked()) {
     std::vector<kernels::layout::BlockedChannelGather::Input> inputs;
-    for (int64_t i = 0; i < count; ++i) inputs.push_back({(*channels)[i], std::move(tables[i])});
-    auto concat = kernels::layout::BlockedChannelGather::Concat(std::move(inputs), ir::ChannelBlock(*layout));
+    for (int64_t i = 0; i < count; ++i) inputs.push_back({view->channels[i], std::move(tables[i])});
+    auto concat = kernels::layout::BlockedChannelGather::Concat(std::move(inputs), ir::ChannelBlock(view->layout));
     if (!concat.ok()) return None();
     return std::unique_ptr<PreparedKernel>(new BlockedQnnConcatKernel(*std::move(concat), static_cast<size_t>(count)));
   }
-  const int64_t rank = n.input(0)->type()->rank();
-  const int64_t a = *axis < 0 ? *axis + rank : *axis;
-  if (a < 0 || a >= rank) return None();
-  return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(a, std::move(tables)));
+  const absl::StatusOr<int64_t> axis = view->AxisFor(n.input(0)->type()->rank());
+  if (!axis.ok()) return None();
+  return std::unique_ptr<PreparedKernel>(new QnnConcatKernel(*axis, std::move(tables)));
 }
 
 // qnn.lookup with a constant table.
@@ -336,16 +324,18 @@ class BlockLayoutKernel : public PreparedKernel {
 
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeLayoutTransform(const ir::Node& n) {
   auto none = [] { return None(); };
-  auto src = n.attrs().GetString("src_layout"), dst = n.attrs().GetString("dst_layout");
-  if (!src.ok() || !dst.ok() || n.inputs().size() != 1 || !n.input(0)->type()) return none();
+  auto view = ir::LayoutTransformView::Of(n);
+  if (!view.ok() || n.inputs().size() != 1 || !n.input(0)->type()) return none();
   const ir::TensorType& t = *n.input(0)->type();
-  const int64_t to_block = ir::ChannelBlock(*dst), from_block = ir::ChannelBlock(*src);
-  if (*src == "NCHW" && to_block > 0 && t.rank() == 4) {
+  const std::string& src = view->src_layout;
+  const std::string& dst = view->dst_layout;
+  const int64_t to_block = ir::ChannelBlock(dst), from_block = ir::ChannelBlock(src);
+  if (src == "NCHW" && to_block > 0 && t.rank() == 4) {
     return std::unique_ptr<PreparedKernel>(new BlockLayoutKernel(to_block, 0));
   }
-  if (*dst == "NCHW" && from_block > 0 && t.rank() == 5) {
+  if (dst == "NCHW" && from_block > 0 && t.rank() == 5) {
     // The channel count as the reference evaluator reads it.
-    const int64_t channels = n.attrs().GetInt("channels", t.shape[1] * from_block).value_or(0);
+    const int64_t channels = view->channels.value_or(t.shape[1] * from_block);
     if (channels <= 0 || channels > t.shape[1] * from_block) return none();
     return std::unique_ptr<PreparedKernel>(new BlockLayoutKernel(0, channels));
   }
@@ -356,12 +346,11 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeLayoutTransform(const ir::No
 
 // Any dtype, typed inputs; a negative axis counts from the end.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeConcat(const ir::Node& n) {
-  auto axis = n.attrs().GetInt("axis", 0);
-  if (!axis.ok() || n.inputs().empty() || !n.input(0)->type()) return None();
-  const int64_t rank = static_cast<int64_t>(n.input(0)->type()->shape.size());
-  const int64_t a = *axis < 0 ? *axis + rank : *axis;
-  if (a < 0 || a >= rank) return None();
-  return std::unique_ptr<PreparedKernel>(new ConcatKernel(a));
+  auto view = ir::AxisView::Of(n);
+  if (!view.ok() || n.inputs().empty() || !n.input(0)->type()) return None();
+  const absl::StatusOr<int64_t> axis = view->AxisFor(n.input(0)->type()->rank());
+  if (!axis.ok()) return None();
+  return std::unique_ptr<PreparedKernel>(new ConcatKernel(*axis));
 }
 
 }  // namespace

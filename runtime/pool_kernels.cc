@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "eval/node_evaluator.h"
+#include "ir/elementwise_views.h"
 #include "ir/layout.h"
+#include "ir/layout_views.h"
 #include "ir/op_views.h"
 #include "kernels/pool/avg_pool.h"
 #include "kernels/pool/global_avg_pool.h"
@@ -35,13 +37,13 @@ class GlobalAvgPoolKernel : public PreparedKernel {
 
 // f32 NCHW or NCHW{k}c; nullptr (the reference kernel) otherwise.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeGlobalAvgPool(const ir::Node& n) {
-  auto layout = n.attrs().GetString("layout", "NCHW");
+  auto view = ir::GlobalPoolView::Of(n);
   if (n.inputs().size() != 1 || !n.input(0)->type() || n.input(0)->type()->dtype != DType::kF32 ||
-      !layout.ok()) {
+      !view.ok()) {
     return std::unique_ptr<PreparedKernel>();
   }
   const size_t rank = n.input(0)->type()->shape.size();
-  if (!(*layout == "NCHW" && rank == 4) && !(ir::ChannelBlock(*layout) > 0 && rank == 5)) {
+  if (!(view->layout == "NCHW" && rank == 4) && !(ir::ChannelBlock(view->layout) > 0 && rank == 5)) {
     return std::unique_ptr<PreparedKernel>();
   }
   return std::unique_ptr<PreparedKernel>(new GlobalAvgPoolKernel());
@@ -64,10 +66,10 @@ class QnnGlobalAvgPoolKernel : public PreparedKernel {
 
 absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnGlobalAvgPool(const ir::Node& n) {
   auto none = [] { return std::unique_ptr<PreparedKernel>(); };
-  auto layout = n.attrs().GetString("layout", "NCHW");
-  if (n.inputs().size() != 5 || !n.input(0)->type() || !n.output()->type() || !layout.ok()) return none();
+  auto view = ir::GlobalPoolView::Of(n);
+  if (n.inputs().size() != 5 || !n.input(0)->type() || !n.output()->type() || !view.ok()) return none();
   const size_t rank = n.input(0)->type()->shape.size();
-  if (!(*layout == "NCHW" && rank == 4) && !(ir::ChannelBlock(*layout) > 0 && rank == 5)) return none();
+  if (!(view->layout == "NCHW" && rank == 4) && !(ir::ChannelBlock(view->layout) > 0 && rank == 5)) return none();
   double v[4];
   for (int i = 0; i < 4; ++i) {
     if (!ConstantScalar(n, i + 1, &v[i])) return none();
@@ -116,10 +118,10 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeReduceMean(const ir::Node& n
       n.input(0)->type()->dtype != DType::kF32 || n.input(0)->type()->rank() != 4) {
     return none();
   }
-  auto axes = n.attrs().GetInts("axes", {});
-  if (!axes.ok()) return none();
+  auto view = ir::ReduceView::Of(n);
+  if (!view.ok()) return none();
   std::vector<int64_t> a;
-  for (int64_t v : *axes) a.push_back(v < 0 ? v + 4 : v);
+  for (int64_t v : view->axes) a.push_back(v < 0 ? v + 4 : v);
   std::sort(a.begin(), a.end());
   if (a != std::vector<int64_t>{2, 3}) return none();
   return std::unique_ptr<PreparedKernel>(new ReduceMeanHwKernel(n.output()->type()->shape));
@@ -160,13 +162,12 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
   if (n.inputs().size() != 1 || !n.input(0)->type()) return std::unique_ptr<PreparedKernel>();
   const DType dt = n.input(0)->type()->dtype;
   auto view = ir::Pool2DView::Of(n);
-  auto params = eval::Pool2DParamsOf(n);
-  if ((dt != DType::kU8 && dt != DType::kI8 && dt != DType::kF32) || !view.ok() || !params.ok() ||
+  if ((dt != DType::kU8 && dt != DType::kI8 && dt != DType::kF32) || !view.ok() ||
       (view->layout != "NCHW" && view->layout != "NHWC" && ir::ChannelBlock(view->layout) == 0) ||
       !view->has_pool_size) {
     return std::unique_ptr<PreparedKernel>();
   }
-  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(*params, view->layout == "NHWC"));
+  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(eval::Pool2DParamsOf(*view), view->layout == "NHWC"));
 }
 
 class AvgPoolKernel : public PreparedKernel {
@@ -188,12 +189,11 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeAvgPool(const ir::Node& n) {
     return std::unique_ptr<PreparedKernel>();
   }
   auto view = ir::Pool2DView::Of(n);
-  auto params = eval::Pool2DParamsOf(n);
-  if (!view.ok() || !params.ok() || (view->layout != "NCHW" && ir::ChannelBlock(view->layout) == 0) ||
-      params->dilation[0] != 1 || params->dilation[1] != 1 || !view->has_pool_size) {
+  if (!view.ok() || (view->layout != "NCHW" && ir::ChannelBlock(view->layout) == 0) || view->dilation[0] != 1 ||
+      view->dilation[1] != 1 || !view->has_pool_size) {
     return std::unique_ptr<PreparedKernel>();
   }
-  return std::unique_ptr<PreparedKernel>(new AvgPoolKernel(*params));
+  return std::unique_ptr<PreparedKernel>(new AvgPoolKernel(eval::Pool2DParamsOf(*view)));
 }
 
 }  // namespace

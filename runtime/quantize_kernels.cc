@@ -244,12 +244,11 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeBiasAdd(const ir::Node& n) {
   auto none = [] { return std::unique_ptr<PreparedKernel>(); };
   if (n.inputs().size() != 2 || !n.input(0)->type() || !n.input(1)->type()) return none();
   const DType dt = n.input(0)->type()->dtype;
-  auto axis = n.attrs().GetInt("axis", 1);
-  const int64_t rank = n.input(0)->type()->rank();
-  if ((dt != DType::kI32 && dt != DType::kF32) || n.input(1)->type()->dtype != dt || !axis.ok()) return none();
-  const int64_t a = *axis < 0 ? *axis + rank : *axis;
-  if (a < 0 || a >= rank) return none();
-  return std::unique_ptr<PreparedKernel>(new BiasAddKernel(a));
+  auto view = ir::AxisView::Of(n);
+  if ((dt != DType::kI32 && dt != DType::kF32) || n.input(1)->type()->dtype != dt || !view.ok()) return none();
+  const absl::StatusOr<int64_t> axis = view->AxisFor(n.input(0)->type()->rank());
+  if (!axis.ok()) return none();
+  return std::unique_ptr<PreparedKernel>(new BiasAddKernel(*axis));
 }
 
 // qnn.dequantize inputs: data, scale, zero_point.

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/layout_views.h"
 #include "kernels/reference/resize.h"
 #include "kernels/resize/resize.h"
 #include "runtime/kernel_registry.h"
@@ -39,21 +40,18 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeResize(const ir::Node& n) {
       (n.input(0)->type()->shape.size() != 4 && n.input(0)->type()->shape.size() != 5)) {
     return none();
   }
-  auto size = n.attrs().GetInts("size");
-  auto method = n.attrs().GetString("method", "nearest");
-  auto coord = n.attrs().GetString("coordinate_transformation_mode", "half_pixel");
-  auto nearest = n.attrs().GetString("nearest_mode", "round_prefer_floor");
-  if (!size.ok() || size->size() != 2 || !method.ok() || !coord.ok() || !nearest.ok()) return none();
+  auto view = ir::ResizeView::Of(n);
+  if (!view.ok()) return none();
   kernels::reference::ResizeParams p;
-  p.mode = *method;
-  p.coordinate_transformation_mode = *coord;
-  p.nearest_mode = *nearest;
+  p.mode = view->method;
+  p.coordinate_transformation_mode = view->coordinate_transformation_mode;
+  p.nearest_mode = view->nearest_mode;
   if (dt != DType::kF32 && p.mode != "nearest") return none();
   // Parameters the reference refuses stay with it (and its error).
   tensor::Shape planes = n.input(0)->type()->shape;
   planes.resize(4);  // a blocked tensor's lanes resize as its channels
   if (!kernels::reference::PlanResize2D(planes, 0, 0, p).ok()) return none();
-  return std::unique_ptr<PreparedKernel>(new ResizeKernel((*size)[0], (*size)[1], p));
+  return std::unique_ptr<PreparedKernel>(new ResizeKernel(view->size[0], view->size[1], p));
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "ir/decision_view.h"
+#include "ir/layout_views.h"
 #include "target/decision_attrs.h"
 
 extern char** environ;
@@ -59,7 +61,6 @@ std::string GraphDot(const ir::Graph& graph, const std::vector<runtime::OpTiming
   absl::flat_hash_map<const ir::Value*, size_t> producer;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ir::Node& n = *nodes[i];
-    const ir::Attrs& a = n.attrs();
     std::vector<std::string> lines = {n.op()};
     if (!n.name().empty()) lines.push_back(n.name());
     const std::optional<target::StoredDecision> d = target::GetDecision(n);
@@ -70,12 +71,10 @@ std::string GraphDot(const ir::Graph& graph, const std::vector<runtime::OpTiming
     }
     const bool transform = n.op() == "layout_transform";
     if (transform) {
-      lines.push_back(absl::StrCat(a.GetString("src_layout", "?").value_or("?"), " -> ",
-                                   a.GetString("dst_layout", "?").value_or("?")));
+      const absl::StatusOr<ir::LayoutTransformView> t = ir::LayoutTransformView::Of(n);
+      lines.push_back(t.ok() ? absl::StrCat(t->src_layout, " -> ", t->dst_layout) : "? -> ?");
     } else {
-      const std::string layout = d && !d->layout.empty()
-                                     ? d->layout
-                                     : a.GetString("data_layout", "").value_or("");
+      const std::string layout = ir::KernelLayoutOf(n);
       if (!layout.empty()) lines.push_back(absl::StrCat("layout ", layout));
     }
     std::vector<std::string> in_dtypes;

@@ -35,9 +35,10 @@ inline absl::StatusOr<Tensors> Single(absl::StatusOr<tensor::Tensor> t) {
 // The dtype named by the attribute `name`, `dflt` when it is absent.
 absl::StatusOr<tensor::DType> DTypeAttr(const ir::Node& n, const char* name, tensor::DType dflt);
 
-// OK when the attribute `attr` (default `layout`) is `layout`, else an
-// Unimplemented error: the reference kernel computes only in that layout.
-absl::Status ExpectLayout(const ir::Node& n, const char* attr, const char* layout);
+// OK when `got`, the value of the layout attribute `attr` (from the op's
+// view), is `layout`, else an Unimplemented error: the reference kernel
+// computes only in that layout.
+absl::Status ExpectLayout(const char* attr, const std::string& got, const char* layout);
 
 // Each adds its family's ops to `table`.
 // quantize_kernels.cc: (de/re)quantization, fixed_point_multiply.
