@@ -27,10 +27,7 @@ absl::StatusOr<ref::Conv2DParams> ConvParams(const ir::Node& n, DType dflt_out) 
   RETURN_IF_ERROR(ExpectLayout("data_layout", v.data_layout, "NCHW"));
   RETURN_IF_ERROR(ExpectLayout("kernel_layout", v.kernel_layout, "OIHW"));
   ref::Conv2DParams p;
-  p.strides = v.strides;
-  p.pads = v.padding;
-  p.dilation = v.dilation;
-  p.groups = v.groups;
+  p.geometry() = v.geometry();
   ASSIGN_OR_RETURN(p.out_dtype, DTypeAttr(n, "out_dtype", dflt_out));
   return p;
 }

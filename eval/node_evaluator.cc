@@ -51,10 +51,8 @@ absl::StatusOr<kernels::reference::Pool2DParams> Pool2DParamsOf(const ir::Node& 
 
 kernels::reference::Pool2DParams Pool2DParamsOf(const ir::Pool2DView& v) {
   kernels::reference::Pool2DParams p;
+  p.geometry() = v.geometry();
   p.kernel = v.pool_size;
-  p.strides = v.strides;
-  p.pads = v.padding;
-  p.dilation = v.dilation;
   p.ceil_mode = v.ceil_mode;
   p.count_include_pad = v.count_include_pad;
   return p;

@@ -59,10 +59,8 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
     return absl::InvalidArgumentError(absl::StrCat("weight has ", i, " input channels per group, data has ",
                                                    c, " channels in ", groups, " groups"));
   }
-  ASSIGN_OR_RETURN(int64_t oh, WindowOutputSize(h, kh, v.strides[0], v.padding[0], v.padding[2],
-                                                v.dilation[0], false));
-  ASSIGN_OR_RETURN(int64_t ow, WindowOutputSize(w, kw, v.strides[1], v.padding[1], v.padding[3],
-                                                v.dilation[1], false));
+  ASSIGN_OR_RETURN(const auto out, v.OutputSize(h, w, kh, kw));
+  const int64_t oh = out[0], ow = out[1];
   if (out_block > 0) return Shape{n, (o + out_block - 1) / out_block, oh, ow, out_block};
   if (out_layout == "NHWC") return Shape{n, oh, ow, o};
   return Shape{n, o, oh, ow};

@@ -31,7 +31,7 @@ absl::StatusOr<std::array<int64_t, N>> Ints(const Attrs& a, const char* name,
 absl::StatusOr<Conv2DView> Conv2DView::Of(const Attrs& a) {
   Conv2DView v;
   ASSIGN_OR_RETURN(v.strides, Ints<2>(a, "strides", v.strides, 1));
-  ASSIGN_OR_RETURN(v.padding, Ints<4>(a, "padding", v.padding, 0));
+  ASSIGN_OR_RETURN(v.pads, Ints<4>(a, "padding", v.pads, 0));
   ASSIGN_OR_RETURN(v.dilation, Ints<2>(a, "dilation", v.dilation, 1));
   ASSIGN_OR_RETURN(v.groups, a.GetInt("groups", 1));
   if (v.groups < 1) return absl::InvalidArgumentError(absl::StrCat("groups must be at least 1, got ", v.groups));
@@ -47,7 +47,7 @@ absl::StatusOr<Pool2DView> Pool2DView::Of(const Node& node) {
   v.has_pool_size = a.Has("pool_size");
   ASSIGN_OR_RETURN(v.pool_size, Ints<2>(a, "pool_size", v.pool_size, 1));
   ASSIGN_OR_RETURN(v.strides, Ints<2>(a, "strides", v.strides, 1));
-  ASSIGN_OR_RETURN(v.padding, Ints<4>(a, "padding", v.padding, 0));
+  ASSIGN_OR_RETURN(v.pads, Ints<4>(a, "padding", v.pads, 0));
   ASSIGN_OR_RETURN(v.dilation, Ints<2>(a, "dilation", v.dilation, 1));
   ASSIGN_OR_RETURN(int64_t ceil_mode, a.GetInt("ceil_mode", 0));
   ASSIGN_OR_RETURN(int64_t include_pad, a.GetInt("count_include_pad", 0));

@@ -18,17 +18,14 @@
 #include "ir/graph.h"
 #include "tensor/rounding.h"
 #include "tensor/tensor.h"
+#include "tensor/window.h"
 
 namespace qnnc::ir {
 
 // nn.conv2d, qnn.conv2d and the fused convolutions (qnn.conv2d_requantize,
 // qnn.conv2d_dynamic). Validated: two strides and dilations >= 1, four
 // paddings >= 0, groups >= 1.
-struct Conv2DView {
-  std::array<int64_t, 2> strides{1, 1};
-  std::array<int64_t, 4> padding{0, 0, 0, 0};  // top, left, bottom, right
-  std::array<int64_t, 2> dilation{1, 1};
-  int64_t groups = 1;
+struct Conv2DView : tensor::ConvGeometry {
   std::string data_layout = "NCHW";
   std::string kernel_layout = "OIHW";
   std::string out_layout = "NCHW";  // the data layout when not given
@@ -36,17 +33,13 @@ struct Conv2DView {
   static absl::StatusOr<Conv2DView> Of(const Node& node) { return Of(node.attrs()); }
   static absl::StatusOr<Conv2DView> Of(const Attrs& attrs);
 
-  std::vector<int64_t> padding_vector() const { return {padding.begin(), padding.end()}; }
-  bool unpadded() const { return padding == std::array<int64_t, 4>{0, 0, 0, 0}; }
+  std::vector<int64_t> padding_vector() const { return {pads.begin(), pads.end()}; }
 };
 
 // nn.max_pool2d, nn.avg_pool2d and their quantized forms. Validated like
 // the convolution's window, and a pool_size of two values >= 1.
-struct Pool2DView {
+struct Pool2DView : tensor::ConvGeometry {
   std::array<int64_t, 2> pool_size{1, 1};
-  std::array<int64_t, 2> strides{1, 1};
-  std::array<int64_t, 4> padding{0, 0, 0, 0};  // top, left, bottom, right
-  std::array<int64_t, 2> dilation{1, 1};
   bool ceil_mode = false;
   bool count_include_pad = false;
   std::string layout = "NCHW";

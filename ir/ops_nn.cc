@@ -81,11 +81,11 @@ absl::StatusOr<std::vector<TensorType>> Pool2DRel(const TypeRelationInput& in) {
   int hi = layout == "NHWC" ? 1 : 2;
   Shape out = x.shape;
   ASSIGN_OR_RETURN(out[hi], internal::WindowOutputSize(x.shape[hi], v.pool_size[0], v.strides[0],
-                                                       v.padding[0], v.padding[2], v.dilation[0],
+                                                       v.pads[0], v.pads[2], v.dilation[0],
                                                        v.ceil_mode));
   ASSIGN_OR_RETURN(out[hi + 1],
                    internal::WindowOutputSize(x.shape[hi + 1], v.pool_size[1], v.strides[1],
-                                              v.padding[1], v.padding[3], v.dilation[1], v.ceil_mode));
+                                              v.pads[1], v.pads[3], v.dilation[1], v.ceil_mode));
   return One({x.dtype, out});
 }
 

@@ -147,14 +147,11 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
   ASSIGN_OR_RETURN(CommonParams c, Common(n));
   const Tensor& w = n.input(kWeight)->data();
   sp::QuantizedConvParams p;
+  p.geometry() = c.conv.geometry();
   p.out_channels = w.dim(0);
   p.in_channels = w.dim(1) * c.conv.groups;
-  p.groups = c.conv.groups;
   p.kernel_h = w.dim(2);
   p.kernel_w = w.dim(3);
-  p.strides = c.conv.strides;
-  p.dilation = c.conv.dilation;
-  p.pads = c.conv.padding;
   if (const ir::Shape& in = n.input(kData)->type()->shape; in.size() >= 4) {
     p.in_height = in[2], p.in_width = in[3];  // NCHW and the blocked NCHWxc alike
   }
@@ -227,12 +224,9 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
   ASSIGN_OR_RETURN(CommonParams c, Common(n));
   const Tensor& w = n.input(kWeight)->data();
   xnn::ConvParams p;
+  p.geometry() = c.conv.geometry();
   p.kernel_h = w.dim(2);
   p.kernel_w = w.dim(3);
-  p.strides = c.conv.strides;
-  p.dilation = c.conv.dilation;
-  p.pads = c.conv.padding;
-  p.groups = c.conv.groups;
   p.group_input_channels = w.dim(1);
   p.group_output_channels = w.dim(0) / c.conv.groups;
   p.input_zero_point = static_cast<int32_t>(n.input(kInZp)->data().GetAsInt(0));

@@ -78,17 +78,13 @@ absl::Status NodeError(const ir::Node& n, const absl::Status& s) {
 }
 
 // The convolution's geometry, with the channels of the OIHW weight `w`.
-sp::QuantizedConvParams ParamsOf(const Tensor& w, const ir::Conv2DView& geometry) {
-  const int64_t groups = geometry.groups;
+sp::QuantizedConvParams ParamsOf(const Tensor& w, const ir::Conv2DView& conv) {
   sp::QuantizedConvParams p;
+  p.geometry() = conv.geometry();
   p.out_channels = w.dim(0);
-  p.in_channels = w.dim(1) * groups;
-  p.groups = groups;
+  p.in_channels = w.dim(1) * conv.groups;
   p.kernel_h = w.dim(2);
   p.kernel_w = w.dim(3);
-  p.strides = geometry.strides;
-  p.dilation = geometry.dilation;
-  p.pads = geometry.padding;
   return p;
 }
 

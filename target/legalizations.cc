@@ -142,7 +142,7 @@ absl::StatusOr<Value*> Compensated(const LegalizeCall& call, const Implementatio
     // output position; the kernel then runs without padding.
     ASSIGN_OR_RETURN(ir::Conv2DView conv, ir::Conv2DView::Of(call.attrs));
     if (!conv.unpadded()) {
-      const auto& padding = conv.padding;
+      const auto& padding = conv.pads;
       Attrs pad;
       pad.Set("pad_width", std::vector<int64_t>{0, 0, padding[0], padding[1], 0, 0, padding[2],
                                                 padding[3]});

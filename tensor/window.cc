@@ -31,4 +31,13 @@ absl::StatusOr<int64_t> WindowOutputSize(int64_t in, int64_t kernel, int64_t str
   return out;
 }
 
+absl::StatusOr<std::array<int64_t, 2>> ConvGeometry::OutputSize(int64_t h, int64_t w, int64_t kh, int64_t kw,
+                                                                bool ceil_mode) const {
+  absl::StatusOr<int64_t> oh = WindowOutputSize(h, kh, strides[0], pads[0], pads[2], dilation[0], ceil_mode);
+  if (!oh.ok()) return oh.status();
+  absl::StatusOr<int64_t> ow = WindowOutputSize(w, kw, strides[1], pads[1], pads[3], dilation[1], ceil_mode);
+  if (!ow.ok()) return ow.status();
+  return std::array<int64_t, 2>{*oh, *ow};
+}
+
 }  // namespace qnnc::tensor

@@ -69,10 +69,9 @@ absl::StatusOr<Geometry> MakeGeometry(absl::string_view kernel, const Tensor& da
     return Error(kernel, "dilated kernel ", eff_h, "x", eff_w, " is larger than the padded input ",
                  padded_h, "x", padded_w);
   }
-  ASSIGN_OR_RETURN(g.oh,
-                   tensor::WindowOutputSize(g.h, g.kh, p.strides[0], p.pads[0], p.pads[2], p.dilation[0], false));
-  ASSIGN_OR_RETURN(g.ow,
-                   tensor::WindowOutputSize(g.w, g.kw, p.strides[1], p.pads[1], p.pads[3], p.dilation[1], false));
+  ASSIGN_OR_RETURN(const auto out, p.OutputSize(g.h, g.w, g.kh, g.kw));
+  g.oh = out[0];
+  g.ow = out[1];
   g.sh = p.strides[0], g.sw = p.strides[1], g.dh = p.dilation[0], g.dw = p.dilation[1];
   g.pad_top = p.pads[0], g.pad_left = p.pads[1];
   return g;

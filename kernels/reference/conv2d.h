@@ -8,14 +8,11 @@
 #include "absl/status/statusor.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
+#include "tensor/window.h"
 
 namespace qnnc::kernels::reference {
 
-struct Conv2DParams {
-  std::array<int64_t, 2> strides{1, 1};
-  std::array<int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
-  std::array<int64_t, 2> dilation{1, 1};
-  int64_t groups = 1;
+struct Conv2DParams : tensor::ConvGeometry {
   tensor::DType out_dtype = tensor::DType::kF32;
 };
 

@@ -7,14 +7,13 @@
 
 #include "absl/status/statusor.h"
 #include "tensor/tensor.h"
+#include "tensor/window.h"
 
 namespace qnnc::kernels::reference {
 
-struct Pool2DParams {
+// The window's strides, pads and dilation (ConvGeometry; groups unused).
+struct Pool2DParams : tensor::ConvGeometry {
   std::array<int64_t, 2> kernel{1, 1};
-  std::array<int64_t, 2> strides{1, 1};
-  std::array<int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
-  std::array<int64_t, 2> dilation{1, 1};
   bool ceil_mode = false;
   bool count_include_pad = false;  // AvgPool2D only
 };

@@ -59,18 +59,16 @@
 #include "kernels/spatial_pack/variants.h"
 #include "kernels/spatial_pack/weight_pairs.h"
 #include "tensor/tensor.h"
+#include "tensor/window.h"
 
 namespace qnnc::kernels::spatial_pack {
 
 // One fused conv + bias + requantize + clamp.
-struct QuantizedConvParams {
+// The window (strides, pads, dilation, groups): ConvGeometry.
+struct QuantizedConvParams : tensor::ConvGeometry {
   int64_t in_channels = 0;
   int64_t out_channels = 0;
-  int64_t groups = 1;
   int64_t kernel_h = 1, kernel_w = 1;
-  std::array<int64_t, 2> strides{1, 1};    // h, w
-  std::array<int64_t, 2> dilation{1, 1};   // h, w
-  std::array<int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
   // The value padding stands for (u8s8: in [0, 255]; int16: must be 0, the
   // zero point is already subtracted).
   int32_t input_zero_point = 0;

@@ -186,15 +186,12 @@ absl::StatusOr<OutGeom> Geometry(const QuantizedConvParams& p, const Shape& in, 
   g.n = in[0];
   g.h = in[2];
   g.w = in[3];
-  const absl::StatusOr<int64_t> oh =
-      tensor::WindowOutputSize(g.h, p.kernel_h, p.strides[0], p.pads[0], p.pads[2], p.dilation[0], false);
-  const absl::StatusOr<int64_t> ow =
-      tensor::WindowOutputSize(g.w, p.kernel_w, p.strides[1], p.pads[1], p.pads[3], p.dilation[1], false);
-  if (g.n <= 0 || !oh.ok() || !ow.ok()) {
+  const absl::StatusOr<std::array<int64_t, 2>> out = p.OutputSize(g.h, g.w, p.kernel_h, p.kernel_w);
+  if (g.n <= 0 || !out.ok()) {
     return Invalid("input ", tensor::ShapeToString(in), " gives an empty output");
   }
-  g.oh = *oh;
-  g.ow = *ow;
+  g.oh = (*out)[0];
+  g.ow = (*out)[1];
   return g;
 }
 

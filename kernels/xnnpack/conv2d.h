@@ -16,16 +16,14 @@
 #include "kernels/xnnpack/common.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
+#include "tensor/window.h"
 
 namespace qnnc::kernels::xnnpack {
 
-struct ConvParams {
+// The window (strides, pads, dilation, groups): ConvGeometry.
+struct ConvParams : tensor::ConvGeometry {
   int64_t kernel_h = 1;
   int64_t kernel_w = 1;
-  std::array<int64_t, 2> strides{1, 1};
-  std::array<int64_t, 2> dilation{1, 1};
-  std::array<int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
-  int64_t groups = 1;
   int64_t group_input_channels = 1;
   int64_t group_output_channels = 1;
 

@@ -60,10 +60,7 @@ absl::StatusOr<Tensor> ReferenceConv(Variant variant, const ConvParams& p, const
                                      const Tensor& weight_oihw, const Tensor& bias) {
   ASSIGN_OR_RETURN(Tensor x, reference::Transpose(input_nhwc, {0, 3, 1, 2}));
   reference::Conv2DParams rp;
-  rp.strides = p.strides;
-  rp.pads = p.pads;
-  rp.dilation = p.dilation;
-  rp.groups = p.groups;
+  rp.geometry() = p.geometry();
   rp.out_dtype = DType::kI32;
   ASSIGN_OR_RETURN(Tensor acc, reference::QnnConv2D(x, weight_oihw, I32(p.input_zero_point),
                                                     I32(p.kernel_zero_point), rp));
