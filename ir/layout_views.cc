@@ -84,8 +84,7 @@ absl::StatusOr<ResizeView> ResizeView::Of(const Node& node) {
 
 absl::StatusOr<TakeView> TakeView::Of(const Node& node) {
   TakeView v;
-  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(node));
-  v.axis = axis.axis;
+  ASSIGN_OR_RETURN(static_cast<AxisView&>(v), AxisView::Of(node));
   ASSIGN_OR_RETURN(v.layout, node.attrs().GetString("layout", v.layout));
   if (v.blocked()) {
     ASSIGN_OR_RETURN(v.channels, node.attrs().GetInt("channels"));
@@ -93,12 +92,9 @@ absl::StatusOr<TakeView> TakeView::Of(const Node& node) {
   return v;
 }
 
-absl::StatusOr<int64_t> TakeView::AxisFor(int64_t rank) const { return AxisView{axis}.AxisFor(rank); }
-
 absl::StatusOr<QnnConcatView> QnnConcatView::Of(const Node& node) {
   QnnConcatView v;
-  ASSIGN_OR_RETURN(const AxisView axis, AxisView::Of(node));
-  v.axis = axis.axis;
+  ASSIGN_OR_RETURN(static_cast<AxisView&>(v), AxisView::Of(node));
   ASSIGN_OR_RETURN(v.layout, node.attrs().GetString("layout", v.layout));
   if (v.blocked()) {
     ASSIGN_OR_RETURN(v.channels, node.attrs().GetInts("channels"));
@@ -109,8 +105,6 @@ absl::StatusOr<QnnConcatView> QnnConcatView::Of(const Node& node) {
   }
   return v;
 }
-
-absl::StatusOr<int64_t> QnnConcatView::AxisFor(int64_t rank) const { return AxisView{axis}.AxisFor(rank); }
 
 absl::StatusOr<GlobalPoolView> GlobalPoolView::Of(const Node& node) {
   GlobalPoolView v;

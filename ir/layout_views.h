@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "ir/op_views.h"
 
 namespace qnnc::ir {
 
@@ -90,31 +91,27 @@ struct ResizeView {
 
 // take {axis=0, layout=NCHW, channels}: in a blocked layout (NCHW{k}c, set
 // by AlterOpLayout) the data holds `channels` real channels, required there.
-struct TakeView {
-  int64_t axis = 0;  // as given: may be negative
+// The axis and AxisFor are AxisView's.
+struct TakeView : AxisView {
   std::string layout = "NCHW";
   int64_t channels = 0;  // 0 in NCHW
 
   static absl::StatusOr<TakeView> Of(const Node& node);
 
   bool blocked() const { return layout != "NCHW"; }
-  // The axis in [0, rank), or an error when it is outside [-rank, rank).
-  absl::StatusOr<int64_t> AxisFor(int64_t rank) const;
 };
 
 // qnn.concat {axis=1, layout=NCHW, channels}: in a blocked layout
 // (NCHW{k}c, set by AlterOpLayout) `channels` holds each input's real
 // channel count, required there, one per data input.
-struct QnnConcatView {
-  int64_t axis = 1;  // as given: may be negative
+// The axis and AxisFor are AxisView's.
+struct QnnConcatView : AxisView {
   std::string layout = "NCHW";
   std::vector<int64_t> channels;  // empty in NCHW
 
   static absl::StatusOr<QnnConcatView> Of(const Node& node);
 
   bool blocked() const { return layout != "NCHW"; }
-  // The axis in [0, rank), or an error when it is outside [-rank, rank).
-  absl::StatusOr<int64_t> AxisFor(int64_t rank) const;
 };
 
 // nn.global_avg_pool2d and qnn.global_avg_pool2d {layout=NCHW: NCHW, NHWC or

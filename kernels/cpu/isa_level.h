@@ -13,10 +13,6 @@ namespace qnnc::kernels::cpu {
 // capable within each architecture.
 enum class Feature { kSse42, kAvx2, kAvx512bw, kAvx512vnni, kAvxvnni, kNeon, kDotprod, kI8mm };
 
-inline constexpr Feature kAllFeatures[] = {Feature::kSse42,      Feature::kAvx2,    Feature::kAvx512bw,
-                                           Feature::kAvx512vnni, Feature::kAvxvnni, Feature::kNeon,
-                                           Feature::kDotprod,    Feature::kI8mm};
-
 // "sse4.2", "avx2", "avx512bw", "avx512vnni", "avxvnni", "neon", "dotprod",
 // "i8mm".
 constexpr const char* FeatureName(Feature f) {

@@ -1,12 +1,12 @@
 #include "kernels/pool/avg_pool.h"
 
-#include <array>
 #include <random>
 #include <string>
 
 #include "gtest/gtest.h"
 #include "kernels/reference/pool.h"
 #include "kernels/spatial_pack/blocked_layout.h"
+#include "kernels/testing/pool_window.h"
 #include "kernels/testing/two_threads.h"
 #include "tensor/tensor.h"
 
@@ -16,21 +16,6 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
-// Pool2DParams of a window: kernel, strides, pads, dilation, ceil mode (and
-// count_include_pad).
-reference::Pool2DParams Window(std::array<int64_t, 2> kernel, std::array<int64_t, 2> strides,
-                               std::array<int64_t, 4> pads, std::array<int64_t, 2> dilation, bool ceil_mode,
-                               bool count_include_pad = false) {
-  reference::Pool2DParams p;
-  p.kernel = kernel;
-  p.strides = strides;
-  p.pads = pads;
-  p.dilation = dilation;
-  p.ceil_mode = ceil_mode;
-  p.count_include_pad = count_include_pad;
-  return p;
-}
-
 // NCHW and NCHW4c/16c against the reference on NCHW, bit for bit: Inception's
 // 3x3/1 pad 1 with and without count_include_pad, ceil mode with a partial
 // last window, asymmetric pads, a window wholly in the padding, a global one.
@@ -38,12 +23,12 @@ TEST(AvgPoolTest, MatchesReferenceBitForBit) {
   testing::TwoThreads two;
   std::mt19937 rng(21);
   std::vector<reference::Pool2DParams> params;
-  params.push_back(Window({3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, false, false));
-  params.push_back(Window({3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, false, true));
-  params.push_back(Window({3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}, true, false));
-  params.push_back(Window({2, 3}, {1, 2}, {0, 1, 1, 2}, {1, 1}, false, true));
-  params.push_back(Window({4, 4}, {1, 1}, {3, 3, 3, 3}, {1, 1}, false, false));  // windows only in padding
-  params.push_back(Window({7, 9}, {1, 1}, {0, 0, 0, 0}, {1, 1}, false, false));
+  params.push_back(testing::PoolWindow({3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, false, false));
+  params.push_back(testing::PoolWindow({3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, false, true));
+  params.push_back(testing::PoolWindow({3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}, true, false));
+  params.push_back(testing::PoolWindow({2, 3}, {1, 2}, {0, 1, 1, 2}, {1, 1}, false, true));
+  params.push_back(testing::PoolWindow({4, 4}, {1, 1}, {3, 3, 3, 3}, {1, 1}, false, false));  // windows only in padding
+  params.push_back(testing::PoolWindow({7, 9}, {1, 1}, {0, 0, 0, 0}, {1, 1}, false, false));
   Tensor x = *Tensor::Create(DType::kF32, {2, 19, 7, 9});
   std::uniform_real_distribution<float> u(-100.0f, 100.0f);
   for (float& v : x.span<float>()) v = u(rng);

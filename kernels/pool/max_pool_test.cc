@@ -1,12 +1,12 @@
 #include "kernels/pool/max_pool.h"
 
-#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "kernels/testing/pool_window.h"
 #include "kernels/testing/two_threads.h"
 #include "kernels/reference/pool.h"
 #include "kernels/spatial_pack/blocked_layout.h"
@@ -27,21 +27,6 @@ std::string Describe(const reference::Pool2DParams& p) {
          std::to_string(p.dilation[0]) + (p.ceil_mode ? " ceil" : "");
 }
 
-// Pool2DParams of a window: kernel, strides, pads, dilation, ceil mode (and
-// count_include_pad).
-reference::Pool2DParams Window(std::array<int64_t, 2> kernel, std::array<int64_t, 2> strides,
-                               std::array<int64_t, 4> pads, std::array<int64_t, 2> dilation, bool ceil_mode,
-                               bool count_include_pad = false) {
-  reference::Pool2DParams p;
-  p.kernel = kernel;
-  p.strides = strides;
-  p.pads = pads;
-  p.dilation = dilation;
-  p.ceil_mode = ceil_mode;
-  p.count_include_pad = count_include_pad;
-  return p;
-}
-
 // NCHW and NCHW16c/NCHW4c against the reference on NCHW: ResNet's 3x3/2 pad 1,
 // ceil mode, dilation, asymmetric pads, a window that can fall wholly in the
 // padding, a kernel as large as the input.
@@ -49,12 +34,12 @@ TEST(MaxPoolTest, MatchesReference) {
   testing::TwoThreads pool;
   std::mt19937 rng(13);
   std::vector<reference::Pool2DParams> params;
-  params.push_back(Window({3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, false));
-  params.push_back(Window({3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}, true));
-  params.push_back(Window({2, 3}, {1, 2}, {0, 1, 1, 2}, {2, 1}, false));
-  params.push_back(Window({2, 2}, {3, 3}, {1, 1, 1, 1}, {1, 1}, true));
-  params.push_back(Window({4, 4}, {1, 1}, {3, 3, 3, 3}, {1, 1}, false));  // windows only in padding
-  params.push_back(Window({7, 9}, {1, 1}, {0, 0, 0, 0}, {1, 1}, false));
+  params.push_back(testing::PoolWindow({3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, false));
+  params.push_back(testing::PoolWindow({3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}, true));
+  params.push_back(testing::PoolWindow({2, 3}, {1, 2}, {0, 1, 1, 2}, {2, 1}, false));
+  params.push_back(testing::PoolWindow({2, 2}, {3, 3}, {1, 1, 1, 1}, {1, 1}, true));
+  params.push_back(testing::PoolWindow({4, 4}, {1, 1}, {3, 3, 3, 3}, {1, 1}, false));  // windows only in padding
+  params.push_back(testing::PoolWindow({7, 9}, {1, 1}, {0, 0, 0, 0}, {1, 1}, false));
   for (DType dt : {DType::kU8, DType::kI8, DType::kF32}) {
     Tensor x = *Tensor::Create(dt, {2, 19, 7, 9});
     auto* bytes = static_cast<uint8_t*>(x.raw_data());

@@ -59,10 +59,10 @@ inline constexpr U8S8Variant kU8S8Variants[] = {
     {Isa::kAvx512vnni, Arithmetic::kMadd16, "u8i16.avx512vnni", nullptr, false},
 };
 
-// The implementation of the u8 x s8 variant (isa, arith); null if none.
-constexpr const char* U8S8Implementation(Isa isa, Arithmetic arith) {
+// The u8 x s8 variant (isa, arith) of the table; null if none.
+constexpr const U8S8Variant* FindU8S8Variant(Isa isa, Arithmetic arith) {
   for (const U8S8Variant& v : kU8S8Variants) {
-    if (v.isa == isa && v.arith == arith) return v.implementation;
+    if (v.isa == isa && v.arith == arith) return &v;
   }
   return nullptr;
 }

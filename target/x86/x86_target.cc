@@ -21,12 +21,13 @@ namespace sp = ::qnnc::kernels::spatial_pack;
 using sp::Arithmetic;
 using sp::Isa;
 
-// The u8 x s8 variant (isa, arith) of the variant table.
-const sp::U8S8Variant& Variant(Isa isa, Arithmetic arith) {
-  for (const sp::U8S8Variant& v : sp::kU8S8Variants) {
-    if (v.isa == isa && v.arith == arith) return v;
-  }
-  return sp::kU8S8Variants[0];  // not reached: the calls below name variants of the table
+// The u8 x s8 variant (isa, arith) of the variant table, which has every
+// one registered here (checked as the table is compiled).
+template <Isa kIsa, Arithmetic kArith>
+const sp::U8S8Variant& Variant() {
+  constexpr const sp::U8S8Variant* v = sp::FindU8S8Variant(kIsa, kArith);
+  static_assert(v != nullptr && v->implementation != nullptr, "not an implementation of the variant table");
+  return *v;
 }
 
 // Registers `make(name, priority)` for the variant's implementation under
@@ -42,20 +43,20 @@ absl::Status RegisterU8S8(Registry& registry, const std::string& key, const sp::
 
 absl::Status RegisterX86Target(Registry& registry) {
   RETURN_IF_ERROR(RegisterU8S8(
-      registry, "x86_64+avx512vnni", Variant(Isa::kAvx512vnni, Arithmetic::kMaddubs),
+      registry, "x86_64+avx512vnni", Variant<Isa::kAvx512vnni, Arithmetic::kMaddubs>(),
       [](const std::string& name, int priority) {
         return CompensatedSpatialPack(name, priority, true, Feature::kAvx512vnni, 128);
       },
       50));
   // AVX-VNNI (Alder Lake and later, Zen 5): vpdpbusd on ymm, exact in one
   // pass for any weights and twice u8i16.avx2's multiplies per instruction.
-  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avxvnni", Variant(Isa::kAvxvnni, Arithmetic::kMaddubs),
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avxvnni", Variant<Isa::kAvxvnni, Arithmetic::kMaddubs>(),
                                &AvxVnniSpatialPack, 48));
-  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", Variant(Isa::kAvx2, Arithmetic::kMaddubs),
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", Variant<Isa::kAvx2, Arithmetic::kMaddubs>(),
                                &MaddubsSpatialPackAvx2, 46));
   // A dense layer's integer nn.dense runs the int8 dense kernel whichever
   // u8s8 implementation decided it, so u8i16.avx2 decides convolutions only.
-  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", Variant(Isa::kAvx2, Arithmetic::kMadd16),
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", Variant<Isa::kAvx2, Arithmetic::kMadd16>(),
                                &U8I16SpatialPackAvx2, 45));
   // Dynamically quantized convolutions (a run-time data zero point): VNNI
   // (vpdpbusd where w - zw fits s8, as quantize_dynamic's symmetric s8
