@@ -40,5 +40,5 @@ bw=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avx512bw "$probe")
 check "avx512bw: avx512bw as uncapped" "$(feature avx512bw "$bw")" "$(feature avx512bw "$uncapped")"
 check "avx512bw: avx512vnni" "$(feature avx512vnni "$bw")" 0
 LD_PRELOAD="$lib" QNNC_PEER_ISA=avx2 "$probe" --reset-segv --crash >/dev/null 2>&1; rc=$?
-check "a null write still dies of SIGSEGV" "$rc" 139
+check "a store to an inaccessible page still dies of SIGSEGV" "$rc" 139
 [ "$fail" -eq 0 ]

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "bench/peers/real_fault.h"
 #include "gtest/gtest.h"
 
 namespace qnnc::bench {
@@ -135,12 +136,7 @@ TEST(CpuidCapTest, CappedProcessSeesNoAvx512AndStillCrashesOnBadPointers) {
   __cpuid_count(0, 0, a, b, c, d);
   EXPECT_GE(a, 7u);
   // A real fault is not taken for a CPUID: the process dies of it.
-  EXPECT_DEATH(
-      {
-        volatile int* null = nullptr;
-        *null = 1;
-      },
-      "");
+  EXPECT_DEATH(StoreToInaccessiblePage(), "");
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ check "avx512vnni: as uncapped" "$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avx512vnni QN
 check "the unpatched probe is not capped" \
   "$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avx2 QNNC_PEER_CPUID=patched "$probe")" "$uncapped"
 LD_PRELOAD="$lib" QNNC_PEER_ISA=avx2 QNNC_PEER_CPUID=patched "$tmp/probe" --reset-segv --crash >/dev/null 2>&1; rc=$?
-check "a null write still dies of SIGSEGV" "$rc" 139
+check "a store to an inaccessible page still dies of SIGSEGV" "$rc" 139
 out=$(LD_PRELOAD="$lib" QNNC_PEER_ISA=avx2 QNNC_PEER_CPUID=bogus "$tmp/probe" 2>&1); rc=$?
 check "a bad QNNC_PEER_CPUID exits 2" "$rc" 2
 check "a bad QNNC_PEER_CPUID names itself" "$(grep -c 'QNNC_PEER_CPUID=bogus' <<<"$out")" 1

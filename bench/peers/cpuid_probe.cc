@@ -3,7 +3,7 @@
 // (bench/models.sh checks the cap with it before timing ONNX Runtime).
 //   --reset-segv  first set SIGSEGV to its default action, as Node.js does
 //                 at startup (the cap must survive that)
-//   --crash       then write through a null pointer (must still crash)
+//   --crash       then store to an inaccessible page (must still crash)
 //   --cpuinfo     also print what cpuinfo (XNNPACK's view, a shared library)
 //                 reports, as cpuinfo_NAME=0|1: under a patched cap
 //                 (cpuid_cap_env.sh) only cpuinfo's CPUIDs are capped
@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+
+#include "bench/peers/real_fault.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -61,9 +63,6 @@ int main(int argc, char** argv) {
   std::printf("not x86-64\n");
 #endif
   std::fflush(stdout);
-  if (crash) {
-    volatile int* null = nullptr;
-    *null = 1;
-  }
+  if (crash) qnnc::bench::StoreToInaccessiblePage();
   return 0;
 }

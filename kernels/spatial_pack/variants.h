@@ -66,6 +66,15 @@ constexpr const U8S8Variant* FindU8S8Variant(Isa isa, Arithmetic arith) {
   }
   return nullptr;
 }
+// Whether the table has the variant (isa, arith) and it names an
+// implementation: a constant expression under every build, where a pointer
+// from FindU8S8Variant is not once UBSan instruments its use.
+constexpr bool HasU8S8Implementation(Isa isa, Arithmetic arith) {
+  for (const U8S8Variant& v : kU8S8Variants) {
+    if (v.isa == isa && v.arith == arith) return v.implementation != nullptr;
+  }
+  return false;
+}
 
 // Dynamically quantized convolutions (dynamic_conv.h): the instruction set
 // of each implementation's kernel, none for the portable int16 one. Each

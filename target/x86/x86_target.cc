@@ -25,9 +25,8 @@ using sp::Isa;
 // one registered here (checked as the table is compiled).
 template <Isa kIsa, Arithmetic kArith>
 const sp::U8S8Variant& Variant() {
-  constexpr const sp::U8S8Variant* v = sp::FindU8S8Variant(kIsa, kArith);
-  static_assert(v != nullptr && v->implementation != nullptr, "not an implementation of the variant table");
-  return *v;
+  static_assert(sp::HasU8S8Implementation(kIsa, kArith), "not an implementation of the variant table");
+  return *sp::FindU8S8Variant(kIsa, kArith);
 }
 
 // Registers `make(name, priority)` for the variant's implementation under
