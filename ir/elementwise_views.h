@@ -1,7 +1,7 @@
 // Typed views of the attributes of the elementwise ops with parameters
 // (clip, the float activations, fixed_point_multiply) and of the
 // reductions, parsed and validated in one place with the defaults of their
-// op definitions (ir/ops_tensor.cc, ir/ops_qnn.cc). The `axis` of softmax,
+// op definitions (ops/<family>/<family>_def.cc). The `axis` of softmax,
 // bias_add and the quantization ops is ir::AxisView (ir/op_views.h).
 #ifndef QNNC_IR_ELEMENTWISE_VIEWS_H_
 #define QNNC_IR_ELEMENTWISE_VIEWS_H_

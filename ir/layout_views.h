@@ -2,7 +2,7 @@
 // computing on them (layout_transform, transpose, reshape, nn.pad,
 // strided_slice, broadcast_to, take, qnn.concat, resize) and of the global
 // pools' layout, parsed and validated in one place with the defaults of
-// their op definitions (ir/ops_tensor.cc, ir/ops_nn.cc, ir/ops_qnn.cc).
+// their op definitions (ops/<family>/<family>_def.cc).
 // The views check what an attribute is on its own (its type, its count);
 // the type relations check it against the operands' types.
 #ifndef QNNC_IR_LAYOUT_VIEWS_H_

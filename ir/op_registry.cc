@@ -7,17 +7,6 @@
 
 namespace qnnc::ir {
 
-const OpRegistry& OpRegistry::Global() {
-  static const OpRegistry* registry = [] {
-    auto* r = new OpRegistry();
-    RegisterQnnOps(*r);
-    RegisterNnOps(*r);
-    RegisterTensorOps(*r);
-    return r;
-  }();
-  return *registry;
-}
-
 absl::Status OpRegistry::Register(OpDef def) {
   if (ops_.count(def.name)) {
     return absl::AlreadyExistsError(absl::StrCat("op '", def.name, "' is registered twice"));

@@ -32,6 +32,11 @@ struct OpDef {
   int num_outputs = 1;
   TypeRelation relation;
   std::string summary;  // one line: inputs and attributes
+  // Element-wise ops: each output element is a function of the same element
+  // of the first `elementwise_inputs` inputs alone (numpy broadcasting), the
+  // other inputs being parameters (scales, zero points, a table). 0: not
+  // element-wise. FuseLookup folds runs of such ops into one table.
+  int elementwise_inputs = 0;
 };
 
 class OpRegistry {
@@ -52,10 +57,16 @@ class OpRegistry {
   std::map<std::string, OpDef> ops_;
 };
 
-// Registration functions of the built-in op groups (called by Global()).
-void RegisterQnnOps(OpRegistry& registry);
-void RegisterNnOps(OpRegistry& registry);
-void RegisterTensorOps(OpRegistry& registry);
+// Registration functions of the built-in op families: each is defined in
+// ops/<family>/<family>_def.cc, and OpRegistry::Global() (ir/builtin_ops.cc)
+// registers them all.
+void RegisterConvOps(OpRegistry& registry);
+void RegisterDenseOps(OpRegistry& registry);
+void RegisterPoolOps(OpRegistry& registry);
+void RegisterQuantizeOps(OpRegistry& registry);
+void RegisterQnnElementwiseOps(OpRegistry& registry);
+void RegisterElementwiseOps(OpRegistry& registry);
+void RegisterLayoutOps(OpRegistry& registry);
 
 }  // namespace qnnc::ir
 

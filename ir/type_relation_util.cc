@@ -91,6 +91,17 @@ absl::StatusOr<DType> DTypeAttr(const Node& node, const char* attr, DType dflt) 
   return tensor::ParseDType(*name);
 }
 
+// Float conv gives f32; integer conv (e.g. i16 x i16 after legalization) i32.
+absl::StatusOr<DType> AccumulatorDType(const TypeRelationInput& in) {
+  const auto& t = in.inputs;
+  bool float_in = tensor::IsFloat(t[0].dtype);
+  if (float_in != tensor::IsFloat(t[1].dtype)) {
+    return absl::InvalidArgumentError(absl::StrCat("mixes float and integer operands: ",
+                                                   t[0].ToString(), " and ", t[1].ToString()));
+  }
+  return DTypeAttr(in.node, "out_dtype", float_in ? DType::kF32 : DType::kI32);
+}
+
 absl::StatusOr<Shape> MatMulShape(const Shape& a0, const Shape& b0) {
   if (a0.empty() || b0.empty()) return absl::InvalidArgumentError("matmul operands must not be scalars");
   Shape a = a0, b = b0;

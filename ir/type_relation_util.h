@@ -27,6 +27,10 @@ absl::StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b);
 // Normalizes a possibly negative axis against `rank`.
 absl::StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank);
 absl::StatusOr<DType> DTypeAttr(const Node& node, const char* attr, DType dflt);
+// The accumulator dtype of a float or integer conv, dense or matmul: the
+// `out_dtype` attribute, by default f32 for float operands and i32 for
+// integer ones; mixing the two is an error.
+absl::StatusOr<DType> AccumulatorDType(const TypeRelationInput& in);
 // Output spatial size of a window op (conv, pool): tensor/window.h.
 using tensor::WindowOutputSize;
 // Numpy matmul output shape (rank-1 operands promoted as numpy does).

@@ -4,9 +4,11 @@
 // for their stem's input, NHWC for XNNPACK) and inserts layout_transform ops
 // around it; the ops between such convolutions that can run blocked (pools,
 // residual adds, lookups, concats, takes, quantize/dequantize, pads, resize
-// and the dynamic models' float ops) follow their producers' layout. It runs for fallback decisions as for tuned ones
-// (docs/fallback.md). SimplifyLayout (simplify_layout.h) then removes the
-// transforms that cancel.
+// and the dynamic models' float ops) follow their producers' layout, each by
+// its op's rule (layout_rules.h; a family's rules are in
+// ops/<family>/<family>_layout.cc). It runs for fallback decisions as for
+// tuned ones (docs/fallback.md). SimplifyLayout (simplify_layout.h) then
+// removes the transforms that cancel.
 #ifndef QNNC_PASSES_ALTER_OP_LAYOUT_H_
 #define QNNC_PASSES_ALTER_OP_LAYOUT_H_
 

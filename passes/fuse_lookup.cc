@@ -4,8 +4,8 @@
 #include <set>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "eval/node_evaluator.h"
+#include "ir/op_registry.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -18,25 +18,13 @@ bool IsByte(DType d) { return d == DType::kU8 || d == DType::kI8; }
 
 bool IsScalarConstant(const ir::Value* v) { return v->is_constant() && v->data().num_elements() == 1; }
 
-// Element-wise ops a table may replace: float ops, and the quantized ones
-// with per-tensor scalar parameters (each output element a function of the
-// same element of each operand).
-const absl::flat_hash_set<std::string>& ElementwiseOps() {
-  static const auto* ops = new absl::flat_hash_set<std::string>{
-      "relu",     "clip",         "sigmoid",    "tanh",           "leaky_relu",     "hard_sigmoid",
-      "hard_swish", "round",      "add",        "subtract",       "multiply",       "divide",
-      "maximum",  "minimum",      "qnn.dequantize", "qnn.quantize", "qnn.requantize", "qnn.lookup",
-      "qnn.add",  "qnn.mul"};
-  return *ops;
-}
-
-// How many leading inputs are data (the rest are quantization parameters
-// or a table, which must be constants: per tensor).
+// How many leading inputs of an element-wise op are data (each output
+// element a function of the same element of each; the rest are parameters,
+// which must be constants: per tensor, or the table of a lookup), or 0 for
+// an op that is not element-wise (its definition says, ir/op_registry.h).
 size_t DataOperands(const ir::Node& n) {
-  const std::string& op = n.op();
-  if (op == "qnn.add" || op == "qnn.mul") return 2;
-  if (op.rfind("qnn.", 0) == 0) return 1;  // (de/re)quantize, lookup
-  return n.inputs().size();                // float ops: every input
+  const ir::OpDef* def = ir::OpRegistry::Global().Find(n.op());
+  return def == nullptr ? 0 : static_cast<size_t>(def->elementwise_inputs);
 }
 
 bool ConstantParams(const ir::Node& n) {
@@ -64,7 +52,7 @@ bool Collect(ir::Value* v, Chain& c) {
   if (!v->type()) return false;
   ir::Node* p = v->producer();
   if (p != nullptr && c.members.count(p)) return true;
-  if (p != nullptr && ElementwiseOps().contains(p->op()) && p->outputs().size() == 1 && ConstantParams(*p)) {
+  if (p != nullptr && DataOperands(*p) > 0 && p->outputs().size() == 1 && ConstantParams(*p)) {
     Chain tried = c;
     bool ok = true;
     for (size_t i = 0; ok && i < DataOperands(*p); ++i) ok = Collect(p->input(i), tried);
@@ -119,7 +107,7 @@ absl::StatusOr<int> FuseLookup(ir::Graph& graph) {
   for (ir::Node* root : graph.nodes()) {
     // Roots: element-wise ops with an 8-bit result that is not already one
     // table of one source.
-    if (!ElementwiseOps().contains(root->op()) || root->outputs().size() != 1 || !root->output()->type() ||
+    if (DataOperands(*root) == 0 || root->outputs().size() != 1 || !root->output()->type() ||
         !IsByte(root->output()->type()->dtype) || graph.CountUses(root->output()) == 0) {
       continue;
     }

@@ -5,22 +5,6 @@
 
 namespace qnnc::runtime {
 
-const KernelRegistry& KernelRegistry::Global() {
-  static const KernelRegistry* registry = [] {
-    auto* r = new KernelRegistry();
-    RegisterConvKernels(*r);
-    RegisterDynamicConvKernels(*r);
-    RegisterQuantizeKernels(*r);
-    RegisterDenseKernels(*r);
-    RegisterPoolKernels(*r);
-    RegisterFloatKernels(*r);
-    RegisterResizeKernels(*r);
-    RegisterLayoutKernels(*r);
-    return r;
-  }();
-  return *registry;
-}
-
 void KernelRegistry::Register(const std::string& op, const std::string& implementation,
                               KernelFactory factory) {
   factories_[{op, implementation}] = std::move(factory);
@@ -32,6 +16,13 @@ void KernelRegistry::RegisterForOp(const std::string& op, KernelFactory factory)
 
 bool KernelRegistry::Has(const std::string& op, const std::string& implementation) const {
   return factories_.count({op, std::string(kernels::spatial_pack::CurrentImplementationName(implementation))}) > 0;
+}
+
+std::set<std::string> KernelRegistry::ops() const {
+  std::set<std::string> ops;
+  for (const auto& [key, factory] : factories_) ops.insert(key.first);
+  for (const auto& [op, factory] : op_factories_) ops.insert(op);
+  return ops;
 }
 
 const KernelFactory* KernelRegistry::Find(const ir::Node& node) const {

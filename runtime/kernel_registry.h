@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <utility>
@@ -59,31 +60,46 @@ class KernelRegistry {
   // implementation's old name standing for its new one; or for op.
   bool Has(const std::string& op, const std::string& implementation) const;
   bool HasForOp(const std::string& op) const { return op_factories_.count(op) > 0; }
+  // Every op with a factory, by implementation or for the op.
+  std::set<std::string> ops() const;
 
  private:
   std::map<std::pair<std::string, std::string>, KernelFactory> factories_;
   std::map<std::string, KernelFactory> op_factories_;
 };
 
-// Registers the fused-convolution kernels (kernels/spatial_pack, kernels/xnnpack).
+// The registration of each op family's kernel factories, one function per
+// family; KernelRegistry::Global() (runtime/builtin_kernels.cc) calls them all.
+//
+// Registers the convolutions' kernels: the fused qnn.conv2d_requantize
+// (kernels/spatial_pack, kernels/xnnpack), and qnn.conv2d with a run-time
+// data zero point and qnn.conv2d_dynamic (kernels/spatial_pack/
+// dynamic_conv.h). Defined in ops/conv/conv_kernels.cc.
 void RegisterConvKernels(KernelRegistry& registry);
-// Registers the dynamically quantized convolutions' kernels
-// (kernels/spatial_pack/dynamic_conv.h): qnn.conv2d with a run-time data zero
-// point and qnn.conv2d_dynamic.
-void RegisterDynamicConvKernels(KernelRegistry& registry);
-// Registers the kernels bound per op (KernelRegistry::RegisterForOp), one
-// function per family: quantize_kernels.cc (quantize, dequantize,
-// requantize, qnn.add, qnn.mul, bias_add), dense_kernels.cc (integer
-// nn.dense, qnn.matmul), pool_kernels.cc, float_kernels.cc (the float ops of
-// dynamically quantized models) and resize_kernels.cc.
-void RegisterQuantizeKernels(KernelRegistry& registry);
+// Registers the matrix products' kernels: integer nn.dense, qnn.matmul,
+// qnn.dense with a run-time data zero point, and nn.bias_add. Defined in
+// ops/dense/dense_kernels.cc.
 void RegisterDenseKernels(KernelRegistry& registry);
+// Registers the pooling kernels: nn.max_pool2d, nn.avg_pool2d,
+// nn.global_avg_pool2d, qnn.global_avg_pool2d and reduce_mean. Defined in
+// ops/pool/pool_kernels.cc.
 void RegisterPoolKernels(KernelRegistry& registry);
-void RegisterFloatKernels(KernelRegistry& registry);
-void RegisterResizeKernels(KernelRegistry& registry);
-// Registers the data-movement kernels (layout_kernels.cc,
-// kernels/layout/strided_copy.h): transpose, strided_slice, broadcast_to,
-// constant nn.pad, concat, layout_transform, take, qnn.concat, qnn.lookup.
+// Registers the quantization kernels: qnn.quantize, qnn.requantize,
+// qnn.dequantize and qnn.dynamic_quantize. Defined in
+// ops/quantize/quantize_kernels.cc.
+void RegisterQuantizeKernels(KernelRegistry& registry);
+// Registers the quantized elementwise kernels: qnn.add, qnn.mul and
+// qnn.lookup. Defined in ops/qnn_elementwise/qnn_elementwise_kernels.cc.
+void RegisterQnnElementwiseKernels(KernelRegistry& registry);
+// Registers the float kernels dynamically quantized models keep: add,
+// subtract, multiply, relu, clip, sigmoid, cast, leaky_relu, hard_sigmoid,
+// hard_swish, tanh and softmax. Defined in
+// ops/elementwise/elementwise_kernels.cc.
+void RegisterElementwiseKernels(KernelRegistry& registry);
+// Registers the data-movement kernels (kernels/layout/strided_copy.h):
+// transpose, strided_slice, broadcast_to, constant nn.pad, concat,
+// layout_transform, take, qnn.concat, reshape, flatten and resize. Defined in
+// ops/layout/layout_kernels.cc.
 void RegisterLayoutKernels(KernelRegistry& registry);
 
 }  // namespace qnnc::runtime

@@ -99,14 +99,16 @@ def long_functions(text):
     return found
 
 
-# Top-level BUILD list -> the packages (path prefixes) whose libraries it names.
+# Top-level BUILD list -> the packages (path prefixes) whose libraries it
+# names; "prefix:a|b" names only the libraries a and b of those packages (an
+# op family's facets each belong to the layer that uses them).
 LAYER_LISTS = {
     "KERNELS": ("kernels",),
-    "IR": ("ir",),
-    "EVAL": ("eval",),
-    "RUNTIME": ("runtime",),
+    "IR": ("ir", "ops:def"),
+    "EVAL": ("eval", "ops:reference|params"),
+    "RUNTIME": ("runtime", "ops:kernels"),
     "TARGET": ("target",),
-    "PASSES": ("passes",),
+    "PASSES": ("passes", "ops:layout"),
     "TUNING": ("tuning",),
 }
 
@@ -125,7 +127,23 @@ def library_labels(root, build_files, prefix):
             if "visibility:private" in body or "testonly = True" in body:
                 continue
             labels.add("//" + pkg + ("" if name == os.path.basename(pkg) else ":" + name))
+        # An op family's facets (ops/op_family.bzl).
+        for m in re.finditer(r'op_family\((.*?)\n\)', text, re.S):
+            facets = ["def", "reference", "kernels"]
+            if "layout = False" not in m.group(1):
+                facets.append("layout")
+            labels.update("//" + pkg + ":" + facet for facet in facets)
     return labels
+
+
+def op_family_facets(root, args):
+    """The labels op_family_facets(args) gives in a BUILD file (ops/op_family.bzl)."""
+    with open(os.path.join(root, "ops", "op_family.bzl")) as f:
+        bzl = f.read()
+    lists = {n: re.findall(r'"([a-z_]+)"', v) for n, v in re.findall(r"^([A-Z_]+) = \[(.*?)\]", bzl, re.M)}
+    facet, _, families = args.partition(",")
+    families = lists[families.strip()] if families.strip() else lists["OP_FAMILIES"]
+    return {"//ops/%s:%s" % (family, facet.strip().strip('"')) for family in families}
 
 
 def unlisted_libraries(root, files):
@@ -134,13 +152,19 @@ def unlisted_libraries(root, files):
     build_files = [p for p in files if os.path.basename(p) == "BUILD"]
     breaches = []
     for name, prefixes in LAYER_LISTS.items():
-        m = re.search(r"^%s = \[(.*?)\]" % name, top, re.S | re.M)
+        m = re.search(r"^%s = \[(.*?)\]( \+ op_family_facets\(([^)]*)\))?" % name, top, re.S | re.M)
         if not m:
             breaches.append(f"BUILD:1: no layering list {name}")
             continue
         listed = set(re.findall(r'"(//[^"]+)"', m.group(1)))
-        for prefix in prefixes:
-            for label in sorted(library_labels(root, build_files, prefix) - listed):
+        if m.group(3):
+            listed |= op_family_facets(root, m.group(3))
+        for spec in prefixes:
+            prefix, _, names = spec.partition(":")
+            labels = library_labels(root, build_files, prefix)
+            if names:
+                labels = {l for l in labels if l.rpartition(":")[2] in names.split("|")}
+            for label in sorted(labels - listed):
                 breaches.append(f"BUILD:1: {label} is not in {name} (the layering test cannot see it)")
     return breaches
 

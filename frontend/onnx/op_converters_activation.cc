@@ -1,4 +1,4 @@
-// Converters of the float activations that have one IR op each (Tanh,
+// Converters of the float activations that have one IR op each (Tanh, Erf,
 // LeakyRelu, HardSigmoid, HardSwish, Softmax), so that kernels can bind to
 // them by name.
 #include "absl/strings/str_cat.h"
@@ -12,6 +12,12 @@ namespace {
 Outputs Tanh(NodeContext& ctx) {
   ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
   ASSIGN_OR_RETURN(ir::Value * y, ctx.Emit("tanh", {x}));
+  return One(y);
+}
+
+Outputs Erf(NodeContext& ctx) {
+  ASSIGN_OR_RETURN(ir::Value * x, ctx.Required(0));
+  ASSIGN_OR_RETURN(ir::Value * y, ctx.Emit("erf", {x}));
   return One(y);
 }
 
@@ -69,6 +75,7 @@ Outputs Softmax(NodeContext& ctx) {
 
 void RegisterActivationConverters(ConverterTable& t) {
   t["Tanh"] = Tanh;
+  t["Erf"] = Erf;
   t["LeakyRelu"] = LeakyRelu;
   t["HardSigmoid"] = HardSigmoid;
   t["HardSwish"] = HardSwish;

@@ -443,7 +443,8 @@ TEST(ElementwiseTest, BinaryUnaryAndReduce) {
 TEST(ActivationTest, OneOpEach) {
   ModelBuilder b(14);
   b.Input("x", TensorProto::FLOAT, {2, 3, 4});
-  b.Node("Tanh", {"x"}, {"t"});
+  b.Node("Tanh", {"x"}, {"t0"});
+  b.Node("Erf", {"t0"}, {"t"});
   AttrF(b.Node("LeakyRelu", {"t"}, {"l"}), "alpha", 0.25f);
   auto& hs = b.Node("HardSigmoid", {"l"}, {"h"});
   AttrF(hs, "alpha", 0.5f);
@@ -452,7 +453,7 @@ TEST(ActivationTest, OneOpEach) {
   b.Output("s");
   auto g = RawImport(b);
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(Ops(*g), "tanh,leaky_relu,hard_sigmoid,hard_swish,softmax");
+  EXPECT_EQ(Ops(*g), "tanh,erf,leaky_relu,hard_sigmoid,hard_swish,softmax");
   EXPECT_EQ(*Find(*g, "leaky_relu")->attrs().GetFloat("alpha"), 0.25);
   EXPECT_EQ(*Find(*g, "hard_sigmoid")->attrs().GetFloat("alpha"), 0.5);
   EXPECT_EQ(*Find(*g, "hard_sigmoid")->attrs().GetFloat("beta"), 0.5);  // the default

@@ -60,6 +60,10 @@ absl::StatusOr<Tensor> Tanh(const Tensor& x) {
   return Map("Tanh", x, true, [](auto v) { return static_cast<decltype(v)>(std::tanh(static_cast<float>(v))); });
 }
 
+absl::StatusOr<Tensor> Erf(const Tensor& x) {
+  return Map("Erf", x, true, [](auto v) { return static_cast<decltype(v)>(std::erf(static_cast<float>(v))); });
+}
+
 absl::StatusOr<Tensor> LeakyRelu(const Tensor& x, float alpha) {
   return Map("LeakyRelu", x, true, [alpha](auto v) {
     const float f = static_cast<float>(v);

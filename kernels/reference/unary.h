@@ -22,6 +22,8 @@ absl::StatusOr<tensor::Tensor> Abs(const tensor::Tensor& x);
 // f32 activations (ONNX semantics, float arithmetic): tanh; x < 0 ? alpha*x
 // : x; max(0, min(1, alpha*x + beta)); x * max(0, min(1, x/6 + 1/2)).
 absl::StatusOr<tensor::Tensor> Tanh(const tensor::Tensor& x);
+// f32 only: the error function (ONNX Erf; GELU is x/2 * (1 + erf(x/sqrt 2))).
+absl::StatusOr<tensor::Tensor> Erf(const tensor::Tensor& x);
 absl::StatusOr<tensor::Tensor> LeakyRelu(const tensor::Tensor& x, float alpha);
 absl::StatusOr<tensor::Tensor> HardSigmoid(const tensor::Tensor& x, float alpha, float beta);
 absl::StatusOr<tensor::Tensor> HardSwish(const tensor::Tensor& x);

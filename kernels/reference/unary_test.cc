@@ -87,7 +87,13 @@ TEST(UnaryTest, Activations) {
   auto nan = HardSigmoid(Tensor::FromVector<float>({1}, {NAN}), 1.0f, 0.0f);
   ASSERT_TRUE(nan.ok());
   EXPECT_TRUE(std::isnan(Values<float>(*nan)[0]));
+  auto e = Erf(x);
+  ASSERT_TRUE(e.ok());
+  EXPECT_FLOAT_EQ(Values<float>(*e)[1], -0.84270079f);
+  EXPECT_EQ(Values<float>(*e)[2], 0.0f);
+  EXPECT_FLOAT_EQ(Values<float>(*e)[0], -1.0f);
   EXPECT_FALSE(Tanh(Tensor::Zeros(DType::kI8, {1})).ok());
+  EXPECT_FALSE(Erf(Tensor::Zeros(DType::kI32, {1})).ok());
   EXPECT_FALSE(HardSwish(Tensor::Zeros(DType::kU8, {1})).ok());
 }
 

@@ -1,0 +1,66 @@
+// The reference evaluator's op table (eval/node_evaluator.cc), filled by one
+// function per op family (ops/<family>/<family>_reference.cc), and the
+// helpers the families share. Not a public API.
+#ifndef QNNC_EVAL_KERNEL_TABLE_H_
+#define QNNC_EVAL_KERNEL_TABLE_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "ir/graph.h"
+#include "pthreadpool.h"
+#include "tensor/tensor.h"
+
+namespace qnnc::eval::internal {
+
+using Tensors = std::vector<tensor::Tensor>;
+// One op's reference kernel: the node (for its attributes), its inputs and
+// the thread pool give its results.
+using Kernel =
+    std::function<absl::StatusOr<Tensors>(const ir::Node&, const Tensors&, pthreadpool_t)>;
+// Op name -> its reference kernel.
+using KernelTable = std::map<std::string, Kernel>;
+
+// A kernel's one result as a list of results.
+inline absl::StatusOr<Tensors> Single(absl::StatusOr<tensor::Tensor> t) {
+  if (!t.ok()) return t.status();
+  return Tensors{*std::move(t)};
+}
+
+// The dtype named by the attribute `name`, `dflt` when it is absent.
+absl::StatusOr<tensor::DType> DTypeAttr(const ir::Node& n, const char* name, tensor::DType dflt);
+
+// OK when `got`, the value of the layout attribute `attr` (from the op's
+// view), is `layout`, else an Unimplemented error: the reference kernel
+// computes only in that layout.
+absl::Status ExpectLayout(const char* attr, const std::string& got, const char* layout);
+
+// Each adds its family's ops to `table`.
+// ops/quantize/quantize_reference.cc: (de/re)quantization,
+// fixed_point_multiply, dynamic quantization.
+void AddQuantizeKernels(KernelTable* table);
+// ops/qnn_elementwise/qnn_elementwise_reference.cc: qnn.add, qnn.mul and
+// qnn.lookup.
+void AddQnnElementwiseKernels(KernelTable* table);
+// ops/conv/conv_reference.cc: the convolutions, quantized and not.
+void AddConvKernels(KernelTable* table);
+// ops/dense/dense_reference.cc: dense, matmul and bias_add.
+void AddDenseKernels(KernelTable* table);
+// ops/pool/pool_reference.cc: max, average and global average pooling, and
+// the reductions.
+void AddPoolKernels(KernelTable* table);
+// ops/elementwise/elementwise_reference.cc: float unary and binary ops,
+// softmax, clip, cast.
+void AddElementwiseKernels(KernelTable* table);
+// ops/layout/layout_reference.cc: layout_transform, transpose, reshape,
+// flatten, pad, slice, take, broadcast, concat (float and quantized), resize.
+void AddLayoutKernels(KernelTable* table);
+
+}  // namespace qnnc::eval::internal
+
+#endif  // QNNC_EVAL_KERNEL_TABLE_H_

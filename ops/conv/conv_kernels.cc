@@ -1,0 +1,295 @@
+// The conv family's kernel factories: qnn.conv2d_requantize here, the
+// dynamically quantized convolutions in dynamic_conv_kernels.cc.
+//
+// Kernels of qnn.conv2d_requantize (built by FuseOps) for the implementations
+// that have one: the native spatial-pack kernels and XNNPACK. Weights are
+// packed when the plan is loaded. The activations arrive and leave in the
+// layouts the graph gives the op (data_layout, out_layout: AlterOpLayout sets
+// the decision's); a kernel given NCHW converts around its run.
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "ir/decision_view.h"
+#include "ir/op_views.h"
+#include "kernels/layout/nhwc.h"
+#include "kernels/requantize/requantize.h"
+#include "kernels/spatial_pack/blocked_layout.h"
+#include "kernels/spatial_pack/conv2d.h"
+#include "kernels/xnnpack/conv2d.h"
+#include "ops/conv/dynamic_conv_kernels.h"
+#include "ops/conv/conv_kernel_util.h"
+#include "runtime/kernel_registry.h"
+#include "util/config_json.h"
+#include "util/status_macros.h"
+
+namespace qnnc::runtime {
+namespace {
+
+namespace sp = ::qnnc::kernels::spatial_pack;
+namespace xnn = ::qnnc::kernels::xnnpack;
+using tensor::DType;
+using tensor::Tensor;
+
+constexpr char kOp[] = "qnn.conv2d_requantize";
+
+// Input indices of qnn.conv2d_requantize.
+enum Input { kData, kWeight, kBias, kInZp, kKernelZp, kInScale, kKernelScale, kRequantScale, kOutScale, kOutZp };
+
+absl::Status NeedConstant(const ir::Node& n, int i, const char* what) {
+  if (!n.input(i)->is_constant()) {
+    return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": ", what, " must be a constant"));
+  }
+  return absl::OkStatus();
+}
+
+// The value padding stands for, an attribute (a compiled plan is user
+// input): an integer in int32's range, so that converting it is defined.
+absl::Status CheckPadValue(const ir::Node& n, double v) {
+  if (!(v >= -2147483648.0 && v <= 2147483647.0) || v != std::floor(v)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(n.Describe(), ": pad_value ", v, " is not an integer in int32's range"));
+  }
+  return absl::OkStatus();
+}
+
+struct CommonParams {
+  ir::Conv2DView conv;
+  ir::FusedConvView fused;
+  DType out_dtype;
+  int32_t clamp_min, clamp_max;
+};
+
+absl::StatusOr<CommonParams> Common(const ir::Node& n) {
+  CommonParams p;
+  absl::StatusOr<ir::Conv2DView> view = ir::Conv2DView::Of(n);
+  if (!view.ok()) return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": ", view.status().message()));
+  p.conv = *view;
+  ASSIGN_OR_RETURN(p.fused, ir::FusedConvView::Of(n));
+  p.out_dtype = p.fused.out_dtype;
+  const int64_t lo = p.fused.clamp_min.value_or(tensor::DTypeMin(p.out_dtype));
+  const int64_t hi = p.fused.clamp_max.value_or(tensor::DTypeMax(p.out_dtype));
+  p.clamp_min = static_cast<int32_t>(std::max<int64_t>(lo, INT32_MIN));
+  p.clamp_max = static_cast<int32_t>(std::min<int64_t>(hi, INT32_MAX));
+  return p;
+}
+
+}  // namespace
+
+absl::StatusOr<sp::KnobMap> Knobs(const ir::Node& n) {
+  const std::optional<ir::DecisionView> d = ir::DecisionView::Of(n);
+  absl::StatusOr<util::Config> config = util::ConfigFromJson(d ? d->config : "{}");
+  if (!config.ok()) return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": ", config.status().message()));
+  return *config;
+}
+
+namespace {
+
+class SpatialPackKernel : public PreparedKernel {
+ public:
+  // `blocked_io`: the graph already hands over and takes back the kernel's
+  // layouts (AlterOpLayout); otherwise this converts from and to NCHW.
+  SpatialPackKernel(std::unique_ptr<sp::Conv2DKernel> kernel, int64_t out_channels,
+                    int32_t pad_value, bool blocked_io)
+      : kernel_(std::move(kernel)),
+        out_channels_(out_channels),
+        pad_value_(pad_value),
+        blocked_io_(blocked_io) {}
+
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    Tensor input = in[kData];
+    const std::string& layout = kernel_->input_layout();
+    if (!blocked_io_ && (layout == "NCHW16c" || layout == "NCHW4c")) {
+      ASSIGN_OR_RETURN(input, sp::ToBlocked(in[kData], layout == "NCHW16c" ? 16 : 4, pad_value_));
+    }
+    if (blocked_io_ || kernel_->output_layout() == "NCHW") return kernel_->Run(input, &out[0], pool);
+    Tensor blocked;
+    RETURN_IF_ERROR(kernel_->Run(input, &blocked, pool));
+    ASSIGN_OR_RETURN(out[0], sp::FromBlocked(blocked, out_channels_));
+    return absl::OkStatus();
+  }
+  std::string description() const override { return "spatial_pack " + kernel_->description(); }
+
+ private:
+  std::unique_ptr<sp::Conv2DKernel> kernel_;
+  int64_t out_channels_;
+  int32_t pad_value_;
+  bool blocked_io_;
+};
+
+// A kernel checked and described for a plan, not created: its instruction
+// set is one this host may not use.
+class DescribedKernel : public PreparedKernel {
+ public:
+  DescribedKernel(std::string description, std::string isa)
+      : description_(std::move(description)), isa_(std::move(isa)) {}
+  absl::Status Run(const std::vector<Tensor>&, std::vector<Tensor>&, pthreadpool_t) const override {
+    return absl::FailedPreconditionError(absl::StrCat(
+        description_, " needs the instruction set ", isa_, ", which this host may not use"));
+  }
+  std::string description() const override { return description_; }
+  std::string missing_isa() const override { return isa_; }
+
+ private:
+  std::string description_, isa_;
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedKernel> MakeDescribedKernel(std::string description, std::string isa) {
+  return std::unique_ptr<PreparedKernel>(new DescribedKernel(std::move(description), std::move(isa)));
+}
+
+namespace {
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
+    const ir::Node& n, bool int16, sp::Isa isa, sp::Arithmetic arith = sp::Arithmetic::kMaddubs) {
+  for (int i : {kWeight, kBias, kRequantScale, kOutScale, kOutZp}) {
+    RETURN_IF_ERROR(NeedConstant(n, i, "weight, bias and requantization"));
+  }
+  ASSIGN_OR_RETURN(CommonParams c, Common(n));
+  const Tensor& w = n.input(kWeight)->data();
+  sp::QuantizedConvParams p;
+  p.geometry() = c.conv.geometry();
+  p.out_channels = w.dim(0);
+  p.in_channels = w.dim(1) * c.conv.groups;
+  p.kernel_h = w.dim(2);
+  p.kernel_w = w.dim(3);
+  if (const ir::Shape& in = n.input(kData)->type()->shape; in.size() >= 4) {
+    p.in_height = in[2], p.in_width = in[3];  // NCHW and the blocked NCHWxc alike
+  }
+  const double pad_value = c.fused.pad_value.value_or(0.0);
+  RETURN_IF_ERROR(CheckPadValue(n, pad_value));
+  p.input_zero_point = static_cast<int32_t>(pad_value);
+  const Tensor& bias = n.input(kBias)->data();
+  for (int64_t i = 0; i < bias.num_elements(); ++i) p.bias.push_back(bias.data<int32_t>()[i]);
+  ASSIGN_OR_RETURN(p.requant_multiplier,
+                   kernels::requantize::ComputeFloatMultipliers(
+                       n.input(kRequantScale)->data(), n.input(kOutScale)->data(), p.out_channels));
+  p.output_zero_point = static_cast<int32_t>(n.input(kOutZp)->data().GetAsInt(0));
+  p.clamp_min = c.clamp_min;
+  p.clamp_max = c.clamp_max;
+  p.out_dtype = c.out_dtype;
+  ASSIGN_OR_RETURN(sp::KnobMap knobs, Knobs(n));
+  if (!int16 && !sp::IsaSupported(isa)) {
+    // Compiled for a host that has this instruction set: checked and
+    // described now, created where the plan runs.
+    auto description = sp::Conv2DKernel::DescribeU8S8(w, p, knobs, isa, arith);
+    if (!description.ok()) {
+      return absl::Status(description.status().code(),
+                          absl::StrCat(n.Describe(), ": ", description.status().message()));
+    }
+    return std::unique_ptr<PreparedKernel>(
+        new DescribedKernel("spatial_pack " + *description, sp::IsaName(isa)));
+  }
+  auto kernel = int16 ? sp::Conv2DKernel::CreateInt16(w, p, knobs)
+                      : sp::Conv2DKernel::CreateU8S8(w, p, knobs, isa, arith);
+  if (!kernel.ok()) {
+    return absl::Status(kernel.status().code(), absl::StrCat(n.Describe(), ": ", kernel.status().message()));
+  }
+  const std::string& data_layout = c.conv.data_layout;
+  bool blocked_io = data_layout != "NCHW";
+  if (blocked_io && (data_layout != (*kernel)->input_layout() || c.conv.out_layout != (*kernel)->output_layout())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        n.Describe(), ": the graph gives ", data_layout, " but the kernel reads ",
+        (*kernel)->input_layout(), " and writes ", (*kernel)->output_layout()));
+  }
+  return std::unique_ptr<PreparedKernel>(
+      new SpatialPackKernel(*std::move(kernel), p.out_channels, p.input_zero_point, blocked_io));
+}
+
+class XnnpackKernel : public PreparedKernel {
+ public:
+  // `nhwc_io`: the graph hands over and takes back NHWC (AlterOpLayout);
+  // otherwise this converts from and to NCHW.
+  XnnpackKernel(std::unique_ptr<xnn::Conv2D> conv, std::string name, bool nhwc_io)
+      : conv_(std::move(conv)), name_(std::move(name)), nhwc_io_(nhwc_io) {}
+
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    if (nhwc_io_) return conv_->Run(in[kData], &out[0], pool);
+    ASSIGN_OR_RETURN(Tensor nhwc, kernels::layout::NchwToNhwc(in[kData], pool));
+    Tensor result;
+    RETURN_IF_ERROR(conv_->Run(nhwc, &result, pool));
+    ASSIGN_OR_RETURN(out[0], kernels::layout::NhwcToNchw(result, pool));
+    return absl::OkStatus();
+  }
+  std::string description() const override { return name_; }
+
+ private:
+  std::unique_ptr<xnn::Conv2D> conv_;
+  std::string name_;
+  bool nhwc_io_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n, xnn::Variant variant) {
+  for (int i = kWeight; i <= kOutZp; ++i) RETURN_IF_ERROR(NeedConstant(n, i, "weights and quantization parameters"));
+  ASSIGN_OR_RETURN(CommonParams c, Common(n));
+  const Tensor& w = n.input(kWeight)->data();
+  xnn::ConvParams p;
+  p.geometry() = c.conv.geometry();
+  p.kernel_h = w.dim(2);
+  p.kernel_w = w.dim(3);
+  p.group_input_channels = w.dim(1);
+  p.group_output_channels = w.dim(0) / c.conv.groups;
+  p.input_zero_point = static_cast<int32_t>(n.input(kInZp)->data().GetAsInt(0));
+  p.input_scale = static_cast<float>(n.input(kInScale)->data().GetAsDouble(0));
+  p.kernel_zero_point = static_cast<int32_t>(n.input(kKernelZp)->data().GetAsInt(0));
+  const Tensor& ks = n.input(kKernelScale)->data();
+  p.kernel_scale.clear();
+  for (int64_t i = 0; i < ks.num_elements(); ++i) p.kernel_scale.push_back(ks.data<float>()[i]);
+  // XNNPACK derives the requantization from the three scales: it must be the
+  // one the graph asks for.
+  const Tensor& rs = n.input(kRequantScale)->data();
+  for (int64_t i = 0; i < rs.num_elements(); ++i) {
+    float k = p.kernel_scale[p.kernel_scale.size() == 1 ? 0 : i];
+    if (rs.data<float>()[i] != p.input_scale * k) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          n.Describe(), ": XNNPACK requantizes by input_scale * kernel_scale, the graph by ",
+          rs.data<float>()[i]));
+    }
+  }
+  p.output_zero_point = static_cast<int32_t>(n.input(kOutZp)->data().GetAsInt(0));
+  p.output_scale = static_cast<float>(n.input(kOutScale)->data().GetAsDouble(0));
+  p.output_min = c.clamp_min;
+  p.output_max = c.clamp_max;
+  const double pad_value = c.fused.pad_value.value_or(p.input_zero_point);
+  RETURN_IF_ERROR(CheckPadValue(n, pad_value));
+  if (static_cast<int32_t>(pad_value) != p.input_zero_point) {
+    return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": XNNPACK pads with the input zero point"));
+  }
+  const std::string& data_layout = c.conv.data_layout;
+  const std::string& out_layout = c.conv.out_layout;
+  if ((data_layout != "NCHW" && data_layout != "NHWC") || out_layout != data_layout) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        n.Describe(), ": the graph gives ", data_layout, " and takes ", out_layout,
+        " but the XNNPACK kernel reads and writes NHWC (or converts from and to NCHW)"));
+  }
+  auto conv = xnn::Conv2D::Create(variant, p, w, n.input(kBias)->data());
+  if (!conv.ok()) {
+    return absl::Status(conv.status().code(), absl::StrCat(n.Describe(), ": ", conv.status().message()));
+  }
+  return std::unique_ptr<PreparedKernel>(new XnnpackKernel(
+      *std::move(conv), absl::StrCat("xnnpack ", xnn::VariantName(variant)), data_layout == "NHWC"));
+}
+
+}  // namespace
+
+void RegisterConvKernels(KernelRegistry& r) {
+  for (const sp::U8S8Variant& v : sp::kU8S8Variants) {
+    if (v.implementation == nullptr) continue;
+    r.Register(kOp, v.implementation, [isa = v.isa, arith = v.arith](const ir::Node& n) {
+      return CreateSpatialPack(n, false, isa, arith);
+    });
+  }
+  for (const char* impl : sp::kInt16Implementations) {
+    r.Register(kOp, impl, [](const ir::Node& n) { return CreateSpatialPack(n, true, sp::Isa::kScalar); });
+  }
+  r.Register(kOp, "xnnpack.qu8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQu8); });
+  r.Register(kOp, "xnnpack.qs8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQs8); });
+  r.Register(kOp, "xnnpack.qc8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQc8); });
+  RegisterDynamicConvKernels(r);
+}
+
+}  // namespace qnnc::runtime
