@@ -55,8 +55,8 @@ struct CpuClones {
   // The clone for `level`.
   static CloneTask For(cpu::IsaLevel level) {
     if (!QNNC_HAS_CPU_CLONES) return &Baseline;
-    if (level >= cpu::IsaLevel::kAvx512bw) return &Avx512;
-    if (level >= cpu::IsaLevel::kAvx2) return &Avx2;
+    if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &Avx512;
+    if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &Avx2;
     return &Baseline;
   }
   // The clone this host may run (detected, lowered by the cap).

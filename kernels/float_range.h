@@ -109,8 +109,8 @@ using FloatRangeFn = FloatRange (*)(const float*, int64_t);
 inline FloatRangeFn PickFloatRange() {
 #if QNNC_HAS_CPU_CLONES
   const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (level >= cpu::IsaLevel::kAvx512bw) return &internal::RangeAvx512;
-  if (level >= cpu::IsaLevel::kAvx2) return &internal::RangeAvx2;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &internal::RangeAvx512;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &internal::RangeAvx2;
 #endif
   return &internal::RangeScalar;
 }

@@ -137,6 +137,7 @@ Target DetectHost() {
   t.arch = Arch::kAArch64;
   if (f.neon) AddWithImplied(Feature::kNeon, t.features);
   if (f.dotprod) AddWithImplied(Feature::kDotprod, t.features);
+  if (f.i8mm) AddWithImplied(Feature::kI8mm, t.features);
 #endif
   return t;
 }

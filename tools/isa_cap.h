@@ -11,8 +11,9 @@ namespace qnnc::tools {
 
 // The help text of --isa.
 inline constexpr char kIsaFlagHelp[] =
-    "cap the instruction sets qnnc's own kernels and `--target=host` may use: scalar, avx2, "
-    "avxvnni (AVX2 with AVX-VNNI, where the CPU has it), avx512bw or avx512vnni (default: the QNNC_ISA environment variable, else everything the "
+    "cap the instruction sets qnnc's own kernels and `--target=host` may use: on x86-64 scalar, "
+    "avx2, avxvnni (AVX2 with AVX-VNNI, where the CPU has it), avx512bw or avx512vnni; on AArch64 "
+    "scalar, neon, dotprod or i8mm (default: the QNNC_ISA environment variable, else everything the "
     "CPU has; XNNPACK chooses its own microkernels and is not capped)";
 
 // Applies `--isa=flag` (empty: keep QNNC_ISA); an error names the flag or

@@ -60,7 +60,7 @@ TEST_P(ModelTest, MatchesOnnxRuntimeWithTheDecidedKernels) {
   if (level_name != "generic") {
     const cpu::IsaLevel level = *cpu::ParseIsaLevel(level_name);
     const cpu::IsaLevel host = cpu::HostIsaLevel();
-    if (level > host) {
+    if (!cpu::Includes(host, level)) {
       GTEST_SKIP() << "needs the instruction set " << level_name
                    << ", which this host may not use: " << cpu::DescribeHostIsa();
     }

@@ -91,7 +91,7 @@ TEST(Measure, TheTunerMeasuresWhatTheFallbackPassesOver) {
   EXPECT_EQ(d->implementation, "x86.spatial_pack.u8i16.avx2");
   EXPECT_NE(d->passed_over.find("x86.spatial_pack.u8s8.avx2: not the fallback"), std::string::npos)
       << d->passed_over;
-  if (kernels::cpu::HostIsaLevel() < kernels::cpu::IsaLevel::kAvx2) {
+  if (!kernels::cpu::Includes(kernels::cpu::HostIsaLevel(), kernels::cpu::IsaLevel::kAvx2)) {
     GTEST_SKIP() << "measuring u8s8.avx2 needs AVX2; this host (or the cap) has less";
   }
   const target::Target host = target::DetectHost();
@@ -127,7 +127,7 @@ TEST(Measure, RunTimeZeroPointsAreTunable) {
   }
   EXPECT_GT(convs, 10);
   const target::Target host = target::DetectHost();
-  if (kernels::cpu::HostIsaLevel() < kernels::cpu::IsaLevel::kAvx2) {
+  if (!kernels::cpu::Includes(kernels::cpu::HostIsaLevel(), kernels::cpu::IsaLevel::kAvx2)) {
     GTEST_SKIP() << "the dynamic implementations need AVX2; this host (or the cap) has less";
   }
   const TunableOp& op = ops->ops[2];

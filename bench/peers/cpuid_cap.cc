@@ -122,7 +122,7 @@ void ReplaceChainedSegvAction(const struct sigaction* act, struct sigaction* old
 }
 
 bool ParseCpuidCapLevel(const std::string& name, CpuidCapLevel* level) {
-  return kernels::cpu::IsaLevelNamed(name, level);
+  return kernels::cpu::IsaLevelNamed(name, level) && kernels::cpu::LevelOfArch(*level, kernels::cpu::Arch::kX86_64);
 }
 
 void MaskCpuid(CpuidCapLevel level, uint32_t leaf, uint32_t subleaf, CpuidRegs* regs) {

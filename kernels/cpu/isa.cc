@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cpuinfo.h"
+#include "kernels/cpu/arm_hwcaps.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -65,8 +66,12 @@ const Detected& Detect() {
                : f.avx2     ? IsaLevel::kAvx2
                             : IsaLevel::kScalar;
 #elif defined(__aarch64__)
-    r->features.neon = cpuinfo_has_arm_neon();
-    r->features.dotprod = cpuinfo_has_arm_neon_dot();
+    // From the kernel's hardware capabilities: cpuinfo does not report i8mm.
+    const ArmFeatures arm = ReadArmFeatures();
+    r->features.neon = arm.neon;
+    r->features.dotprod = arm.dotprod;
+    r->features.i8mm = arm.i8mm;
+    r->level = ArmLevel(arm);
 #endif
     if (cpuinfo_get_packages_count() > 0 && cpuinfo_get_package(0)->name[0] != '\0') {
       r->model = cpuinfo_get_package(0)->name;
@@ -97,9 +102,15 @@ int ReadCap() {
 
 absl::StatusOr<IsaLevel> ParseIsaLevel(absl::string_view name) {
   IsaLevel level;
-  if (IsaLevelNamed(std::string_view(name.data(), name.size()), &level)) return level;
   std::vector<std::string> valid;
-  for (IsaLevel l : kAllIsaLevels) valid.push_back(IsaLevelName(l));
+  for (IsaLevel l : kBuildIsaLevels) valid.push_back(IsaLevelName(l));
+  if (IsaLevelNamed(std::string_view(name.data(), name.size()), &level)) {
+    if (LevelOfArch(level, kBuildArch)) return level;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "instruction-set level '", name, "' is ", kBuildArch == Arch::kX86_64 ? "AArch64" : "x86-64",
+        "'s; this build is for ", kBuildArch == Arch::kX86_64 ? "x86-64" : "AArch64",
+        " (valid: ", absl::StrJoin(valid, ", "), ")"));
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown instruction-set level '", name, "' (valid: ", absl::StrJoin(valid, ", "), ")"));
 }
@@ -132,7 +143,7 @@ absl::Status CheckIsaEnvironment() {
 IsaLevel HostIsaLevel() {
   const IsaLevel detected = DetectedIsaLevel();
   const int cap = ReadCap();
-  if (cap == kNoCap || cap >= static_cast<int>(detected)) return detected;
+  if (cap == kNoCap || Includes(static_cast<IsaLevel>(cap), detected)) return detected;
   const IsaLevel level = static_cast<IsaLevel>(cap);
   // Below an AVX-512 level the branch exists only where the CPU has it.
   if (level == IsaLevel::kAvxvnni && !Detect().features.avxvnni) return IsaLevel::kAvx2;
@@ -145,10 +156,13 @@ CpuFeatures HostCpuFeatures() {
   // What the capped level has: AVX-VNNI at its own level and at
   // avx512vnni's (hidden at avx512bw's, as on Skylake-X).
   const IsaLevel l = HostIsaLevel();
-  if (l < IsaLevel::kAvx512vnni) f.avx512vnni = f.avx512vbmi = false;
+  if (!Includes(l, IsaLevel::kAvx512vnni)) f.avx512vnni = f.avx512vbmi = false;
   if (l != IsaLevel::kAvxvnni && l != IsaLevel::kAvx512vnni) f.avxvnni = false;
-  if (l < IsaLevel::kAvx512bw) f.avx512bw = false;
-  if (l < IsaLevel::kAvx2) f.avx2 = false;
+  if (!Includes(l, IsaLevel::kAvx512bw)) f.avx512bw = false;
+  if (!Includes(l, IsaLevel::kAvx2)) f.avx2 = false;
+  if (!Includes(l, IsaLevel::kI8mm)) f.i8mm = false;
+  if (!Includes(l, IsaLevel::kDotprod)) f.dotprod = false;
+  if (!Includes(l, IsaLevel::kNeon)) f.neon = false;
   return f;
 }
 

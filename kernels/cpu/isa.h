@@ -1,5 +1,5 @@
-// The one CPU-feature probe: what this x86-64 CPU can execute, lowered by
-// an instruction-set cap. Target detection (`host`), the spatial-pack ISA
+// The one CPU-feature probe: what this CPU (x86-64 or AArch64) can execute,
+// lowered by an instruction-set cap. Target detection (`host`), the spatial-pack ISA
 // choice and the per-level clones of the portable kernels all ask here, so
 // a cap makes a better host behave like a lesser one everywhere qnnc picks
 // code. (XNNPACK picks its own microkernels through cpuinfo and cannot be
@@ -21,24 +21,26 @@
 
 namespace qnnc::kernels::cpu {
 
-// IsaLevel, IsaLevelName, kAllIsaLevels and the features: isa_level.h.
-// The inverse of IsaLevelName; an error lists the valid names.
+// IsaLevel, IsaLevelName, kBuildIsaLevels and the features: isa_level.h.
+// The inverse of IsaLevelName for this build's architecture; an error lists
+// the valid names (a level of the other architecture is an error too).
 absl::StatusOr<IsaLevel> ParseIsaLevel(absl::string_view name);
 // Whether `level` runs the AVX2 kernels as its best (kAvx2 and kAvxvnni:
 // x86-64-v3 without AVX-512).
 inline bool IsAvx2Class(IsaLevel level) { return level == IsaLevel::kAvx2 || level == IsaLevel::kAvxvnni; }
 
-// What the CPU reports (cpuinfo), before any cap. Non-x86 CPUs report only
-// the Arm fields.
+// What the CPU reports (cpuinfo on x86-64, the kernel's hardware
+// capabilities on AArch64: arm_hwcaps.h), before any cap. Each architecture
+// reports only its own fields.
 struct CpuFeatures {
   bool sse42 = false, avx2 = false, avx512bw = false, avx512vnni = false, avxvnni = false;
   // AVX-512 VBMI (byte permutes: vpermi2b), an extension kernels use only
   // at the avx512vnni level (Cascade Lake has VNNI without it).
   bool avx512vbmi = false;
-  bool neon = false, dotprod = false;
+  bool neon = false, dotprod = false, i8mm = false;
 };
 
-// The highest level this CPU runs, ignoring the cap (kScalar off x86-64).
+// The highest level this CPU runs, ignoring the cap.
 IsaLevel DetectedIsaLevel();
 // What this CPU has, ignoring the cap.
 CpuFeatures DetectedCpuFeatures();
@@ -57,7 +59,7 @@ absl::Status CheckIsaEnvironment();
 IsaLevel HostIsaLevel();
 // The CPU's features with those above the capped level removed (AVX-VNNI
 // stays at the levels avxvnni and avx512vnni; AVX-512 VBMI only at
-// avx512vnni).
+// avx512vnni; the dot product at dotprod and i8mm).
 CpuFeatures HostCpuFeatures();
 
 // The CPU's model as cpuinfo names it (e.g. "AMD EPYC"), or "unknown".

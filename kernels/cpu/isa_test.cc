@@ -1,9 +1,11 @@
 #include "kernels/cpu/isa.h"
 
 #include <cstdlib>
+#include <set>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "kernels/cpu/arm_hwcaps.h"
 #include "kernels/cpu_clones.h"
 
 namespace qnnc::kernels::cpu {
@@ -18,34 +20,100 @@ class IsaTest : public ::testing::Test {
 };
 
 TEST_F(IsaTest, NamesRoundTrip) {
-  for (IsaLevel l : kAllIsaLevels) {
+  for (IsaLevel l : kBuildIsaLevels) {
     auto parsed = ParseIsaLevel(IsaLevelName(l));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, l);
   }
   auto bad = ParseIsaLevel("avx");
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(std::string(bad.status().message()).find("valid: scalar, avx2"), std::string::npos);
+  const std::string valid = kBuildArch == Arch::kX86_64 ? "valid: scalar, avx2, avxvnni, avx512bw, avx512vnni)"
+                                                        : "valid: scalar, neon, dotprod, i8mm)";
+  EXPECT_NE(std::string(bad.status().message()).find(valid), std::string::npos) << bad.status();
+  // Every level has a name of its own; a level of the other architecture is
+  // named, and refused as a cap here.
+  std::set<std::string> names;
+  for (IsaLevel l : kAllIsaLevels) {
+    EXPECT_TRUE(names.insert(IsaLevelName(l)).second) << IsaLevelName(l);
+    IsaLevel named;
+    ASSERT_TRUE(IsaLevelNamed(IsaLevelName(l), &named));
+    EXPECT_EQ(named, l);
+    if (!LevelOfArch(l, kBuildArch)) {
+      auto other = ParseIsaLevel(IsaLevelName(l));
+      ASSERT_FALSE(other.ok()) << IsaLevelName(l);
+      EXPECT_NE(std::string(other.status().message()).find("this build is for"), std::string::npos)
+          << other.status();
+    }
+  }
+}
+
+TEST(IsaLevelTest, IncludesKeepsToOneArchitecture) {
+  EXPECT_TRUE(Includes(IsaLevel::kAvx512vnni, IsaLevel::kAvx2));
+  EXPECT_TRUE(Includes(IsaLevel::kAvxvnni, IsaLevel::kAvx2));
+  EXPECT_FALSE(Includes(IsaLevel::kAvxvnni, IsaLevel::kAvx512bw));
+  EXPECT_TRUE(Includes(IsaLevel::kAvx512bw, IsaLevel::kAvxvnni));  // the numeric order: see isa_level.h
+  EXPECT_TRUE(Includes(IsaLevel::kI8mm, IsaLevel::kDotprod));
+  EXPECT_TRUE(Includes(IsaLevel::kDotprod, IsaLevel::kNeon));
+  EXPECT_FALSE(Includes(IsaLevel::kNeon, IsaLevel::kDotprod));
+  for (IsaLevel arm : kArmIsaLevels) {
+    EXPECT_TRUE(Includes(arm, IsaLevel::kScalar));
+    if (arm == IsaLevel::kScalar) continue;
+    EXPECT_FALSE(Includes(IsaLevel::kScalar, arm));
+    for (IsaLevel x86 : kX86IsaLevels) {
+      if (x86 == IsaLevel::kScalar) continue;
+      EXPECT_FALSE(Includes(arm, x86)) << IsaLevelName(arm) << " " << IsaLevelName(x86);
+      EXPECT_FALSE(Includes(x86, arm)) << IsaLevelName(x86) << " " << IsaLevelName(arm);
+    }
+  }
+}
+
+TEST(ArmHwcapsTest, FeaturesAndLevelFromTheKernelsBits) {
+  struct Case {
+    uint64_t hwcap, hwcap2;
+    IsaLevel level;
+  };
+  const Case cases[] = {
+      {0, 0, IsaLevel::kScalar},
+      {kHwcapAsimd, 0, IsaLevel::kNeon},                               // Cortex-A72
+      {kHwcapAsimd | kHwcapAsimddp, 0, IsaLevel::kDotprod},            // Neoverse-N1
+      {kHwcapAsimd | kHwcapAsimddp, kHwcap2I8mm, IsaLevel::kI8mm},     // Neoverse-V1
+      {kHwcapAsimd, kHwcap2I8mm, IsaLevel::kNeon},                     // i8mm needs the dot product
+      {kHwcapAsimddp, kHwcap2I8mm, IsaLevel::kScalar},                 // nothing without Advanced SIMD
+      {~uint64_t{0} & ~kHwcapAsimddp, ~uint64_t{0} & ~kHwcap2I8mm, IsaLevel::kNeon},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(ArmLevel(ArmFeaturesFromHwcaps(c.hwcap, c.hwcap2)), c.level)
+        << std::hex << c.hwcap << " " << c.hwcap2;
+  }
 }
 
 TEST_F(IsaTest, CapLowersTheLevelAndTheFeaturesNeverRaisesThem) {
   const IsaLevel detected = DetectedIsaLevel();
   SetIsaCap(std::nullopt);
   const bool cpu_has_avxvnni = HostCpuFeatures().avxvnni;
-  for (IsaLevel cap : kAllIsaLevels) {
+  for (IsaLevel cap : kBuildIsaLevels) {
     SetIsaCap(cap);
-    IsaLevel expected = cap < detected ? cap : detected;
+    IsaLevel expected = Includes(detected, cap) ? cap : detected;
     if (expected == IsaLevel::kAvxvnni && !cpu_has_avxvnni) expected = IsaLevel::kAvx2;
     EXPECT_EQ(HostIsaLevel(), expected) << IsaLevelName(cap);
     const CpuFeatures f = HostCpuFeatures();
-    if (cap < IsaLevel::kAvx2) {
+    if (!Includes(cap, IsaLevel::kAvx2)) {
       EXPECT_FALSE(f.avx2);
     }
-    if (cap < IsaLevel::kAvx512bw) {
+    if (!Includes(cap, IsaLevel::kAvx512bw)) {
       EXPECT_FALSE(f.avx512bw);
     }
-    if (cap < IsaLevel::kAvx512vnni) {
+    if (!Includes(cap, IsaLevel::kAvx512vnni)) {
       EXPECT_FALSE(f.avx512vnni || f.avx512vbmi);
+    }
+    if (!Includes(cap, IsaLevel::kNeon)) {
+      EXPECT_FALSE(f.neon);
+    }
+    if (!Includes(cap, IsaLevel::kDotprod)) {
+      EXPECT_FALSE(f.dotprod);
+    }
+    if (!Includes(cap, IsaLevel::kI8mm)) {
+      EXPECT_FALSE(f.i8mm);
     }
     // AVX-VNNI: at its own level and avx512vnni's, where the CPU has it.
     EXPECT_EQ(f.avxvnni, cpu_has_avxvnni && (HostIsaLevel() == IsaLevel::kAvxvnni ||
@@ -64,9 +132,12 @@ TEST_F(IsaTest, FeaturesAreConsistentWithTheLevel) {
   SetIsaCap(std::nullopt);
   const CpuFeatures f = HostCpuFeatures();
   const IsaLevel l = HostIsaLevel();
-  EXPECT_EQ(f.avx2, l >= IsaLevel::kAvx2);
-  EXPECT_EQ(f.avx512bw, l >= IsaLevel::kAvx512bw);
-  EXPECT_EQ(f.avx512vnni, l >= IsaLevel::kAvx512vnni);
+  EXPECT_EQ(f.avx2, Includes(l, IsaLevel::kAvx2));
+  EXPECT_EQ(f.avx512bw, Includes(l, IsaLevel::kAvx512bw));
+  EXPECT_EQ(f.avx512vnni, Includes(l, IsaLevel::kAvx512vnni));
+  EXPECT_EQ(f.neon, Includes(l, IsaLevel::kNeon));
+  EXPECT_EQ(f.dotprod, Includes(l, IsaLevel::kDotprod));
+  EXPECT_EQ(f.i8mm, Includes(l, IsaLevel::kI8mm));
   if (l == IsaLevel::kAvxvnni) EXPECT_TRUE(f.avxvnni);
   std::cout << "host: " << DescribeHostIsa() << "\n";
 }
@@ -131,8 +202,8 @@ TEST_F(IsaTest, ClonesPerLevelComputeTheSameAndFollowTheCap) {
   int64_t want = 0;
   for (int32_t v : x) want += static_cast<int64_t>(v) * v;
   using Clones = CpuClones<&SumTask::RunBody>;
-  for (IsaLevel l : kAllIsaLevels) {
-    if (l > DetectedIsaLevel()) {
+  for (IsaLevel l : kBuildIsaLevels) {
+    if (!Includes(DetectedIsaLevel(), l)) {
       std::cout << "clone for " << IsaLevelName(l) << " not run: the CPU lacks it\n";
       continue;
     }

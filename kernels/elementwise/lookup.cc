@@ -95,9 +95,9 @@ QNNC_TARGET_X86_64_V3 void LookupAvx2(const uint8_t* in, uint8_t* out, const uin
 LookupBytesFn PickLookupBytes() {
 #if QNNC_HAS_CPU_CLONES
   const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (level >= cpu::IsaLevel::kAvx512vnni && cpu::HostCpuFeatures().avx512vbmi) return &LookupVbmi;
-  if (level >= cpu::IsaLevel::kAvx512bw) return &LookupAvx512;
-  if (level >= cpu::IsaLevel::kAvx2) return &LookupAvx2;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx512vnni) && cpu::HostCpuFeatures().avx512vbmi) return &LookupVbmi;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &LookupAvx512;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &LookupAvx2;
 #endif
   return &LookupScalar;
 }

@@ -104,8 +104,8 @@ QNNC_TARGET_X86_64_V3 void Gather16Avx2(const uint8_t* const* in, const uint8_t*
 GatherFn PickGather16() {
 #if QNNC_HAS_CPU_CLONES
   const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (level >= cpu::IsaLevel::kAvx512bw) return &Gather16Avx512;
-  if (level >= cpu::IsaLevel::kAvx2) return &Gather16Avx2;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &Gather16Avx512;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &Gather16Avx2;
 #endif
   return &Gather16Scalar;
 }

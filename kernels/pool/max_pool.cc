@@ -180,8 +180,8 @@ QNNC_TARGET_X86_64_V3 void MaxRowF32x16Avx2(const float* in, float* out, const A
 F32RowFn PickF32x16Row() {
 #if QNNC_HAS_CPU_CLONES
   const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (level >= cpu::IsaLevel::kAvx512bw) return &MaxRowF32x16Avx512;
-  if (level >= cpu::IsaLevel::kAvx2) return &MaxRowF32x16Avx2;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &MaxRowF32x16Avx512;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &MaxRowF32x16Avx2;
 #endif
   return nullptr;
 }

@@ -44,8 +44,8 @@ Tensor Random(DType dtype, const tensor::Shape& shape, std::mt19937& rng) {
 template <typename Check>
 void AtEveryLevel(pthreadpool_t two, Check check) {
   const std::optional<cpu::IsaLevel> cap = cpu::IsaCap();
-  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-    if (level > cpu::DetectedIsaLevel()) continue;
+  for (cpu::IsaLevel level : cpu::kBuildIsaLevels) {
+    if (!cpu::Includes(cpu::DetectedIsaLevel(), level)) continue;
     cpu::SetIsaCap(level);
     for (pthreadpool_t threads : {static_cast<pthreadpool_t>(nullptr), two}) {
       SCOPED_TRACE("level " + std::to_string(static_cast<int>(level)) + (threads ? ", 2 threads" : ", serial"));

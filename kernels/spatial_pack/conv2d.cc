@@ -27,12 +27,12 @@ bool IsaSupported(Isa isa) {
     case Isa::kScalar:
       return true;
     case Isa::kAvx2:
-      return avx2_built && host >= cpu::IsaLevel::kAvx2;
+      return avx2_built && cpu::Includes(host, cpu::IsaLevel::kAvx2);
     case Isa::kAvxvnni:
       // Not implied by the levels above it (isa.h): the CPU's feature.
       return avxvnni_built && cpu::HostCpuFeatures().avxvnni;
     case Isa::kAvx512vnni:
-      return vnni_built && host >= cpu::IsaLevel::kAvx512vnni;
+      return vnni_built && cpu::Includes(host, cpu::IsaLevel::kAvx512vnni);
     case Isa::kAvx512bw:
       return false;  // no kernels of that level
   }

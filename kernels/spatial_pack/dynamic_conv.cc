@@ -242,8 +242,8 @@ void TileBaseline(const void* c, int64_t i, int64_t b, int64_t p, int64_t n, con
 TileFn PickTileFn() {
   if (!QNNC_HAS_CPU_CLONES) return &TileBaseline;
   const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (level >= cpu::IsaLevel::kAvx512bw) return &TileAvx512;
-  if (level >= cpu::IsaLevel::kAvx2) return &TileAvx2;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &TileAvx512;
+  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &TileAvx2;
   return &TileBaseline;
 }
 

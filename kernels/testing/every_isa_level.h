@@ -22,8 +22,8 @@ void AtEveryIsaLevel(F check) {
     ~Restore() { cpu::SetIsaCap(cap); }
   } restore;
   const cpu::IsaLevel host = cpu::HostIsaLevel();
-  for (cpu::IsaLevel level : cpu::kAllIsaLevels) {
-    if (level > host) continue;
+  for (cpu::IsaLevel level : cpu::kBuildIsaLevels) {
+    if (!cpu::Includes(host, level)) continue;
     cpu::SetIsaCap(level);
     SCOPED_TRACE(cpu::IsaLevelName(level));
     check();

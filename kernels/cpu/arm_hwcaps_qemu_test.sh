@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The AArch64 probe (arm_hwcaps.h) built with Debian's cross compiler and run
+# under qemu-user at three CPU models must find each one's level: NEON only
+# on cortex-a72, the dot product on neoverse-n1, i8mm as well on max.
+# Needs g++-aarch64-linux-gnu and qemu-user (scripts/setup.sh installs them).
+set -uo pipefail
+
+SRC="$TEST_SRCDIR/qnnc"
+CXX=aarch64-linux-gnu-g++
+QEMU=qemu-aarch64
+for tool in "$CXX" "$QEMU"; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "FAIL: $tool is missing: install g++-aarch64-linux-gnu and qemu-user (scripts/setup.sh)"
+    exit 1
+  fi
+done
+
+work="${TEST_TMPDIR:-$(mktemp -d)}/arm_level"
+mkdir -p "$work"
+if ! "$CXX" -std=c++17 -O2 -static -I"$SRC" "$SRC/kernels/cpu/testing/arm_level_main.cc" \
+    -o "$work/arm_level" 2>"$work/cxx.log"; then
+  echo "FAIL: the aarch64 build failed:"
+  cat "$work/cxx.log"
+  exit 1
+fi
+
+fail=0
+for want in "cortex-a72 neon neon=1 dotprod=0 i8mm=0" "neoverse-n1 dotprod neon=1 dotprod=1 i8mm=0" \
+            "max i8mm neon=1 dotprod=1 i8mm=1"; do
+  cpu=${want%% *}
+  expected=${want#* }
+  got=$("$QEMU" -cpu "$cpu" "$work/arm_level") || { echo "FAIL: $cpu: the probe did not run"; fail=1; continue; }
+  if [ "$got" = "$expected" ]; then
+    echo "ok: $cpu: $got"
+  else
+    echo "FAIL: $cpu: got '$got', want '$expected'"
+    fail=1
+  fi
+done
+exit "$fail"
