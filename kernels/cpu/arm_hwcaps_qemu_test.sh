@@ -6,14 +6,7 @@
 set -uo pipefail
 
 SRC="$TEST_SRCDIR/qnnc"
-CXX=aarch64-linux-gnu-g++
-QEMU=qemu-aarch64
-for tool in "$CXX" "$QEMU"; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "FAIL: $tool is missing: install g++-aarch64-linux-gnu and qemu-user (scripts/setup.sh)"
-    exit 1
-  fi
-done
+source "$SRC/kernels/testing/cross_aarch64.sh"
 
 work="${TEST_TMPDIR:-$(mktemp -d)}/arm_level"
 mkdir -p "$work"

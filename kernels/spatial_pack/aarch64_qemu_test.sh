@@ -9,15 +9,7 @@ set -uo pipefail
 
 SRC="$TEST_SRCDIR/qnnc"
 HOST_BIN="$SRC/kernels/spatial_pack/portable_cases"
-CXX=aarch64-linux-gnu-g++
-QEMU=qemu-aarch64
-
-for tool in "$CXX" "$QEMU"; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "FAIL: $tool is missing: install g++-aarch64-linux-gnu and qemu-user (scripts/setup.sh)"
-    exit 1
-  fi
-done
+source "$SRC/kernels/testing/cross_aarch64.sh"
 
 work="$TEST_TMPDIR/aarch64"
 mkdir -p "$work/include"
