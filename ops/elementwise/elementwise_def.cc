@@ -69,7 +69,7 @@ void RegisterElementwiseOps(OpRegistry& r) {
   RegisterOrDie(r, {"hard_swish", 1, 1, 1, FloatUnaryRel, "(data f32): x * max(0, min(1, x/6 + 1/2))", 1});
   RegisterOrDie(r, {"softmax", 1, 1, 1, SoftmaxRel, "(data f32) {axis=-1}: exp(x - max) / sum"});
   RegisterOrDie(r, {"clip", 1, 1, 1, ClipRel, "(data) {min, max}", 1});
-  RegisterOrDie(r, {"cast", 1, 1, 1, CastRel, "(data) {dtype}"});
+  RegisterOrDie(r, {"cast", 1, 1, 1, CastRel, "(data) {dtype}", 1});
 }
 
 }  // namespace qnnc::ir

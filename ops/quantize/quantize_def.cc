@@ -114,7 +114,7 @@ void RegisterQuantizeOps(OpRegistry& r) {
                     "{axis=1, out_dtype, rounding=TONEAREST_EVEN, clamp_min, clamp_max}", 1});
   RegisterOrDie(r, {"fixed_point_multiply", 3, 3, 1, FixedPointMultiplyRel,
                     "(data i32, multiplier i32, shift i32) {axis=1, rounding UPWARD|TONEAREST}: "
-                    "data * multiplier * 2^(shift-31), rounded"});
+                    "data * multiplier * 2^(shift-31), rounded", 1});
   RegisterOrDie(r, {"qnn.dynamic_quantize", 1, 2, 3, DynamicQuantizeRel,
                     "(data f32, [range f32[2]: data's (min(0, min), max(0, max)), from its "
                     "producer]) -> (u8 data, f32 scale, u8 zero_point), as "
