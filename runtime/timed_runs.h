@@ -1,6 +1,7 @@
-// Timing a compiled model: `runs` runs of the executor on the same inputs,
-// the median run and each op's own median (one run's per-op times are noisy
-// op by op on a shared machine).
+// Timing a compiled model: a first, cold run timed on its own (caches,
+// page faults and the first touch of the arena land there), then warm runs
+// of the executor on the same inputs, the median warm run and each op's own
+// median (one run's per-op times are noisy op by op on a shared machine).
 #ifndef QNNC_RUNTIME_TIMED_RUNS_H_
 #define QNNC_RUNTIME_TIMED_RUNS_H_
 
@@ -12,17 +13,28 @@
 
 namespace qnnc::runtime {
 
+// How many warm runs to time: exactly `runs`, or with runs == 0 enough to
+// fill `min_seconds`, at least `min_runs` and at most `max_runs`.
+struct RunCount {
+  int runs = 0;
+  double min_seconds = 1.0;
+  int min_runs = 10;
+  int max_runs = 100000;
+};
+
 struct TimedRuns {
   std::vector<tensor::Tensor> outputs;  // of the last run
-  std::vector<double> run_ms;           // in run order
-  double median_ms = 0;                 // the median run
+  double cold_ms = 0;                   // the first run
+  std::vector<double> run_ms;           // the warm runs, in run order
+  double median_ms = 0;                 // the median warm run
   // The median run's ops, each with its own median time over the runs.
   std::vector<OpTiming> timings;
 };
 
-// runs >= 1; the first error of a run stops it.
+// The cold run, then the warm runs `count` asks for; runs >= 0, min_runs
+// >= 1. The first error of a run stops it.
 absl::StatusOr<TimedRuns> RunTimed(Executor& executor, const std::vector<tensor::Tensor>& inputs,
-                                   int runs);
+                                   const RunCount& count);
 
 }  // namespace qnnc::runtime
 

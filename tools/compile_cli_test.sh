@@ -12,13 +12,14 @@ failures=0
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# expect CODE PATTERN ARGS...: exit code CODE, PATTERN in stderr+stdout.
+# expect CODE PATTERN ARGS...: exit code CODE, PATTERN in stderr+stdout. One
+# warm run unless ARGS say --runs (the default times about a second of runs).
 expect() {
   local code=$1 pattern=$2
   shift 2
   rm -rf "$OUT" && mkdir -p "$OUT"
   local log="$TEST_TMPDIR/log"
-  "$COMPILE" "$@" >"$log" 2>&1
+  "$COMPILE" --runs=1 "$@" >"$log" 2>&1
   local rc=$?
   if [ "$rc" -ne "$code" ]; then fail "exit $rc, expected $code: $*"; cat "$log"; return; fi
   if ! grep -qE -- "$pattern" "$log"; then fail "no /$pattern/ in output of: $*"; cat "$log"; fi
@@ -36,6 +37,16 @@ grep -q '"workload"' "$OUT/report.json" || fail "report has no workload keys"
 grep -q '"decision": "fallback"' "$OUT/report.json" || fail "report has no fallback decision"
 grep -q '"legalization"' "$OUT/report.json" || fail "report has no legalization"
 [ -s "$OUT/logits.npy" ] || fail "no output written"
+
+# Timing by default (--runs=0): a cold first run on its own line, then warm
+# runs filling about a second, at least 10, and the command that times ONNX
+# Runtime beside qnnc.
+expect 0 "latency: +[0-9.]+ ms \(median of [0-9]+ warm runs, 1 thread\)" --runs=0
+warm=$(sed -n 's/^latency: .*median of \([0-9]*\) warm runs.*/\1/p' "$TEST_TMPDIR/log")
+[ "${warm:-0}" -ge 10 ] || fail "the default timed $warm warm runs, fewer than 10"
+grep -qE "^first: +[0-9.]+ ms \(the first run, cold" "$TEST_TMPDIR/log" || fail "no cold first run line"
+grep -q "^compare: bench/models.sh --models=mobilenet_v2_qdq" "$TEST_TMPDIR/log" || fail "no compare command"
+expect 2 "--runs must be at least 0" --runs=-1
 
 # The import clean-up is part of the one pipeline: --time-passes and
 # --print-ir-after see its passes.
@@ -84,7 +95,7 @@ else
 fi
 # --svg without dot: exit 2 naming it, and nothing written (not even --dot's).
 rm -rf "$OUT" && mkdir -p "$OUT"
-env PATH=/nonexistent "$COMPILE" --dot="$OUT/g.dot" --svg="$OUT/g.svg" >"$TEST_TMPDIR/log" 2>&1
+env PATH=/nonexistent "$COMPILE" --runs=1 --dot="$OUT/g.dot" --svg="$OUT/g.svg" >"$TEST_TMPDIR/log" 2>&1
 rc=$?
 [ "$rc" = 2 ] || fail "--svg without dot: exit $rc, expected 2"
 grep -q "needs Graphviz's dot" "$TEST_TMPDIR/log" || { fail "--svg without dot: no message"; cat "$TEST_TMPDIR/log"; }
@@ -154,7 +165,7 @@ done
 # The AVX-VNNI plan: an AVX-512 VNNI level does not say whether the CPU has
 # AVX-VNNI (Sapphire Rapids does, Cascade Lake does not), so the plan's own
 # check decides: it runs and matches, or exits 2 naming what is missing.
-"$COMPILE" --plan="$TEST_TMPDIR/cross_x86_64+avxvnni.plan" --input="$MODELS/mobilenet_v2_qdq.input.f32" \
+"$COMPILE" --runs=1 --plan="$TEST_TMPDIR/cross_x86_64+avxvnni.plan" --input="$MODELS/mobilenet_v2_qdq.input.f32" \
   --expect="$MODELS/mobilenet_v2_qdq.ort_output.f32" >"$TEST_TMPDIR/log" 2>&1
 rc=$?
 if [ "$rc" -eq 2 ] && grep -qE "cannot run on this machine: it needs .*avxvnni" "$TEST_TMPDIR/log"; then
@@ -221,7 +232,7 @@ expect 0 "ops: +$plan_ops " --plan="$TEST_TMPDIR/crlf.plan" --no-run
 # Files are written last and together: a report that cannot be written
 # leaves no plan and no output behind.
 rm -rf "$OUT" && mkdir -p "$OUT/report_is_a_dir/x"
-"$COMPILE" --out="$OUT/p.plan" --output="$OUT/y.npy" --report="$OUT/report_is_a_dir" >/dev/null 2>&1
+"$COMPILE" --runs=1 --out="$OUT/p.plan" --output="$OUT/y.npy" --report="$OUT/report_is_a_dir" >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 2 ] || fail "--out with an unwritable --report: exit $rc, expected 2"
 [ "$(ls -A "$OUT")" = "report_is_a_dir" ] || fail "a failed report write left: $(ls -A "$OUT")"
@@ -229,7 +240,7 @@ rc=$?
 # Outputs are written to a temporary name and renamed: a failed or killed
 # run leaves nothing under the real names.
 rm -rf "$OUT" && mkdir -p "$OUT/report_is_a_dir/x"
-"$COMPILE" --output="$OUT/y.npy" --report="$OUT/report_is_a_dir" >/dev/null 2>&1
+"$COMPILE" --runs=1 --output="$OUT/y.npy" --report="$OUT/report_is_a_dir" >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 2 ] || fail "an unwritable --report: exit $rc, expected 2"
 [ "$(ls -A "$OUT")" = "report_is_a_dir" ] || fail "a failed report write left: $(ls -A "$OUT")"

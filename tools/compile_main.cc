@@ -4,6 +4,8 @@
 // Exit codes: 0 success, 1 output mismatch (--expect / --test-data),
 // 2 bad input (model, flags, files) or any other error.
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -38,7 +40,9 @@ ABSL_FLAG(int, threads, 1, "threads of the shared thread pool");
 ABSL_FLAG(std::string, output, "", "write the (first) output here: raw bytes, or .npy by extension");
 ABSL_FLAG(std::string, expect, "", "compare the (first) output with this file (raw, .npy or .pb)");
 ABSL_FLAG(std::string, test_data, "", "an ONNX test_data_set folder: run on its inputs, compare to its outputs");
-ABSL_FLAG(int, runs, 1, "time this many runs and report the median");
+ABSL_FLAG(int, runs, 0,
+          "warm runs to time after the first, cold run, which is reported apart; the median is the "
+          "latency (0: enough to fill about a second, at least 10)");
 ABSL_FLAG(std::string, report, "", "write a JSON report here");
 ABSL_FLAG(std::string, dot, "",
           "write the compiled graph here as Graphviz DOT: per op its implementation (tuned or "
@@ -86,7 +90,8 @@ struct RunSettings {
   target::Target target;   // --target, or the one the plan names
   bool no_run = false;
   int threads = 1;
-  int runs = 1;
+  int runs = 0;           // --runs: warm runs, 0 to fill about a second
+  bool default_model = false;  // the bundled MobileNetV2
   int64_t max_bytes = 0;  // --max-memory-mb in bytes
   std::vector<std::string> records_files;  // --records, resolved
   RunFiles run_files;
@@ -125,6 +130,27 @@ absl::StatusOr<target::Target> ResolveTarget(const std::string& plan_path, bool 
   return target;
 }
 
+// The command, run from the repository, that times ONNX Runtime beside
+// qnnc on this host for the model (bench/models.sh), or "" for a plan or a
+// text IR model, which ONNX Runtime cannot run.
+std::string CompareCommand(const std::string& model_path, bool default_model) {
+  const std::string isa = absl::GetFlag(FLAGS_isa).empty() ? "" : " --isa=" + absl::GetFlag(FLAGS_isa);
+  if (default_model) return "bench/models.sh --models=mobilenet_v2_qdq" + isa;
+  const std::string suffix = ".onnx";
+  if (model_path.size() <= suffix.size() || model_path.compare(model_path.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return "";
+  }
+  const size_t slash = model_path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : model_path.substr(0, slash);
+  const std::string name = model_path.substr(slash + 1, model_path.size() - slash - 1 - suffix.size());
+  std::string command = absl::StrCat("bench/models.sh --dir=", dir, " --models=", name, isa);
+  std::error_code error;
+  if (!std::filesystem::exists(absl::StrCat(dir, "/", name, ".input.f32"), error)) {
+    absl::StrAppend(&command, " (it reads the input from ", dir, "/", name, ".input.f32, raw f32)");
+  }
+  return command;
+}
+
 // Parses the command line and checks the flags, in the order their errors
 // are reported.
 absl::StatusOr<RunSettings> ParseFlags(int argc, char** argv) {
@@ -143,7 +169,7 @@ absl::StatusOr<RunSettings> ParseFlags(int argc, char** argv) {
   s.threads = absl::GetFlag(FLAGS_threads);
   s.runs = absl::GetFlag(FLAGS_runs);
   if (s.threads < 1 || s.threads > 256) return absl::InvalidArgumentError("--threads must be 1..256");
-  if (s.runs < 1) return absl::InvalidArgumentError("--runs must be at least 1");
+  if (s.runs < 0) return absl::InvalidArgumentError("--runs must be at least 0 (0: enough runs to fill about a second)");
   const int64_t max_memory_mb = absl::GetFlag(FLAGS_max_memory_mb);
   if (max_memory_mb < 1 || max_memory_mb > (int64_t{1} << 26)) {
     return absl::InvalidArgumentError("--max-memory-mb must be 1..67108864");
@@ -151,6 +177,7 @@ absl::StatusOr<RunSettings> ParseFlags(int argc, char** argv) {
   s.max_bytes = max_memory_mb << 20;
 
   const bool default_model = absl::GetFlag(FLAGS_model).empty() && s.plan_path.empty();
+  s.default_model = default_model;
   s.model_path = default_model           ? BundledPath(kDefaultModel)
                  : !s.plan_path.empty() ? s.plan_path
                                         : ResolveUserPath(absl::GetFlag(FLAGS_model));
@@ -271,9 +298,11 @@ absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings
     std::cout << HumanSummary(executor.graph(), summary);
     return true;
   }
-  ASSIGN_OR_RETURN(runtime::TimedRuns timed, runtime::RunTimed(executor, inputs, s.runs));
+  ASSIGN_OR_RETURN(runtime::TimedRuns timed, runtime::RunTimed(executor, inputs, runtime::RunCount{s.runs}));
   const std::vector<tensor::Tensor>& outputs = timed.outputs;
-  summary.runs = s.runs;
+  summary.runs = static_cast<int>(timed.run_ms.size());
+  summary.cold_ms = timed.cold_ms;
+  summary.compare = CompareCommand(s.model_path, s.default_model);
   summary.run_ms = timed.run_ms;
   summary.median_ms = timed.median_ms;
   summary.timings = timed.timings;

@@ -27,6 +27,7 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
   j["threads"] = s.threads;
   j["runs"] = s.runs;
   j["latency_ms_median"] = s.median_ms;
+  j["latency_ms_cold"] = s.cold_ms;
   j["latency_ms_runs"] = s.run_ms;
   nlohmann::json ops = nlohmann::json::array();
   double total = 0;
@@ -93,9 +94,10 @@ std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
                                 : "",
                             mib(s.memory.constant_bytes)));
   if (s.runs > 0) {
-    absl::StrAppend(&out, absl::StrFormat("latency: %.3f ms (median of %d run%s, %d thread%s)\n",
+    absl::StrAppend(&out, absl::StrFormat("latency: %.3f ms (median of %d warm run%s, %d thread%s)\n",
                                           s.median_ms, s.runs, s.runs == 1 ? "" : "s", s.threads,
                                           s.threads == 1 ? "" : "s"));
+    absl::StrAppend(&out, absl::StrFormat("first:   %.3f ms (the first run, cold: not in the median)\n", s.cold_ms));
   }
   if (!s.untuned_workloads.empty()) {
     absl::StrAppend(&out, "tuning:  ", s.untuned_workloads.size(),
@@ -105,6 +107,9 @@ std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
     absl::StrAppend(&out, "run:     skipped (--no-run)\n");
   } else if (s.checks.empty()) absl::StrAppend(&out, "match:   not checked (no --expect or --test-data)\n");
   for (const auto& c : s.checks) absl::StrAppend(&out, "match:   ", c.output, ": ", c.message, "\n");
+  if (s.runs > 0 && !s.compare.empty()) {
+    absl::StrAppend(&out, "compare: ", s.compare, "   # ONNX Runtime beside qnnc, on this host\n");
+  }
   return out;
 }
 

@@ -24,9 +24,12 @@ struct CompileSummary {
   // "avx2 (capped at avx2 by QNNC_ISA; the CPU has avx512vnni) (AMD EPYC)".
   std::string host;
   int threads = 1;
-  int runs = 0;
-  double median_ms = 0;
+  int runs = 0;          // warm runs timed; 0: not run
+  double cold_ms = 0;     // the first run, not among them
+  double median_ms = 0;   // the median warm run
   std::vector<double> run_ms;
+  // The command that times ONNX Runtime beside qnnc on this host, or "".
+  std::string compare;
   std::vector<runtime::OpTiming> timings;  // each op's median over the runs
   std::vector<OutputCheck> checks;
   std::vector<std::string> untuned_workloads;
