@@ -135,18 +135,17 @@ absl::StatusOr<target::Target> ResolveTarget(const std::string& plan_path, bool 
 // text IR model, which ONNX Runtime cannot run.
 std::string CompareCommand(const std::string& model_path, bool default_model) {
   const std::string isa = absl::GetFlag(FLAGS_isa).empty() ? "" : " --isa=" + absl::GetFlag(FLAGS_isa);
-  if (default_model) return "bench/models.sh --models=mobilenet_v2_qdq" + isa;
-  const std::string suffix = ".onnx";
-  if (model_path.size() <= suffix.size() || model_path.compare(model_path.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return "";
-  }
-  const size_t slash = model_path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : model_path.substr(0, slash);
-  const std::string name = model_path.substr(slash + 1, model_path.size() - slash - 1 - suffix.size());
-  std::string command = absl::StrCat("bench/models.sh --dir=", dir, " --models=", name, isa);
+  // The bundled model is named as in the repository (bench/models.sh's default folder).
+  const std::filesystem::path model = default_model ? kDefaultModel : model_path;
+  if (model.extension() != ".onnx") return "";
+  const std::string name = model.stem().string();
+  if (default_model) return absl::StrCat("bench/models.sh --models=", name, isa);
+  const std::filesystem::path dir = model.has_parent_path() ? model.parent_path() : ".";
+  std::string command = absl::StrCat("bench/models.sh --dir=", dir.string(), " --models=", name, isa);
+  const std::filesystem::path input = dir / (name + ".input.f32");
   std::error_code error;
-  if (!std::filesystem::exists(absl::StrCat(dir, "/", name, ".input.f32"), error)) {
-    absl::StrAppend(&command, " (it reads the input from ", dir, "/", name, ".input.f32, raw f32)");
+  if (!std::filesystem::exists(input, error)) {
+    absl::StrAppend(&command, " (it reads the input from ", input.string(), ", raw f32)");
   }
   return command;
 }
