@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages qnnc builds and tests with, if missing.
 # Safe to run again: it installs nothing when everything is present.
+#   scripts/setup.sh            the x86-64 build and its tests
+#   scripts/setup.sh --aarch64  also the AArch64 cross build (--config=aarch64):
+#                               the arm64 sysroot (scripts/aarch64_sysroot.sh)
 set -euo pipefail
+
+aarch64=0
+for arg in "$@"; do
+  case "$arg" in
+    --aarch64) aarch64=1 ;;
+    *) echo "setup: unknown argument '$arg' (valid: --aarch64)" >&2; exit 2 ;;
+  esac
+done
 
 PACKAGES=(
   # Build: Bazel 4.2.3 and its rules, from Debian.
@@ -18,8 +29,8 @@ PACKAGES=(
   # Reliability (README): libFuzzer targets with clang, the file-access
   # check of //tools:bad_inputs_test.
   clang-14 libclang-rt-14-dev libfuzzer-14-dev strace
-  # The portable kernels built for aarch64 and run under qemu
-  # (//kernels/spatial_pack:aarch64_qemu_test).
+  # The AArch64 probe built for aarch64 and run under qemu
+  # (//kernels/cpu:arm_hwcaps_qemu_test); the cross build (--aarch64).
   g++-aarch64-linux-gnu qemu-user
   # compile --svg renders the graph picture with Graphviz's dot.
   graphviz
@@ -36,12 +47,15 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"
-  exit 0
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq || echo "setup: apt-get update failed; trying with the current package lists"
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq || echo "setup: apt-get update failed; trying with the current package lists"
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ "$aarch64" -eq 1 ]; then
+  "$(dirname "$0")/aarch64_sysroot.sh"
+fi

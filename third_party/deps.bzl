@@ -5,6 +5,8 @@ qnnc. Pass `qnnc_repo` = the name under which qnnc itself is declared there
 (e.g. "@qnnc"); inside qnnc it is "" (the main repository).
 """
 
+load("//toolchains/aarch64:repository.bzl", "qnnc_aarch64_cc")
+
 def _rules_cc_debian_impl(rctx):
     # Debian's rules_cc 0.0.4 calls use_cpp_toolchain(), which Bazel 4.2.3's
     # toolchain_utils.bzl does not have. Copy the tree and use the plain label.
@@ -47,7 +49,9 @@ _SYSTEM_LIBS = {
 }
 
 def qnnc_system_deps(qnnc_repo = ""):
-    """Declares rules_cc, rules_java, the coverage stub and every system library."""
+    """Declares rules_cc, rules_java, the coverage stub, every system library
+    and the AArch64 cross toolchain (fetched only by --config=aarch64)."""
+    qnnc_aarch64_cc(name = "qnnc_aarch64_cc")
     native.local_repository(name = "rules_java", path = "/usr/share/bazel/rules/java")
     _rules_cc_debian(name = "rules_cc", path = "/usr/share/bazel/rules/cc")
     _coverage_stub(name = "remote_coverage_tools")

@@ -34,7 +34,10 @@ bool IsaSupported(Isa isa) {
     case Isa::kAvx512vnni:
       return vnni_built && cpu::Includes(host, cpu::IsaLevel::kAvx512vnni);
     case Isa::kAvx512bw:
-      return false;  // no kernels of that level
+    case Isa::kNeon:
+    case Isa::kDotprod:
+    case Isa::kI8mm:
+      return false;  // no u8 x s8 kernels of these levels
   }
   return false;
 }
