@@ -165,6 +165,11 @@ Implementation XnnpackQu8(int priority) {
   Implementation impl = XnnpackBase("xnnpack.qu8", priority, Legalization::kXnnpackQu8);
   impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(XnnpackCommon(w, t));
+    if (t.arch == Arch::kAArch64) {
+      // kernels/xnnpack/common.h: its arm64 qu8 kernels are "rndnu" ones.
+      return absl::FailedPreconditionError(
+          "XNNPACK's qu8 kernels round ties upward on AArch64, not to even");
+    }
     RETURN_IF_ERROR(XnnpackOutput(w, tensor::DType::kU8));
     return NeedsPerTensorKernel(w);
   };

@@ -61,6 +61,11 @@ absl::Status CheckSupported(Variant variant, const ConvParams& p) {
   const int64_t lo = tensor::DTypeMin(dtype), hi = tensor::DTypeMax(dtype);
   RETURN_IF_ERROR(CheckRange(v + " input_zero_point", p.input_zero_point, lo, hi));
   RETURN_IF_ERROR(CheckRange(v + " output_zero_point", p.output_zero_point, lo, hi));
+  if (!RoundsHalfToEven(OperatorVariant(variant))) {
+    return absl::UnimplementedError(absl::StrCat(
+        "XNNPACK's ", v, " convolution on this architecture rounds ties upward (rndnu), not to "
+        "even as the reference does; use qs8 or qc8"));
+  }
   if (variant == Variant::kQu8) {
     RETURN_IF_ERROR(CheckRange("qu8 kernel_zero_point", p.kernel_zero_point, 0, 255));
   } else if (p.kernel_zero_point != 0) {
@@ -143,7 +148,8 @@ absl::StatusOr<std::unique_ptr<Conv2D>> Conv2D::Create(Variant variant, const Co
   xnn_operator_t op = nullptr;
   xnn_status status;
   const char* name;
-  if (variant == Variant::kQu8) {
+  const Variant op_variant = OperatorVariant(variant);
+  if (op_variant == Variant::kQu8) {
     name = "xnn_create_convolution2d_nhwc_qu8";
     std::vector<uint8_t> w = ToOhwi<uint8_t>(weight);
     status = xnn_create_convolution2d_nhwc_qu8(
@@ -154,7 +160,7 @@ absl::StatusOr<std::unique_ptr<Conv2D>> Conv2D::Create(Variant variant, const Co
         static_cast<uint8_t>(p.kernel_zero_point), p.kernel_scale[0], w.data(), bias,
         static_cast<uint8_t>(p.output_zero_point), p.output_scale, static_cast<uint8_t>(out_min),
         static_cast<uint8_t>(out_max), /*flags=*/0, &op);
-  } else if (variant == Variant::kQs8) {
+  } else if (op_variant == Variant::kQs8) {
     name = "xnn_create_convolution2d_nhwc_qs8";
     std::vector<int8_t> w = ToOhwi<int8_t>(weight);
     status = xnn_create_convolution2d_nhwc_qs8(
@@ -228,7 +234,7 @@ absl::Status Conv2D::Run(const Tensor& input, Tensor* output, pthreadpool_t pool
   absl::MutexLock lock(&mu_);
   xnn_status status;
   const char* name;
-  switch (variant_) {
+  switch (OperatorVariant(variant_)) {
     case Variant::kQu8:
       name = "xnn_setup_convolution2d_nhwc_qu8";
       status = xnn_setup_convolution2d_nhwc_qu8(op_.get(), n, h, w, input.data<uint8_t>(),

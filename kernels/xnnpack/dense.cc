@@ -17,6 +17,11 @@ absl::Status CheckSupported(Variant variant, const DenseParams& p) {
     return absl::UnimplementedError(
         "this XNNPACK (Debian's 0.0~git20220216) has no qc8 fully connected operator; use qs8 or qu8");
   }
+  if (!RoundsHalfToEven(variant)) {
+    return absl::UnimplementedError(absl::StrCat(
+        "XNNPACK's ", VariantName(variant), " fully connected operator on this architecture "
+        "rounds ties upward (rndnu), not to even as the reference does"));
+  }
   // A fully connected layer is a 1x1 convolution: share the checks.
   ConvParams c;
   c.group_input_channels = p.input_channels;

@@ -266,6 +266,13 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
         n.Describe(), ": the graph gives ", data_layout, " and takes ", out_layout,
         " but the XNNPACK kernel reads and writes NHWC (or converts from and to NCHW)"));
   }
+  if (!xnn::RoundsHalfToEven(xnn::OperatorVariant(variant))) {
+    // An x86-64 plan's qu8 convolution read on AArch64, where XNNPACK's qu8
+    // rounds otherwise (kernels/xnnpack/common.h): checked and described,
+    // not created, as a kernel of an instruction set this host lacks.
+    return MakeDescribedKernel(absl::StrCat("xnnpack ", xnn::VariantName(variant)),
+                               "x86_64 (where XNNPACK's qu8 rounds ties to even)");
+  }
   auto conv = xnn::Conv2D::Create(variant, p, w, n.input(kBias)->data());
   if (!conv.ok()) {
     return absl::Status(conv.status().code(), absl::StrCat(n.Describe(), ": ", conv.status().message()));
