@@ -122,7 +122,10 @@ absl::Status RenderSvg(const std::string& dot, const std::string& svg_path) {
   pid_t pid = 0;
   int status = 0;
   const int spawned = posix_spawnp(&pid, "dot", nullptr, nullptr, argv.data(), environ);
-  const bool ran = spawned == 0 && waitpid(pid, &status, 0) == pid;
+  // Where the spawn cannot report a failed exec (glibc's posix_spawnp under
+  // qemu-user runs as a fork), the child exits 127, the shells' "not found".
+  const bool ran = spawned == 0 && waitpid(pid, &status, 0) == pid &&
+                   !(WIFEXITED(status) && WEXITSTATUS(status) == 127);
   std::remove(dot_tmp.c_str());
   if (!ran) {
     std::remove(svg_tmp.c_str());

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "frontend/onnx/import.h"
@@ -148,10 +149,17 @@ std::string Name(const ::testing::TestParamInfo<ModelTest::ParamType>& info) {
   return std::get<0>(info.param) + "_" + std::get<1>(info.param);
 }
 
+// The generic target, then each instruction-set level of the build's
+// architecture.
+std::vector<std::string> Targets() {
+  std::vector<std::string> names = {"generic"};
+  for (cpu::IsaLevel level : cpu::kBuildIsaLevels) names.push_back(cpu::IsaLevelName(level));
+  return names;
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, ModelTest,
                          ::testing::Combine(::testing::Values("mobilenet_v2_qdq", "resnet18_qdq"),
-                                            ::testing::Values("generic", "scalar", "avx2",
-                                                              "avx512bw", "avx512vnni")),
+                                            ::testing::ValuesIn(Targets())),
                          Name);
 
 }  // namespace

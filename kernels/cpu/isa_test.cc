@@ -175,7 +175,7 @@ TEST_F(IsaTest, BadEnvironmentIsAnErrorNamingTheVariable) {
   absl::Status s = CheckIsaEnvironment();
   EXPECT_FALSE(s.ok());
   EXPECT_NE(std::string(s.message()).find("QNNC_ISA"), std::string::npos);
-  setenv("QNNC_ISA", "avx2", 1);
+  setenv("QNNC_ISA", IsaLevelName(kBuildIsaLevels[1]), 1);
   EXPECT_TRUE(CheckIsaEnvironment().ok());
   if (old) {
     setenv("QNNC_ISA", saved.c_str(), 1);
