@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "kernels/spatial_pack/dynamic_conv.h"
+#include "kernels/xnnpack/variant.h"
 #include "target/predicates.h"
 #include "target/registry.h"
 #include "util/status_macros.h"
@@ -165,10 +166,11 @@ Implementation XnnpackQu8(int priority) {
   Implementation impl = XnnpackBase("xnnpack.qu8", priority, Legalization::kXnnpackQu8);
   impl.applicable = [](const Workload& w, const Target& t) -> absl::Status {
     RETURN_IF_ERROR(XnnpackCommon(w, t));
-    if (t.arch == Arch::kAArch64) {
-      // kernels/xnnpack/common.h: its arm64 qu8 kernels are "rndnu" ones.
-      return absl::FailedPreconditionError(
-          "XNNPACK's qu8 kernels round ties upward on AArch64, not to even");
+    const kernels::cpu::Arch arch =
+        t.arch == Arch::kAArch64 ? kernels::cpu::Arch::kAarch64 : kernels::cpu::Arch::kX86_64;
+    if (!kernels::xnnpack::RoundsHalfToEven(kernels::xnnpack::Variant::kQu8, arch)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "XNNPACK's qu8 kernels round ties upward on ", ArchName(t.arch), ", not to even"));
     }
     RETURN_IF_ERROR(XnnpackOutput(w, tensor::DType::kU8));
     return NeedsPerTensorKernel(w);

@@ -14,14 +14,7 @@
 // when its input scale is float(sx * sw): ties go to even (0.5 -> 0,
 // 1.5 -> 2, -2.5 -> -2, measured for qs8 and qu8), not up (rndnu) and not
 // away from zero (gemmlowp), and non-tie products round as the exact float
-// product does.
-//
-// On AArch64 it is otherwise: the qu8 and qs8 operators run "rndnu" kernels
-// there (a fixed-point multiplier, ties upward: 0.5 -> 1; conv2d_test's
-// TiesToEven fails on them), and only qc8 requantizes as above. So on AArch64
-// a qs8 convolution runs as qc8 with its one scale repeated per channel (the
-// same arithmetic, OperatorVariant), and the qu8 operators and the fully
-// connected ones, which have no qc8 here, are not offered (RoundsHalfToEven).
+// product does. That is x86-64; on AArch64 only qc8 rounds so (variant.h).
 #ifndef QNNC_KERNELS_XNNPACK_COMMON_H_
 #define QNNC_KERNELS_XNNPACK_COMMON_H_
 
@@ -30,6 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "kernels/xnnpack/variant.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
 #include "xnnpack.h"
@@ -40,29 +34,7 @@ namespace qnnc::kernels::xnnpack {
 static_assert(tensor::Tensor::kPaddingBytes >= XNN_EXTRA_BYTES,
               "tensor buffers must be readable XNN_EXTRA_BYTES past their end");
 
-// qu8: u8 data x u8 weights (both zero points), u8 output.
-// qs8: i8 data x i8 weights (kernel zero point 0, one scale), i8 output.
-// qc8: i8 data x i8 weights (kernel zero point 0, one scale per output channel).
-enum class Variant { kQu8, kQs8, kQc8 };
-
 const char* VariantName(Variant variant);   // "qu8", "qs8", "qc8"
-
-// Whether this build's XNNPACK requantizes `variant`'s operators half to even
-// (above): always on x86-64, only qc8 on AArch64.
-constexpr bool RoundsHalfToEven(Variant variant) {
-#if defined(__aarch64__)
-  return variant == Variant::kQc8;
-#else
-  (void)variant;
-  return true;
-#endif
-}
-
-// The XNNPACK operator a convolution of `variant` is created as: qs8 as qc8
-// where qs8 does not round half to even.
-constexpr Variant OperatorVariant(Variant variant) {
-  return variant == Variant::kQs8 && !RoundsHalfToEven(variant) ? Variant::kQc8 : variant;
-}
 tensor::DType DataType(Variant variant);    // kU8 for qu8, kI8 otherwise
 
 // The requantization scales this XNNPACK accepts: [2^-32, 256). Scales of
