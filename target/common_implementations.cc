@@ -204,11 +204,13 @@ Implementation XnnpackQc8(int priority) {
 
 Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
                                       Feature needs, int64_t max_abs_weight) {
-  // The x86 pairings run kernels/spatial_pack: its config space and default.
+  // The pairings run kernels/spatial_pack: its config space and default.
   std::optional<sp::Isa> isa;
   if (needs == Feature::kAvx512vnni) isa = sp::Isa::kAvx512vnni;
   if (needs == Feature::kAvx2) isa = sp::Isa::kAvx2;
   if (needs == Feature::kAvxvnni) isa = sp::Isa::kAvxvnni;
+  if (needs == Feature::kDotprod) isa = sp::Isa::kDotprod;
+  if (needs == Feature::kI8mm) isa = sp::Isa::kI8mm;
   Implementation impl;
   impl.name = name;
   impl.priority = priority;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "kernels/spatial_pack/variants.h"
 #include "target/implementation.h"
 
 namespace qnnc::target {
@@ -18,8 +19,9 @@ Implementation XnnpackQu8(int priority);
 Implementation XnnpackQs8(int priority);
 Implementation XnnpackQc8(int priority);
 // u8 x s8 (x86 VNNI vpdpbusd; AVX2 vpmaddubsw, whose pair sums saturate at
-// 16 bits, so `max_abs_weight` limits the weights there) or s8 x s8 (Arm
-// dotprod), with the zero-point compensation folded into a bias.
+// 16 bits, so `max_abs_weight` limits the weights there; Arm sudot, or sdot
+// on the input read as x - 128) or s8 x s8, with the zero-point
+// compensation folded into a bias.
 Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
                                       Feature needs, int64_t max_abs_weight);
 
@@ -67,6 +69,15 @@ absl::Status RegisterForTunableOps(class Registry& registry, const std::string& 
                                    const Implementation& impl);
 absl::Status RegisterForConv(class Registry& registry, const std::string& key,
                              const Implementation& impl);
+// Registers `make(name, priority)` for the u8 x s8 variant's implementation
+// under `key`: for dense layers too where the variant table says it decides
+// them (kernels/spatial_pack/variants.h).
+template <typename Make>
+absl::Status RegisterU8S8(class Registry& registry, const std::string& key,
+                          const kernels::spatial_pack::U8S8Variant& v, Make make, int priority) {
+  const Implementation impl = make(v.implementation, priority);
+  return v.dense_op ? RegisterForTunableOps(registry, key, impl) : RegisterForConv(registry, key, impl);
+}
 
 }  // namespace qnnc::target
 

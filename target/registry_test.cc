@@ -78,8 +78,12 @@ TEST(Registry, ImplementationsOfATarget) {
   EXPECT_NE(std::find(vnni.begin(), vnni.end(), "reference"), vnni.end());
   auto generic = names("generic");
   EXPECT_EQ(std::find(generic.begin(), generic.end(), "x86.spatial_pack.u8s8.avx512vnni"), generic.end());
-  auto arm = names("aarch64+dotprod");
-  EXPECT_EQ(arm.front(), "arm.spatial_pack.int16");
+  auto dotprod = names("aarch64+dotprod");
+  EXPECT_EQ(dotprod.front(), "arm.spatial_pack.u8s8.dotprod");
+  EXPECT_NE(std::find(dotprod.begin(), dotprod.end(), "arm.spatial_pack.int16"), dotprod.end());
+  EXPECT_EQ(std::find(dotprod.begin(), dotprod.end(), "arm.spatial_pack.u8s8.i8mm"), dotprod.end());
+  EXPECT_EQ(names("aarch64+i8mm").front(), "arm.spatial_pack.u8s8.i8mm");
+  EXPECT_EQ(names("aarch64+neon").front(), "arm.spatial_pack.int16");
 }
 
 // A legalization's name reads back as the legalization; another name is an

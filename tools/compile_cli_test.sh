@@ -62,8 +62,11 @@ expect 0 "pass FuseQdq " --no-run --time-passes
 expect 0 "# IR after FoldConstantKeepDequantize" --no-run --print-ir-after=FoldConstantKeepDequantize
 
 # A target this machine cannot run: compile and report only.
-expect 0 "run: +skipped" --target=aarch64+dotprod --no-run --report="$OUT/arm.json"
-grep -q 'arm.spatial_pack.int16' "$OUT/arm.json" || fail "aarch64+dotprod report lacks the int16 implementation"
+for level in dotprod i8mm; do
+  expect 0 "run: +skipped" --target=aarch64+$level --no-run --report="$OUT/arm.json"
+  grep -q "arm.spatial_pack.u8s8.$level" "$OUT/arm.json" ||
+    fail "aarch64+$level report lacks its u8s8 implementation"
+done
 expect 0 "run: +skipped" --target=aarch64+neon --no-run --report="$OUT/arm.json"
 grep -q 'arm.spatial_pack.int16' "$OUT/arm.json" || fail "aarch64+neon report lacks the int16 implementation"
 
@@ -118,7 +121,7 @@ cp "$OUT/other.plan" "$TEST_TMPDIR/"
 # host. The cap (--isa=scalar) makes this host one that runs none of the
 # x86 kernels, so the path that checks and describes kernels without
 # creating them runs everywhere.
-for t in x86_64 x86_64+avx2 x86_64+avxvnni x86_64+avx512vnni aarch64+neon aarch64+dotprod; do
+for t in x86_64 x86_64+avx2 x86_64+avxvnni x86_64+avx512vnni aarch64+neon aarch64+dotprod aarch64+i8mm; do
   expect 0 "run: +skipped" --isa=scalar --target="$t" --no-run --out="$OUT/cross.plan" \
     --report="$OUT/cross.json"
   # The header spells the target canonically (implied features added).
@@ -140,6 +143,16 @@ grep -q '"kernel": "spatial_pack u8s8.avxvnni.dense' "$TEST_TMPDIR/cross_x86_64+
   fail "the avxvnni plan does not describe its AVX-VNNI kernels"
 grep -q '"kernel": "spatial_pack u8s8.avx2.depthwise' "$TEST_TMPDIR/cross_x86_64+avxvnni.json" ||
   fail "the avxvnni plan does not run its depthwise layers on the AVX2 kernel"
+# Arm: the dot products decide dense and depthwise layers (NEON depthwise
+# rows), the int16 kernel everything without them.
+for level in dotprod i8mm; do
+  for kind in dense depthwise; do
+    grep -q "\"kernel\": \"spatial_pack u8s8.$level.$kind" "$TEST_TMPDIR/cross_aarch64+$level.json" ||
+      fail "the aarch64+$level plan does not describe its $kind $level kernels"
+  done
+done
+grep -q '"kernel": "spatial_pack int16' "$TEST_TMPDIR/cross_aarch64+neon.json" ||
+  fail "the aarch64+neon plan does not describe its int16 kernels"
 # The report says why a better-ranked kernel did not decide: some of
 # MobileNetV2's dense layers need more than 2% of vpmaddubsw's steps
 # corrected (u8s8.avx2), so the fallback runs u8i16.avx2 there; on VNNI the

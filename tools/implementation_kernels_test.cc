@@ -63,7 +63,7 @@ TEST(ImplementationKernels, TheSpatialPackVariantTableIsWhatTheTargetsRegister) 
   for (const sp::DynamicVariant& v : sp::kDynamicVariants) table[v.implementation] = true;
   for (const char* name : sp::kInt16Implementations) table[name] = false;
   std::map<std::string, std::set<std::string>> registered;  // implementation -> ops
-  for (const char* t : {"generic", "x86_64+avx512vnni", "x86_64+avxvnni", "aarch64+dotprod"}) {
+  for (const char* t : {"generic", "x86_64+avx512vnni", "x86_64+avxvnni", "aarch64+i8mm"}) {
     for (const char* op : {"qnn.conv2d", "qnn.dense"}) {
       for (const target::Implementation* impl :
            target::GlobalRegistry().Implementations(op, *target::ParseTarget(t))) {

@@ -16,9 +16,11 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "frontend/onnx/import.h"
 #include "gtest/gtest.h"
 #include "kernels/cpu/isa.h"
+#include "kernels/spatial_pack/variants.h"
 #include "nlohmann/json.hpp"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
@@ -37,10 +39,11 @@ namespace cpu = kernels::cpu;
 // for its implementation (the u8 x s8 dense leaves an integer nn.dense to
 // the int8 dense kernel).
 std::string KernelFor(const std::string& impl, const std::string& kind) {
-  if (kind == "nn.dense" && absl::StartsWith(impl, "x86.spatial_pack.u8s8.")) return "dense int8";
-  if (impl == "x86.spatial_pack.u8s8.avx512vnni") return "spatial_pack u8s8.avx512vnni.";
-  if (impl == "x86.spatial_pack.u8s8.avx2") return "spatial_pack u8s8.avx2.";
-  if (impl == "x86.spatial_pack.u8i16.avx2") return "spatial_pack u8i16.avx2.";
+  for (const kernels::spatial_pack::U8S8Variant& v : kernels::spatial_pack::kU8S8Variants) {
+    if (v.implementation == nullptr || impl != v.implementation) continue;
+    if (kind == "nn.dense" && v.dense_op) return "dense int8";
+    return absl::StrCat("spatial_pack ", v.name, ".");
+  }
   if (absl::EndsWith(impl, "spatial_pack.int16")) return "spatial_pack int16.portable";
   if (absl::StartsWith(impl, "xnnpack.")) return "xnnpack " + impl.substr(8);
   return impl;  // "reference"

@@ -22,6 +22,8 @@ bool IsaSupported(Isa isa) {
   static const bool vnni_built = internal::GetDenseTileAvx512Vnni(1, 1, 16, 1) != nullptr;
   static const bool avx2_built = internal::GetDenseTileAvx2(1, 1, 16) != nullptr;
   static const bool avxvnni_built = internal::GetDenseTileAvxVnni(1, 1, 16) != nullptr;
+  static const bool dotprod_built = internal::GetDenseTileDotprod(1, 1, 16) != nullptr;
+  static const bool i8mm_built = internal::GetDenseTileI8mm(1, 1, 16) != nullptr;
   const cpu::IsaLevel host = cpu::HostIsaLevel();
   switch (isa) {
     case Isa::kScalar:
@@ -33,11 +35,13 @@ bool IsaSupported(Isa isa) {
       return avxvnni_built && cpu::HostCpuFeatures().avxvnni;
     case Isa::kAvx512vnni:
       return vnni_built && cpu::Includes(host, cpu::IsaLevel::kAvx512vnni);
+    case Isa::kDotprod:
+      return dotprod_built && cpu::Includes(host, cpu::IsaLevel::kDotprod);
+    case Isa::kI8mm:
+      return i8mm_built && cpu::Includes(host, cpu::IsaLevel::kI8mm);
     case Isa::kAvx512bw:
     case Isa::kNeon:
-    case Isa::kDotprod:
-    case Isa::kI8mm:
-      return false;  // no u8 x s8 kernels of these levels
+      return false;  // no u8 x s8 kernels of these levels (NEON: the int16 ones)
   }
   return false;
 }
@@ -52,6 +56,8 @@ bool VariantApplies(const U8S8Variant& v, bool depthwise) {
 Isa DetectIsa() {
   return IsaSupported(Isa::kAvx512vnni) ? Isa::kAvx512vnni
          : IsaSupported(Isa::kAvx2)     ? Isa::kAvx2
+         : IsaSupported(Isa::kI8mm)     ? Isa::kI8mm
+         : IsaSupported(Isa::kDotprod)  ? Isa::kDotprod
                                         : Isa::kScalar;
 }
 
@@ -63,7 +69,9 @@ KnobSpace ConfigSpaceU8S8(Isa isa, Arithmetic arith) {
     return {{"tile_co", {16, 32}}, {"tile_ow", {4, 6, 8, 12}}};
   }
   if (isa == Isa::kAvx2) return {{"tile_co", {16}}, {"tile_ow", {2, 4, 6}}};
-  if (isa == Isa::kAvxvnni) return {{"tile_co", {16, 32}}, {"tile_ow", {2, 3, 4, 6}}};
+  if (isa == Isa::kAvxvnni || isa == Isa::kDotprod || isa == Isa::kI8mm) {
+    return {{"tile_co", {16, 32}}, {"tile_ow", {2, 3, 4, 6}}};
+  }
   return {{"tile_co", {16, 32}}, {"tile_ow", {4, 7, 8, 14}}};
 }
 
@@ -81,8 +89,9 @@ KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_wid
   if (isa == Isa::kAvx512vnni && arith == Arithmetic::kMadd16) {
     return {{"tile_co", p.out_channels > 16 ? 32 : 16}, {"tile_ow", flat || out_width == 0 || out_width >= 12 ? 12 : 8}};
   }
-  if (isa == Isa::kAvx2 || isa == Isa::kAvxvnni) {
-    // AVX-VNNI: 16 x 6 is the widest tile that stays in registers.
+  if (isa == Isa::kAvx2 || isa == Isa::kAvxvnni || isa == Isa::kDotprod || isa == Isa::kI8mm) {
+    // AVX-VNNI: 16 x 6 is the widest tile that stays in registers; so on
+    // AArch64 (microkernels.h: kMaxPixNeon).
     return {{"tile_co", 16}, {"tile_ow", (out_width > 0 && out_width < 6 && !flat) ? 4 : 6}};
   }
   // With NCHW4c inputs (in_channels <= 4) the 2x14 tile spills a register:

@@ -27,7 +27,8 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Make(const std::vector<
                                                               const QuantizedConvParams& p, int64_t tile_co,
                                                               int64_t tile_ow, Isa isa, Arithmetic arith,
                                                               bool describe_only) {
-  if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvxvnni && isa != Isa::kAvx512vnni) {
+  if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvxvnni && isa != Isa::kAvx512vnni &&
+      isa != Isa::kDotprod && isa != Isa::kI8mm) {
     return absl::InternalError(absl::StrCat("no u8s8 dense kernel for ", IsaName(isa)));
   }
   std::unique_ptr<U8S8Dense> k(new U8S8Dense());
@@ -47,6 +48,7 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Make(const std::vector<
   k->bias_ = PaddedBias(p, k->ocb_ * 16);
   k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
   k->SetLaneOrder();
+  if (isa == Isa::kDotprod) k->AddSdotInputTerm(weight);
   // Grouped convolutions with 4 or 8 channels per group in and out, on
   // whole blocks, get the tiles that read only each lane's own group
   // (microkernels.h: GetGroupedTile*): VNNI u8 x s8 and AVX2 madd16.
@@ -88,6 +90,19 @@ void U8S8Dense::SetLaneOrder() {
   }
   bias_ = std::move(bias);
   mult_ = std::move(mult);
+}
+
+// sdot reads each input byte x as x - 128 (microkernels.h:
+// GetDenseTileDotprod): x w = (x - 128) w + 128 w, so each output channel's
+// bias takes 128 times the sum of its weights.
+void U8S8Dense::AddSdotInputTerm(const std::vector<int16_t>& weight) {
+  const QuantizedConvParams& p = params_;
+  const int64_t per_oc = p.in_channels / p.groups * p.kernel_h * p.kernel_w;
+  for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+    int32_t sum = 0;
+    for (int64_t i = 0; i < per_oc; ++i) sum += weight[oc * per_oc + i];
+    bias_[oc] += 128 * sum;
+  }
 }
 
 // AVX2 vpmaddubsw pairs slots (2m, 2m + 1) of each 16-channel block: the
@@ -152,6 +167,8 @@ absl::Status U8S8Dense::BindTileFunctions(int64_t tile_ow) {
                      : internal::GetDenseTileAvx2(nco, np, in_block_);
       }
       if (isa_ == Isa::kAvxvnni) fn = internal::GetDenseTileAvxVnni(nco, np, in_block_);
+      if (isa_ == Isa::kDotprod) fn = internal::GetDenseTileDotprod(nco, np, in_block_);
+      if (isa_ == Isa::kI8mm) fn = internal::GetDenseTileI8mm(nco, np, in_block_);
       if (group_words_ > 0) {
         const int words = static_cast<int>(group_words_);
         fn = isa_ == Isa::kAvx2 ? internal::GetGroupedTileMadd16Avx2(nco, np, words)

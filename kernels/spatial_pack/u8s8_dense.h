@@ -55,6 +55,7 @@ class U8S8Dense final : public Conv2DKernel {
 
   // Making one (u8s8_dense.cc).
   void SetLaneOrder();
+  void AddSdotInputTerm(const std::vector<int16_t>& weight);
   absl::Status PlanPairs(const std::vector<int16_t>& weight, bool describe_only, PairingPlan* plan);
   void ChunkInputChannels();
   absl::Status BindTileFunctions(int64_t tile_ow);

@@ -1,5 +1,5 @@
 // The u8 x s8 depthwise convolution: rows of NCHW16c pixels on the AVX-512
-// VNNI, AVX2 and scalar microkernels.
+// VNNI, AVX2, NEON (the dotprod and i8mm levels) and scalar microkernels.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -25,7 +25,8 @@ class U8S8Depthwise final : public Conv2DKernel {
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
                                                             const QuantizedConvParams& p,
                                                             Isa isa) {
-    if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni) {
+    const bool neon = isa == Isa::kDotprod || isa == Isa::kI8mm;
+    if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni && !neon) {
       return absl::InternalError(absl::StrCat("no u8s8 depthwise kernel for ", IsaName(isa)));
     }
     std::unique_ptr<U8S8Depthwise> k(new U8S8Depthwise());
@@ -56,9 +57,12 @@ class U8S8Depthwise final : public Conv2DKernel {
         }
       }
     }
+    // NEON widens the input to int16: the weights as int16 too.
+    if (neon) k->w16_.assign(k->w_.begin(), k->w_.end());
     k->fn_ = &internal::DwRowScalar;
     if (isa == Isa::kAvx512vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
     if (isa == Isa::kAvx2) k->fn_ = internal::GetDwRowAvx2();
+    if (neon) k->fn_ = internal::GetDwRowNeon();
     if (k->fn_ == nullptr) return absl::InternalError("missing depthwise microkernel");
     k->pad_small_maps_ = isa != Isa::kScalar;
     k->description_ = Description(isa);
@@ -195,6 +199,7 @@ class U8S8Depthwise final : public Conv2DKernel {
     r.in = c.in + nb * c.plane_in;
     r.w = k.w_.data() + b * kk * 16;
     if (!k.w_pairs_.empty()) r.w_pairs = k.w_pairs_.data() + b * CeilDiv(kk, 2) * 32;
+    if (!k.w16_.empty()) r.w16 = k.w16_.data() + b * kk * 16;
     r.bias = k.bias_.data() + b * 16;
     r.mult = k.mult_.data() + b * 16;
     r.oh = oy;
@@ -215,6 +220,7 @@ class U8S8Depthwise final : public Conv2DKernel {
   Epilogue ep_;
   std::vector<int32_t> bias_, w_;
   std::vector<int16_t> w_pairs_;  // AVX2 (DwRow::w_pairs)
+  std::vector<int16_t> w16_;      // NEON (DwRow::w16)
   std::vector<float> mult_;
   DwRowFn fn_ = nullptr;
 };

@@ -18,7 +18,9 @@ namespace qnnc::kernels::spatial_pack {
 // The instruction set of a kernel variant: a level of kernels/cpu/isa.h
 // (one spelling everywhere). Spatial-pack kernels exist for kScalar, kAvx2,
 // kAvxvnni (dense u8s8 only: vpdpbusd on ymm; depthwise layers keep the
-// AVX2 kernel) and kAvx512vnni; an avx512bw host runs the AVX2 ones.
+// AVX2 kernel) and kAvx512vnni; an avx512bw host runs the AVX2 ones. On
+// AArch64 for kDotprod (sdot) and kI8mm (sudot), both with NEON depthwise
+// rows; a kNeon host runs the int16 kernels.
 using Isa = cpu::IsaLevel;
 // How the AVX2 u8s8 dense kernel multiplies (the other ISAs have one way):
 //   kMaddubs  vpmaddubsw on u8 x s8 pairs, then vpmaddwd by ones: one pass
@@ -57,6 +59,8 @@ inline constexpr U8S8Variant kU8S8Variants[] = {
     {Isa::kAvx512vnni, Arithmetic::kMaddubs, "u8s8.avx512vnni", "x86.spatial_pack.u8s8.avx512vnni", true},
     // Weights w - zw beyond s8 under the avx512vnni implementation.
     {Isa::kAvx512vnni, Arithmetic::kMadd16, "u8i16.avx512vnni", nullptr, false},
+    {Isa::kDotprod, Arithmetic::kMaddubs, "u8s8.dotprod", "arm.spatial_pack.u8s8.dotprod", true},
+    {Isa::kI8mm, Arithmetic::kMaddubs, "u8s8.i8mm", "arm.spatial_pack.u8s8.i8mm", true},
 };
 
 // The u8 x s8 variant (isa, arith) of the table; null if none.
@@ -74,6 +78,14 @@ constexpr bool HasU8S8Implementation(Isa isa, Arithmetic arith) {
     if (v.isa == isa && v.arith == arith) return v.implementation != nullptr;
   }
   return false;
+}
+
+// The variant (isa, arith) of the table, which must name an implementation
+// (checked as the caller is compiled): what a target registers.
+template <Isa kIsa, Arithmetic kArith = Arithmetic::kMaddubs>
+const U8S8Variant& U8S8VariantOf() {
+  static_assert(HasU8S8Implementation(kIsa, kArith), "not an implementation of the variant table");
+  return *FindU8S8Variant(kIsa, kArith);
 }
 
 // Dynamically quantized convolutions (dynamic_conv.h): the instruction set

@@ -1,7 +1,9 @@
-// aarch64: the int16 spatial pack (NEON smlal on zero-point-subtracted
-// int16), with and without dotprod. An s8 x s8 (sdot) implementation will
-// join it when it has a kernel: until then a decision for it would run on
-// the reference kernel (DESIGN.md rule 3, "a decision is a promise").
+// aarch64: the u8 x s8 spatial pack on the dot products (sudot where the
+// CPU has i8mm, sdot on the flipped input with dotprod; NEON depthwise rows
+// under both), and the int16 spatial pack (NEON smlal on zero-point-
+// subtracted int16) on every AArch64 CPU. A dense layer the dot products
+// decide runs the int8 dense kernel (as on x86). XNNPACK and the reference come
+// from the generic registration.
 #include "kernels/spatial_pack/variants.h"
 #include "target/common_implementations.h"
 #include "target/registry.h"
@@ -9,9 +11,23 @@
 
 namespace qnnc::target {
 
+namespace sp = ::qnnc::kernels::spatial_pack;
+using sp::Isa;
+
 absl::Status RegisterArmTarget(Registry& registry) {
-  RETURN_IF_ERROR(RegisterForConv(registry, "aarch64",
-                                  Int16SpatialPack(kernels::spatial_pack::kArmInt16Implementation, 40)));
+  RETURN_IF_ERROR(RegisterU8S8(
+      registry, "aarch64+i8mm", sp::U8S8VariantOf<Isa::kI8mm>(),
+      [](const std::string& name, int priority) {
+        return CompensatedSpatialPack(name, priority, true, Feature::kI8mm, 128);
+      },
+      50));
+  RETURN_IF_ERROR(RegisterU8S8(
+      registry, "aarch64+dotprod", sp::U8S8VariantOf<Isa::kDotprod>(),
+      [](const std::string& name, int priority) {
+        return CompensatedSpatialPack(name, priority, true, Feature::kDotprod, 128);
+      },
+      48));
+  RETURN_IF_ERROR(RegisterForConv(registry, "aarch64", Int16SpatialPack(sp::kArmInt16Implementation, 40)));
   return absl::OkStatus();
 }
 

@@ -15,47 +15,27 @@
 #include "util/status_macros.h"
 
 namespace qnnc::target {
-namespace {
 
 namespace sp = ::qnnc::kernels::spatial_pack;
 using sp::Arithmetic;
 using sp::Isa;
 
-// The u8 x s8 variant (isa, arith) of the variant table, which has every
-// one registered here (checked as the table is compiled).
-template <Isa kIsa, Arithmetic kArith>
-const sp::U8S8Variant& Variant() {
-  static_assert(sp::HasU8S8Implementation(kIsa, kArith), "not an implementation of the variant table");
-  return *sp::FindU8S8Variant(kIsa, kArith);
-}
-
-// Registers `make(name, priority)` for the variant's implementation under
-// `key`: for dense layers too where the variant table says it decides them.
-template <typename Make>
-absl::Status RegisterU8S8(Registry& registry, const std::string& key, const sp::U8S8Variant& v, Make make,
-                          int priority) {
-  const Implementation impl = make(v.implementation, priority);
-  return v.dense_op ? RegisterForTunableOps(registry, key, impl) : RegisterForConv(registry, key, impl);
-}
-
-}  // namespace
-
 absl::Status RegisterX86Target(Registry& registry) {
   RETURN_IF_ERROR(RegisterU8S8(
-      registry, "x86_64+avx512vnni", Variant<Isa::kAvx512vnni, Arithmetic::kMaddubs>(),
+      registry, "x86_64+avx512vnni", sp::U8S8VariantOf<Isa::kAvx512vnni, Arithmetic::kMaddubs>(),
       [](const std::string& name, int priority) {
         return CompensatedSpatialPack(name, priority, true, Feature::kAvx512vnni, 128);
       },
       50));
   // AVX-VNNI (Alder Lake and later, Zen 5): vpdpbusd on ymm, exact in one
   // pass for any weights and twice u8i16.avx2's multiplies per instruction.
-  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avxvnni", Variant<Isa::kAvxvnni, Arithmetic::kMaddubs>(),
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avxvnni", sp::U8S8VariantOf<Isa::kAvxvnni, Arithmetic::kMaddubs>(),
                                &AvxVnniSpatialPack, 48));
-  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", Variant<Isa::kAvx2, Arithmetic::kMaddubs>(),
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", sp::U8S8VariantOf<Isa::kAvx2, Arithmetic::kMaddubs>(),
                                &MaddubsSpatialPackAvx2, 46));
   // A dense layer's integer nn.dense runs the int8 dense kernel whichever
   // u8s8 implementation decided it, so u8i16.avx2 decides convolutions only.
-  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", Variant<Isa::kAvx2, Arithmetic::kMadd16>(),
+  RETURN_IF_ERROR(RegisterU8S8(registry, "x86_64+avx2", sp::U8S8VariantOf<Isa::kAvx2, Arithmetic::kMadd16>(),
                                &U8I16SpatialPackAvx2, 45));
   // Dynamically quantized convolutions (a run-time data zero point): VNNI
   // (vpdpbusd where w - zw fits s8, as quantize_dynamic's symmetric s8

@@ -172,6 +172,8 @@ struct DwRow {
   // AVX2: the taps in pairs (tap 2j, 2j+1; an odd last tap with weight 0),
   // [ceil(kh * kw / 2)][16][2], int16.
   const int16_t* w_pairs = nullptr;
+  // NEON: [kh * kw][16], int16.
+  const int16_t* w16 = nullptr;
   const int32_t* bias = nullptr;  // 16
   const float* mult = nullptr;    // 16
   uint8_t* out = nullptr;         // output row [OW][16] (OutPixelBytes per pixel)
@@ -187,6 +189,9 @@ constexpr int kMaxNcoAvx2 = 1, kMaxPixAvx2 = 6;
 // ymm; the wider tiles (2 x 3 and up) spill, for the tuner to measure.
 constexpr int kMaxNcoAvxVnni = 2, kMaxPixAvxVnni = 6;
 constexpr int kMaxPixMadd16Vnni = 12;  // 2 x 12 accumulators + 4 weights + 2 inputs
+// AArch64 dot products: 1 x 6 holds 24 accumulators, 4 weights and the
+// input in the 32 vector registers; 2 x 3 as many with 8 weights.
+constexpr int kMaxNcoNeon = 2, kMaxPixNeon = 6;
 
 // Scalar (portable): any nco/npix.
 void DenseTileScalar(const DenseGeom& g, const DenseTile& t);
@@ -238,6 +243,13 @@ using ShuffleFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t bytes, cons
                            const uint8_t* flip);
 ShuffleFn GetShufflePixelsAvx2();
 DwRowFn GetDwRowAvx2();
+// AArch64, on the VNNI packing (above). sdot (dotprod): the input read as
+// x - 128, so the tile's bias must hold 128 * sum(w) per output channel
+// (U8S8Dense::Make adds it); sudot (i8mm): u8 x s8 as they are.
+DenseTileFn GetDenseTileDotprod(int nco, int npix, int64_t icblk);
+DenseTileFn GetDenseTileI8mm(int nco, int npix, int64_t icblk);
+// NEON depthwise rows on DwRow::w16 (every AArch64 CPU).
+DwRowFn GetDwRowNeon();
 
 }  // namespace qnnc::kernels::spatial_pack::internal
 
