@@ -4,13 +4,17 @@
 #   scripts/setup.sh            the x86-64 build and its tests
 #   scripts/setup.sh --aarch64  also the AArch64 cross build (--config=aarch64):
 #                               the arm64 sysroot (scripts/aarch64_sysroot.sh)
+#   scripts/setup.sh --mca      also llvm-19, whose llvm-mca-19 models the Arm
+#                               cores for bench/arm_mca.py (not needed by tests)
 set -euo pipefail
 
 aarch64=0
+mca=0
 for arg in "$@"; do
   case "$arg" in
     --aarch64) aarch64=1 ;;
-    *) echo "setup: unknown argument '$arg' (valid: --aarch64)" >&2; exit 2 ;;
+    --mca) mca=1 ;;
+    *) echo "setup: unknown argument '$arg' (valid: --aarch64, --mca)" >&2; exit 2 ;;
   esac
 done
 
@@ -37,6 +41,8 @@ PACKAGES=(
   # //:house_rules_test and //:history_words_test read the checkout through git.
   python3 git
 )
+
+if [ "$mca" -eq 1 ]; then PACKAGES+=(llvm-19); fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -89,9 +89,16 @@ KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_wid
   if (isa == Isa::kAvx512vnni && arith == Arithmetic::kMadd16) {
     return {{"tile_co", p.out_channels > 16 ? 32 : 16}, {"tile_ow", flat || out_width == 0 || out_width >= 12 ? 12 : 8}};
   }
-  if (isa == Isa::kAvx2 || isa == Isa::kAvxvnni || isa == Isa::kDotprod || isa == Isa::kI8mm) {
-    // AVX-VNNI: 16 x 6 is the widest tile that stays in registers; so on
-    // AArch64 (microkernels.h: kMaxPixNeon).
+  if (isa == Isa::kDotprod || isa == Isa::kI8mm) {
+    // The tiles whose accumulators, weights and inputs fit the 32 vector
+    // registers (16 x 6 spills): by llvm-mca-19 (bench/arm_mca.py) 32 x 2
+    // runs sdot at 97% of its peak on Neoverse-N1 and V1, 32 x 3 sudot at
+    // 100% on V1; 16 x 4 where one group of 16 channels is all there is.
+    if (p.out_channels <= 16) return {{"tile_co", 16}, {"tile_ow", 4}};
+    return {{"tile_co", 32}, {"tile_ow", isa == Isa::kI8mm ? 3 : 2}};
+  }
+  if (isa == Isa::kAvx2 || isa == Isa::kAvxvnni) {
+    // AVX-VNNI: 16 x 6 is the widest tile that stays in registers.
     return {{"tile_co", 16}, {"tile_ow", (out_width > 0 && out_width < 6 && !flat) ? 4 : 6}};
   }
   // With NCHW4c inputs (in_channels <= 4) the 2x14 tile spills a register:

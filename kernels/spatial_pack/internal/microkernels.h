@@ -189,8 +189,9 @@ constexpr int kMaxNcoAvx2 = 1, kMaxPixAvx2 = 6;
 // ymm; the wider tiles (2 x 3 and up) spill, for the tuner to measure.
 constexpr int kMaxNcoAvxVnni = 2, kMaxPixAvxVnni = 6;
 constexpr int kMaxPixMadd16Vnni = 12;  // 2 x 12 accumulators + 4 weights + 2 inputs
-// AArch64 dot products: 1 x 6 holds 24 accumulators, 4 weights and the
-// input in the 32 vector registers; 2 x 3 as many with 8 weights.
+// AArch64 dot products: up to 2 x 6 for the tuner; the tiles that keep
+// accumulators, weights and inputs in the 32 vector registers without
+// spilling are 2 x 2, 2 x 3 (sudot) and 1 x 4 (DefaultConfigU8S8).
 constexpr int kMaxNcoNeon = 2, kMaxPixNeon = 6;
 
 // Scalar (portable): any nco/npix.
