@@ -268,7 +268,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
   }
   if (!xnn::RoundsHalfToEven(xnn::OperatorVariant(variant))) {
     // An x86-64 plan's qu8 convolution read on AArch64, where XNNPACK's qu8
-    // rounds otherwise (kernels/xnnpack/common.h): checked and described,
+    // rounds otherwise (kernels/xnnpack/variant.h): checked and described,
     // not created, as a kernel of an instruction set this host lacks.
     return MakeDescribedKernel(absl::StrCat("xnnpack ", xnn::VariantName(variant)),
                                "x86_64 (where XNNPACK's qu8 rounds ties to even)");
