@@ -40,14 +40,14 @@ MCA = "llvm-mca-19"
 
 # (kernel, feature, peak instruction, object, function pattern): qnnc's tiles
 # at their default configs (kernels/spatial_pack/conv2d.cc
-# DefaultConfigU8S8: 32 output channels x 2 or 3 pixels on NCHW16c input),
-# and the widest (16 x 6, which spills).
+# DefaultConfigU8S8: 32 output channels x 2 pixels for sdot, 16 x 4 for
+# usmmla, on NCHW16c input), and the widest sdot tile (16 x 6, which spills).
 QNNC = [
     ("qnnc u8s8.dotprod 32x2", "dotprod", "sdot", "neon_dotprod/neon_dotprod.pic.o",
      r"NeonDenseTile<[^>]*SdotMac, 2, 2, 4>"),
     ("qnnc u8s8.dotprod 16x6", "dotprod", "sdot", "neon_dotprod/neon_dotprod.pic.o",
      r"NeonDenseTile<[^>]*SdotMac, 1, 6, 4>"),
-    ("qnnc u8s8.i8mm 32x3", "i8mm", "sudot", "neon_i8mm/neon_i8mm.pic.o", r"NeonDenseTile<[^>]*SudotMac, 2, 3, 4>"),
+    ("qnnc u8s8.i8mm 16x4", "i8mm", "usmmla", "neon_i8mm/neon_i8mm.pic.o", r"MmlaTile<1, 4>"),
     ("qnnc int16 (smlal)", "neon", "smlal", "int16/int16.pic.o", r"RunInt16|DenseTask|Dense"),
     ("qnnc depthwise (smlal)", "neon", "smlal", "neon_depthwise/neon_depthwise.pic.o", r"DwRowImpl"),
 ]
@@ -62,9 +62,9 @@ XNNPACK = [
 PEAK_INSTRUCTIONS = {
     "sdot": "sdot v{i}.4s, v24.16b, v25.4b[0]",
     "sudot": "sudot v{i}.4s, v24.16b, v25.4b[0]",
+    "usmmla": "usmmla v{i}.4s, v24.16b, v25.16b",
     "smlal": "smlal v{i}.4s, v24.4h, v25.4h",
 }
-PEAK_FEATURE = {"sdot": "dotprod", "sudot": "i8mm", "smlal": "neon"}
 
 LINE = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
 FUNC = re.compile(r"^[0-9a-f]+ <(.*)>:$")

@@ -76,6 +76,7 @@ class U8S8Dense final : public Conv2DKernel {
   void PackRowTaps(const int16_t* w, const OcTile& t);
   void PackGrouped(const int16_t* w, const OcTile& t);
   void PackBlocks(const int16_t* w, OcTile& t);
+  void ToMmlaPacking(const OcTile& t);
 
   // Running (u8s8_dense_run.cc).
   struct WorkItem;

@@ -82,8 +82,29 @@ void U8S8Dense::Pack(const int16_t* w) {
       PackGrouped(w, t);
     } else {
       PackBlocks(w, t);
+      if (isa_ == Isa::kI8mm && in_block_ == 16) ToMmlaPacking(t);
     }
     tiles_.push_back(t);
+  }
+}
+
+// i8mm on NCHW16c input (usmmla): each (icb, ky, kx) of the tile's VNNI
+// packing, [q][j][16 oc][4 ic], reordered in place into the mmla packing
+// (microkernels.h: MmlaOffset).
+void U8S8Dense::ToMmlaPacking(const OcTile& t) {
+  const int64_t block = 256 * t.nco;
+  std::vector<int8_t> vnni(block);
+  for (int64_t at = t.w_offset; at < static_cast<int64_t>(packed_.size()); at += block) {
+    std::memcpy(vnni.data(), packed_.data() + at, block);
+    for (int q = 0; q < 4; ++q) {
+      for (int j = 0; j < t.nco; ++j) {
+        for (int l = 0; l < 16; ++l) {
+          for (int i = 0; i < 4; ++i) {
+            packed_[at + internal::MmlaOffset(j, l, 4 * q + i)] = vnni[(q * t.nco + j) * 64 + l * 4 + i];
+          }
+        }
+      }
+    }
   }
 }
 

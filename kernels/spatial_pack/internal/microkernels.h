@@ -33,6 +33,11 @@ constexpr int Madd16Offset(int l, int i) {
   return ((i % 2) * 2 + Madd16Lane(l) / 8) * 16 + (Madd16Lane(l) % 8) * 2 + i / 2;
 }
 
+// The byte, within one (icb, ky, kx) of the mmla packing of a tile of `nco`
+// groups, of the weight of group j's output channel l < 16 and input
+// channel i < 16 of the block.
+constexpr int MmlaOffset(int j, int l, int i) { return j * 256 + (i / 8) * 128 + (l / 2) * 16 + (l % 2) * 8 + i % 8; }
+
 // Requantization epilogue constants (exact rewrite of reference::Requantize):
 // clamping v in float to [lo - zp, hi - zp] (integers) before rounding equals
 // clamping after it, and keeps the float->int conversion in range.
@@ -189,9 +194,9 @@ constexpr int kMaxNcoAvx2 = 1, kMaxPixAvx2 = 6;
 // ymm; the wider tiles (2 x 3 and up) spill, for the tuner to measure.
 constexpr int kMaxNcoAvxVnni = 2, kMaxPixAvxVnni = 6;
 constexpr int kMaxPixMadd16Vnni = 12;  // 2 x 12 accumulators + 4 weights + 2 inputs
-// AArch64 dot products: up to 2 x 6 for the tuner; the tiles that keep
-// accumulators, weights and inputs in the 32 vector registers without
-// spilling are 2 x 2, 2 x 3 (sudot) and 1 x 4 (DefaultConfigU8S8).
+// AArch64 dot products and usmmla: up to 2 x 6 for the tuner; the tiles
+// that keep accumulators, weights and inputs in the 32 vector registers
+// without spilling are 2 x 2 and 1 x 4 (DefaultConfigU8S8).
 constexpr int kMaxNcoNeon = 2, kMaxPixNeon = 6;
 
 // Scalar (portable): any nco/npix.
@@ -244,9 +249,14 @@ using ShuffleFn = void (*)(const uint8_t* src, uint8_t* dst, int64_t bytes, cons
                            const uint8_t* flip);
 ShuffleFn GetShufflePixelsAvx2();
 DwRowFn GetDwRowAvx2();
-// AArch64, on the VNNI packing (above). sdot (dotprod): the input read as
+// AArch64. sdot (dotprod), on the VNNI packing (above): the input read as
 // x - 128, so the tile's bias must hold 128 * sum(w) per output channel
-// (U8S8Dense::Make adds it); sudot (i8mm): u8 x s8 as they are.
+// (U8S8Dense::Make adds it). i8mm: u8 x s8 as they are; on NCHW4c input by
+// sudot on the VNNI packing, on NCHW16c by usmmla on the mmla packing: the
+// same bytes per (icb, ky, kx) as the VNNI packing, ordered
+//   [j < nco][h < 2][c < 8][o < 2][k < 8]   (s8)
+// the weight of output channel 2c + o of group j, input channel 8h + k
+// (MmlaOffset): one register per output-channel pair and half block.
 DenseTileFn GetDenseTileDotprod(int nco, int npix, int64_t icblk);
 DenseTileFn GetDenseTileI8mm(int nco, int npix, int64_t icblk);
 // NEON depthwise rows on DwRow::w16 (every AArch64 CPU).
