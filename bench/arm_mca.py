@@ -49,7 +49,7 @@ QNNC = [
      r"NeonDenseTile<[^>]*SdotMac, 1, 6, 4>"),
     ("qnnc u8s8.i8mm 16x4", "i8mm", "usmmla", "neon_i8mm/neon_i8mm.pic.o", r"MmlaTile<1, 4>"),
     ("qnnc int16 (smlal)", "neon", "smlal", "int16/int16.pic.o", r"RunInt16|DenseTask|Dense"),
-    ("qnnc depthwise (smlal)", "neon", "smlal", "neon_depthwise/neon_depthwise.pic.o", r"DwRowImpl"),
+    ("qnnc depthwise 3x3 (smlal)", "neon", "smlal", "neon_depthwise/neon_depthwise.pic.o", r"DwRowInterior<3>"),
 ]
 # XNNPACK's arm64 GEMM microkernels of the same instructions (Debian's
 # libXNNPACK has no i8mm kernel).

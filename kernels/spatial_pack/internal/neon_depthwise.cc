@@ -20,13 +20,42 @@ inline void DwMac(int32x4_t acc[4], uint8x16_t x, const int16_t* w) {
   acc[3] = vmlal_high_s16(acc[3], x1, w1);
 }
 
+// KxK (3x3, 5x5) with all K rows inside, columns [ox, ox_end) all inside:
+// the taps unrolled at compile time, no bounds checks. Out of line (one call
+// a row), so that bench/arm_mca.py finds its loop.
+template <int K>
+__attribute__((noinline)) void DwRowInterior(const DwGeom& g, const DwRow& r, int64_t ox, int64_t ox_end, const NeonEpilogue& e) {
+  const int64_t ih0 = r.oh * g.sh - g.pad_t;
+  const uint8_t* rows[K];
+  for (int ky = 0; ky < K; ++ky) rows[ky] = r.in + (ih0 + ky * g.dh) * g.w * 16;
+  const int64_t dx = g.dw * 16, pix_out = OutPixelBytes(g.ep);
+  for (; ox < ox_end; ++ox) {
+    const int64_t base = (ox * g.sw - g.pad_l) * 16;
+    int32x4_t acc[4];
+    for (int q = 0; q < 4; ++q) acc[q] = vld1q_s32(r.bias + 4 * q);
+    for (int t = 0; t < K * K; ++t) DwMac(acc, vld1q_u8(rows[t / K] + base + (t % K) * dx), r.w16 + 16 * t);
+    NeonStorePixel(r.out + ox * pix_out, acc, r.mult, e);
+  }
+}
+
 void DwRowImpl(const DwGeom& g, const DwRow& r) {
   const NeonEpilogue e(g.ep);
   const uint8x16_t zx = vdupq_n_u8(g.zx);
   const int64_t ih0 = r.oh * g.sh - g.pad_t;
   const bool rows_in = ih0 >= 0 && ih0 + (g.kh - 1) * g.dh < g.h;
   const int64_t pix_out = OutPixelBytes(g.ep);
+  const bool k3 = g.kh == 3 && g.kw == 3, k5 = g.kh == 5 && g.kw == 5;
+  const bool interior = (k3 || k5) && rows_in && g.ow_lo < g.ow_hi;
   for (int64_t ox = 0; ox < g.ow; ++ox) {
+    if (interior && ox == g.ow_lo) {
+      if (k3) {
+        DwRowInterior<3>(g, r, g.ow_lo, g.ow_hi, e);
+      } else {
+        DwRowInterior<5>(g, r, g.ow_lo, g.ow_hi, e);
+      }
+      ox = g.ow_hi - 1;
+      continue;
+    }
     const int64_t iw0 = ox * g.sw - g.pad_l;
     // Interior columns with every row inside read each tap unchecked.
     const bool inside = rows_in && ox >= g.ow_lo && ox < g.ow_hi;
