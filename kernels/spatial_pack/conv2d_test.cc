@@ -502,6 +502,60 @@ TEST(ConfigSpaceTest, EveryConfigIsCorrect) {
   }
 }
 
+// Random layers (seeded): dense, grouped and depthwise (channel multiplier
+// 1 or 2), any kernel size, stride, dilation and padding, u8 or i8 output,
+// per-tensor or per-channel; every variant this host runs at its default
+// tiles and at a random tile of its space, and the int16 kernel.
+TEST(RandomShapesTest, EveryKernelMatchesTheReference) {
+  std::mt19937 rng(20261206);
+  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  Pool pool;
+  for (int i = 0; i < 48; ++i) {
+    Case k;
+    k.name = "random_" + std::to_string(i);
+    k.n = pick(1, 2);
+    k.kh = pick(1, 5), k.kw = pick(1, 5);
+    k.d = {pick(1, 2), pick(1, 2)};
+    k.s = {pick(1, 3), pick(1, 3)};
+    k.pads = {pick(0, static_cast<int>(k.kh) - 1), pick(0, static_cast<int>(k.kw) - 1),
+              pick(0, static_cast<int>(k.kh) - 1), pick(0, static_cast<int>(k.kw) - 1)};
+    k.h = (k.kh - 1) * k.d[0] + pick(1, 12);
+    k.w = (k.kw - 1) * k.d[1] + pick(1, 12);
+    switch (pick(0, 2)) {
+      case 0:
+        k.c = pick(1, 40), k.oc = pick(1, 40);
+        break;
+      case 1:  // depthwise
+        k.c = k.groups = pick(1, 40);
+        k.oc = k.c * pick(1, 2);
+        break;
+      default: {  // grouped
+        k.groups = pick(2, 4);
+        k.c = k.groups * pick(1, 8);
+        k.oc = k.groups * pick(1, 8);
+      }
+    }
+    k.zx = pick(0, 255);
+    if (pick(0, 1) == 1) k.out = DType::kI8, k.out_zp = pick(-128, 127);
+    k.per_channel = pick(0, 1) == 1;
+    const bool small_m = pick(0, 1) == 1;
+    const Problem p = MakeProblem(k, false, small_m, /*seed=*/i + 1);
+    const pthreadpool_t threads = i % 2 == 0 ? pool.get() : nullptr;
+    for (const U8S8Variant& v : AvailableVariants(p)) {
+      CheckU8S8(p, v.isa, {}, threads, k.name + " " + v.name, v.arith);
+      const KnobSpace space = ConfigSpaceU8S8(v.isa, v.arith);
+      const auto& cos = space.at("tile_co");
+      const auto& ows = space.at("tile_ow");
+      const KnobMap tiles = {{"tile_co", cos[rng() % cos.size()]}, {"tile_ow", ows[rng() % ows.size()]}};
+      CheckU8S8(p, v.isa, tiles, threads,
+                k.name + " " + v.name + " tile " + std::to_string(tiles.at("tile_co")) + "x" +
+                    std::to_string(tiles.at("tile_ow")),
+                v.arith);
+    }
+    CheckInt16(MakeProblem(k, true, small_m, i + 1), {}, threads, k.name + " int16", k.zx);
+  }
+}
+
 // Every u8i16.avx2 config on layers whose tiles run in input-channel chunks
 // (pixel-major and whole-row items; two output-channel groups per tile too).
 TEST(ConfigSpaceTest, EveryChunkedMadd16ConfigIsCorrect) {
