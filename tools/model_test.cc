@@ -88,6 +88,10 @@ TEST_P(ModelTest, MatchesOnnxRuntimeWithTheDecidedKernels) {
   auto input = io::ReadTensorFile(base + ".input.f32", in_type);
   auto expected = io::ReadTensorFile(base + ".ort_output.f32", out_type);
   ASSERT_TRUE(input.ok() && expected.ok());
+  // Every kernel is exact, so every level of either architecture gives
+  // x86-64 qnnc's bits (scripts/make_qnnc_references.sh).
+  auto qnnc_output = io::ReadTensorFile(base + ".qnnc_output.f32", out_type);
+  ASSERT_TRUE(qnnc_output.ok()) << qnnc_output.status();
 
   std::optional<tensor::Tensor> first_output;
   for (int threads : {1, 2}) {
@@ -114,6 +118,7 @@ TEST_P(ModelTest, MatchesOnnxRuntimeWithTheDecidedKernels) {
     EXPECT_TRUE(c.top1_equal);
     EXPECT_TRUE(c.top5_equal);
     EXPECT_TRUE(c.match) << c.message;
+    EXPECT_TRUE((*outputs)[0].BitwiseEquals(*qnnc_output)) << "differs from x86-64 qnnc's output";
     // Threads split work, never change a result.
     if (first_output) {
       EXPECT_TRUE((*outputs)[0].BitwiseEquals(*first_output)) << "1 and 2 threads differ";
