@@ -203,7 +203,7 @@ Implementation XnnpackQc8(int priority) {
 }
 
 Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
-                                      Feature needs, int64_t max_abs_weight) {
+                                      std::optional<Feature> needs, int64_t max_abs_weight) {
   // The pairings run kernels/spatial_pack: its config space and default.
   std::optional<sp::Isa> isa;
   if (needs == Feature::kAvx512vnni) isa = sp::Isa::kAvx512vnni;
@@ -219,7 +219,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   impl.fuses_requantize = true;
   impl.config_space = TileSpace({16, 32, 64}, {4, 7, 8, 14});
   impl.applicable = [needs, max_abs_weight](const Workload& w, const Target& t) -> absl::Status {
-    RETURN_IF_ERROR(NeedsFeature(t, needs));
+    if (needs) RETURN_IF_ERROR(NeedsFeature(t, *needs));
     RETURN_IF_ERROR(NeedsEightBitOperands(w));
     RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
     RETURN_IF_ERROR(NeedsConstantWeights(w));

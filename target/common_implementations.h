@@ -19,11 +19,12 @@ Implementation XnnpackQu8(int priority);
 Implementation XnnpackQs8(int priority);
 Implementation XnnpackQc8(int priority);
 // u8 x s8 (x86 VNNI vpdpbusd; AVX2 vpmaddubsw, whose pair sums saturate at
-// 16 bits, so `max_abs_weight` limits the weights there; Arm sudot, or sdot
+// 16 bits, so `max_abs_weight` limits the weights there; Arm usmmla, or sdot
 // on the input read as x - 128) or s8 x s8, with the zero-point
-// compensation folded into a bias.
+// compensation folded into a bias. Without `needs`, on any CPU: registered
+// for dense layers only, whose u8 x s8 kernel (the int8 dense) is portable.
 Implementation CompensatedSpatialPack(const std::string& name, int priority, bool u8_data,
-                                      Feature needs, int64_t max_abs_weight);
+                                      std::optional<Feature> needs, int64_t max_abs_weight);
 
 // u8 x s8 on AVX2 by vpmaddubsw, one pass with the input channels reordered
 // so that weight pairs fit its int16 sum, plus corrections for the steps

@@ -62,12 +62,15 @@ TEST(ImplementationKernels, TheSpatialPackVariantTableIsWhatTheTargetsRegister) 
   }
   for (const sp::DynamicVariant& v : sp::kDynamicVariants) table[v.implementation] = true;
   for (const char* name : sp::kInt16Implementations) table[name] = false;
+  table[sp::kU8S8DenseAnyCpuImplementation] = true;
   std::map<std::string, std::set<std::string>> registered;  // implementation -> ops
   for (const char* t : {"generic", "x86_64+avx512vnni", "x86_64+avxvnni", "aarch64+i8mm"}) {
     for (const char* op : {"qnn.conv2d", "qnn.dense"}) {
       for (const target::Implementation* impl :
            target::GlobalRegistry().Implementations(op, *target::ParseTarget(t))) {
-        if (impl->name.find(".spatial_pack.") != std::string::npos) registered[impl->name].insert(op);
+        if (impl->name.find(".spatial_pack.") != std::string::npos || impl->name == sp::kU8S8DenseAnyCpuImplementation) {
+          registered[impl->name].insert(op);
+        }
       }
     }
   }

@@ -39,6 +39,7 @@ namespace cpu = kernels::cpu;
 // for its implementation (the u8 x s8 dense leaves an integer nn.dense to
 // the int8 dense kernel).
 std::string KernelFor(const std::string& impl, const std::string& kind) {
+  if (impl == kernels::spatial_pack::kU8S8DenseAnyCpuImplementation) return "dense int8";
   for (const kernels::spatial_pack::U8S8Variant& v : kernels::spatial_pack::kU8S8Variants) {
     if (v.implementation == nullptr || impl != v.implementation) continue;
     if (kind == "nn.dense" && v.dense_op) return "dense int8";

@@ -115,8 +115,8 @@ TEST_P(ZooModelTest, MatchesOnnxRuntimeExactly) {
     std::set<std::string> kinds;
     for (const auto& [op, n] : on_reference) kinds.insert(op);
     // The levels with u8 x s8 kernels run every op on a native kernel; below
-    // them the int16 legalization's casts and subtractions, and dense layers,
-    // may run on the reference kernels.
+    // them the int16 legalization's casts and subtractions may run on the
+    // reference kernels.
     const kernels::cpu::IsaLevel host = kernels::cpu::HostIsaLevel();
     if (kernels::cpu::Includes(host, kernels::cpu::IsaLevel::kAvx2) ||
         kernels::cpu::Includes(host, kernels::cpu::IsaLevel::kDotprod)) {

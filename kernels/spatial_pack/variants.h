@@ -114,6 +114,12 @@ inline constexpr const char* kGenericInt16Implementation = "generic.spatial_pack
 inline constexpr const char* kArmInt16Implementation = "arm.spatial_pack.int16";
 inline constexpr const char* kInt16Implementations[] = {kGenericInt16Implementation, kArmInt16Implementation};
 
+// Dense layers on the u8 x s8 legalization where no variant above decides
+// them (x86-64 below AVX2, AArch64 below the dot product): its integer
+// nn.dense runs the portable int8 dense kernel, as under the variants that
+// do (`dense_op`).
+inline constexpr const char* kU8S8DenseAnyCpuImplementation = "generic.dense.u8s8";
+
 // Old implementation names and what they are now.
 struct RenamedImplementation {
   const char* old_name;

@@ -156,6 +156,7 @@ void RegisterDenseKernels(KernelRegistry& registry) {
   for (const kernels::spatial_pack::U8S8Variant& v : kernels::spatial_pack::kU8S8Variants) {
     if (v.implementation != nullptr && v.dense_op) registry.Register("nn.dense", v.implementation, &MakeDense);
   }
+  registry.Register("nn.dense", kernels::spatial_pack::kU8S8DenseAnyCpuImplementation, &MakeDense);
   registry.RegisterForOp("qnn.matmul", &MakeQnnMatMul);
   for (const kernels::spatial_pack::DynamicVariant& v : kernels::spatial_pack::kDynamicVariants) {
     registry.Register("qnn.dense", v.implementation, &CreateDense);
