@@ -114,16 +114,8 @@ TEST_P(ZooModelTest, MatchesOnnxRuntimeExactly) {
     }
     std::set<std::string> kinds;
     for (const auto& [op, n] : on_reference) kinds.insert(op);
-    // The levels with u8 x s8 kernels run every op on a native kernel; below
-    // them the int16 legalization's casts and subtractions may run on the
-    // reference kernels.
-    const kernels::cpu::IsaLevel host = kernels::cpu::HostIsaLevel();
-    if (kernels::cpu::Includes(host, kernels::cpu::IsaLevel::kAvx2) ||
-        kernels::cpu::Includes(host, kernels::cpu::IsaLevel::kDotprod)) {
-      EXPECT_EQ(absl::StrJoin(kinds, ","), "") << "ops on reference kernels";
-    } else if (threads == 1) {
-      std::cout << "  below AVX2 or the dot product (host or cap): reference kernels allowed\n";
-    }
+    // Every level runs every op on a native kernel.
+    EXPECT_EQ(absl::StrJoin(kinds, ","), "") << "ops on reference kernels";
   }
   // Exact everywhere: the bits of every op on its reference kernel.
   std::unique_ptr<ir::Graph> generic = Compile(base + ".onnx", *target::ParseTarget("generic"));

@@ -5,11 +5,27 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "pthreadpool.h"
+#include "tensor/tensor.h"
 
 namespace qnnc::kernels::elementwise {
+
+// Leaves `out` as it is when it already has `dtype` and `shape` (planned
+// memory: written in place), else gives it a new buffer of them.
+inline absl::Status PrepareOutput(tensor::Tensor* out, tensor::DType dtype, const tensor::Shape& shape,
+                                  const char* kernel) {
+  if (out == nullptr) return absl::InvalidArgumentError(absl::StrCat(kernel, ": out is null"));
+  if (out->defined() && out->dtype() == dtype && out->shape() == shape) return absl::OkStatus();
+  auto created = tensor::Tensor::CreateForOverwrite(dtype, shape);
+  if (!created.ok()) return created.status();
+  *out = *std::move(created);
+  return absl::OkStatus();
+}
 
 // Runs task(ctx, start, count) over the elements of a tensor of `shape` on
 // `pool`, split the way the convolutions split their activations: rows

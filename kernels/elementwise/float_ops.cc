@@ -23,10 +23,7 @@ using tensor::Shape;
 using tensor::Tensor;
 
 absl::Status Prepare(Tensor* out, DType dtype, const Shape& shape, const char* kernel) {
-  if (out == nullptr) return absl::InvalidArgumentError(absl::StrCat(kernel, ": out is null"));
-  if (out->defined() && out->dtype() == dtype && out->shape() == shape) return absl::OkStatus();
-  ASSIGN_OR_RETURN(*out, Tensor::CreateForOverwrite(dtype, shape));
-  return absl::OkStatus();
+  return PrepareOutput(out, dtype, shape, kernel);
 }
 
 int64_t Count(const Shape& s) {

@@ -1,11 +1,12 @@
 // The elementwise family's kernel factories: the float binary ops, the float
-// activations, cast and softmax.
+// activations, cast and softmax, and the int16 legalization's input steps.
 //
 // Kernels of the float ops dynamically quantized models keep
 // (kernels/elementwise/float_ops.h, softmax.h), bound per op: add, subtract,
 // multiply, relu, clip, sigmoid, cast to f32, leaky_relu, hard_sigmoid,
 // hard_swish, tanh and softmax. Each factory takes f32 nodes of the forms its
 // kernel covers and returns nullptr (the reference kernel) for the rest.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "ir/elementwise_views.h"
 #include "ir/op_views.h"
 #include "kernels/elementwise/float_ops.h"
+#include "kernels/elementwise/int16_ops.h"
 #include "kernels/elementwise/softmax.h"
 #include "runtime/kernel_registry.h"
 #include "util/status_macros.h"
@@ -103,6 +105,52 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeFloatUnary(const ir::Node& n
   return none();
 }
 
+// The int16 legalization's input steps (kernels/elementwise/int16_ops.h): a
+// convolution's 8-bit data cast to i16, then its zero point (one element)
+// subtracted.
+class Int16StepKernel : public PreparedKernel {
+ public:
+  explicit Int16StepKernel(bool subtract) : subtract_(subtract) {}
+  absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
+                   pthreadpool_t pool) const override {
+    return subtract_ ? kernels::elementwise::SubtractScalarI16(in[0], in[1], &out[0], pool)
+                     : kernels::elementwise::WidenToI16(in[0], &out[0], pool);
+  }
+  std::string description() const override { return subtract_ ? "elementwise i16 subtract" : "elementwise i16 cast"; }
+
+ private:
+  bool subtract_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeInt16Step(const ir::Node& n) {
+  auto none = [] { return std::unique_ptr<PreparedKernel>(); };
+  for (const ir::Value* v : n.inputs()) {
+    if (!v->type()) return none();
+  }
+  if (!n.output()->type() || n.output()->type()->dtype != DType::kI16) return none();
+  const ir::TensorType& a = *n.input(0)->type();
+  if (n.op() == "cast" && n.inputs().size() == 1 && (a.dtype == DType::kU8 || a.dtype == DType::kI8)) {
+    return std::unique_ptr<PreparedKernel>(new Int16StepKernel(false));
+  }
+  if (n.op() == "subtract" && n.inputs().size() == 2 && a.dtype == DType::kI16 &&
+      n.input(1)->type()->dtype == DType::kI16 && std::all_of(n.input(1)->type()->shape.begin(), n.input(1)->type()->shape.end(), [](int64_t d) { return d == 1; }) &&
+      n.output()->type()->shape == a.shape) {
+    return std::unique_ptr<PreparedKernel>(new Int16StepKernel(true));
+  }
+  return none();
+}
+
+// The first of `factories` to take the node (none: the reference kernel).
+KernelFactory FirstOf(std::vector<KernelFactory> factories) {
+  return [factories](const ir::Node& n) -> absl::StatusOr<std::unique_ptr<PreparedKernel>> {
+    for (const KernelFactory& f : factories) {
+      ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, f(n));
+      if (k != nullptr) return k;
+    }
+    return std::unique_ptr<PreparedKernel>();
+  };
+}
+
 // leaky_relu, hard_sigmoid, hard_swish and tanh of f32.
 class FloatActivationKernel : public PreparedKernel {
  public:
@@ -163,9 +211,10 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeSoftmax(const ir::Node& n) {
 void RegisterElementwiseKernels(KernelRegistry& registry) {
   using kernels::elementwise::FloatBinaryOp;
   registry.RegisterForOp("add", MakeFloatBinary(FloatBinaryOp::kAdd));
-  registry.RegisterForOp("subtract", MakeFloatBinary(FloatBinaryOp::kSubtract));
+  registry.RegisterForOp("subtract", FirstOf({MakeFloatBinary(FloatBinaryOp::kSubtract), &MakeInt16Step}));
   registry.RegisterForOp("multiply", MakeFloatBinary(FloatBinaryOp::kMultiply));
-  for (const char* op : {"relu", "clip", "sigmoid", "cast"}) registry.RegisterForOp(op, &MakeFloatUnary);
+  for (const char* op : {"relu", "clip", "sigmoid"}) registry.RegisterForOp(op, &MakeFloatUnary);
+  registry.RegisterForOp("cast", FirstOf({&MakeFloatUnary, &MakeInt16Step}));
   for (const char* op : {"leaky_relu", "hard_sigmoid", "hard_swish", "tanh"}) {
     registry.RegisterForOp(op, &MakeFloatActivation);
   }
