@@ -94,14 +94,15 @@ void U8S8Dense::SetLaneOrder() {
 
 // sdot reads each input byte x as x - 128 (microkernels.h:
 // GetDenseTileDotprod): x w = (x - 128) w + 128 w, so each output channel's
-// bias takes 128 times the sum of its weights.
+// bias takes 128 times the sum of its weights. In uint32_t: the sums wrap
+// modulo 2^32 as the accumulators do, never overflowing a signed type.
 void U8S8Dense::AddSdotInputTerm(const std::vector<int16_t>& weight) {
   const QuantizedConvParams& p = params_;
   const int64_t per_oc = p.in_channels / p.groups * p.kernel_h * p.kernel_w;
   for (int64_t oc = 0; oc < p.out_channels; ++oc) {
-    int32_t sum = 0;
-    for (int64_t i = 0; i < per_oc; ++i) sum += weight[oc * per_oc + i];
-    bias_[oc] += 128 * sum;
+    uint32_t sum = 0;
+    for (int64_t i = 0; i < per_oc; ++i) sum += static_cast<uint32_t>(weight[oc * per_oc + i]);
+    bias_[oc] = static_cast<int32_t>(static_cast<uint32_t>(bias_[oc]) + 128u * sum);
   }
 }
 
