@@ -1,4 +1,5 @@
-// Rounding and work splitting shared by the elementwise kernels.
+// Rounding, work splitting, output preparation and conversion shared by the
+// elementwise kernels.
 #ifndef QNNC_KERNELS_ELEMENTWISE_COMMON_H_
 #define QNNC_KERNELS_ELEMENTWISE_COMMON_H_
 
@@ -10,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "kernels/cpu_clones.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
 
@@ -26,6 +28,22 @@ inline absl::Status PrepareOutput(tensor::Tensor* out, tensor::DType dtype, cons
   *out = *std::move(created);
   return absl::OkStatus();
 }
+
+// The elements [start, start + count) of x converted to To: a pthreadpool
+// task for ParallelRows, cloned per level (CpuClones).
+template <typename From, typename To>
+struct CastTask {
+  const From* x;
+  To* out;
+  int64_t n;
+  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
+    const CastTask& t = *static_cast<const CastTask*>(ctx);
+    const From* __restrict x = t.x;
+    To* __restrict out = t.out;
+    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
+    for (int64_t i = static_cast<int64_t>(start); i < end; ++i) out[i] = static_cast<To>(x[i]);
+  }
+};
 
 // Runs task(ctx, start, count) over the elements of a tensor of `shape` on
 // `pool`, split the way the convolutions split their activations: rows

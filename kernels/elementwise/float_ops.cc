@@ -182,20 +182,6 @@ bool Plan(FloatBinaryOp op, const Shape& a, const Shape& b, bool* small_is_a, bo
   return true;
 }
 
-template <typename T>
-struct CastTask {
-  const T* x;
-  float* out;
-  int64_t n;
-  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
-    const CastTask& t = *static_cast<const CastTask*>(ctx);
-    const T* __restrict x = t.x;
-    float* __restrict out = t.out;
-    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
-    for (int64_t i = static_cast<int64_t>(start); i < end; ++i) out[i] = static_cast<float>(x[i]);
-  }
-};
-
 struct ClampTask {
   const float* x;
   float* out;
@@ -371,14 +357,14 @@ absl::Status CastToF32(const Tensor& x, Tensor* out, pthreadpool_t pool) {
   }
   RETURN_IF_ERROR(Prepare(out, DType::kF32, x.shape(), "CastToF32"));
   if (x.dtype() == DType::kI32) {
-    CastTask<int32_t> t{x.data<int32_t>(), out->data<float>(), x.num_elements()};
-    ParallelRows(pool, CpuClones<&CastTask<int32_t>::RunBody>::Pick(), &t, x.shape());
+    CastTask<int32_t, float> t{x.data<int32_t>(), out->data<float>(), x.num_elements()};
+    ParallelRows(pool, CpuClones<&CastTask<int32_t, float>::RunBody>::Pick(), &t, x.shape());
   } else if (x.dtype() == DType::kU8) {
-    CastTask<uint8_t> t{x.data<uint8_t>(), out->data<float>(), x.num_elements()};
-    ParallelRows(pool, CpuClones<&CastTask<uint8_t>::RunBody>::Pick(), &t, x.shape());
+    CastTask<uint8_t, float> t{x.data<uint8_t>(), out->data<float>(), x.num_elements()};
+    ParallelRows(pool, CpuClones<&CastTask<uint8_t, float>::RunBody>::Pick(), &t, x.shape());
   } else {
-    CastTask<int8_t> t{x.data<int8_t>(), out->data<float>(), x.num_elements()};
-    ParallelRows(pool, CpuClones<&CastTask<int8_t>::RunBody>::Pick(), &t, x.shape());
+    CastTask<int8_t, float> t{x.data<int8_t>(), out->data<float>(), x.num_elements()};
+    ParallelRows(pool, CpuClones<&CastTask<int8_t, float>::RunBody>::Pick(), &t, x.shape());
   }
   return absl::OkStatus();
 }

@@ -13,20 +13,6 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
-template <typename T>
-struct WidenTask {
-  const T* x;
-  int16_t* out;
-  int64_t n;
-  QNNC_CLONE_BODY static void RunBody(void* ctx, size_t start, size_t count) {
-    const WidenTask& t = *static_cast<const WidenTask*>(ctx);
-    const T* __restrict x = t.x;
-    int16_t* __restrict out = t.out;
-    const int64_t end = std::min<int64_t>(t.n, static_cast<int64_t>(start + count));
-    for (int64_t i = static_cast<int64_t>(start); i < end; ++i) out[i] = x[i];
-  }
-};
-
 struct SubtractTask {
   const int16_t* x;
   uint16_t s;
@@ -52,11 +38,11 @@ absl::Status WidenToI16(const Tensor& x, Tensor* out, pthreadpool_t pool) {
   }
   RETURN_IF_ERROR(PrepareOutput(out, DType::kI16, x.shape(), "WidenToI16"));
   if (x.dtype() == DType::kU8) {
-    WidenTask<uint8_t> t{x.data<uint8_t>(), out->data<int16_t>(), x.num_elements()};
-    ParallelRows(pool, CpuClones<&WidenTask<uint8_t>::RunBody>::Pick(), &t, x.shape());
+    CastTask<uint8_t, int16_t> t{x.data<uint8_t>(), out->data<int16_t>(), x.num_elements()};
+    ParallelRows(pool, CpuClones<&CastTask<uint8_t, int16_t>::RunBody>::Pick(), &t, x.shape());
   } else {
-    WidenTask<int8_t> t{x.data<int8_t>(), out->data<int16_t>(), x.num_elements()};
-    ParallelRows(pool, CpuClones<&WidenTask<int8_t>::RunBody>::Pick(), &t, x.shape());
+    CastTask<int8_t, int16_t> t{x.data<int8_t>(), out->data<int16_t>(), x.num_elements()};
+    ParallelRows(pool, CpuClones<&CastTask<int8_t, int16_t>::RunBody>::Pick(), &t, x.shape());
   }
   return absl::OkStatus();
 }
