@@ -109,8 +109,17 @@ bool SerialWork(const ir::Node& n) {
 
 
 
+struct Executor::RunState {
+  std::vector<tensor::Tensor> slots;
+  tensor::Tensor arena;  // u8[arena_bytes]
+  std::vector<OpTiming> timings;
+};
+
 Executor::Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options)
-    : graph_(std::move(graph)), pool_(options.threads) {}
+    : graph_(std::move(graph)),
+      pool_(options.pool ? options.pool : std::make_shared<ThreadPool>(options.threads)) {}
+
+Executor::~Executor() = default;
 
 absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(std::unique_ptr<ir::Graph> graph,
                                                            const ExecutorOptions& options) {
@@ -332,14 +341,50 @@ void Executor::MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std:
 
 absl::Status Executor::CheckMemory() const { return CheckMemoryPlan(buffers_, memory_plan_); }
 
+std::vector<OpTiming> Executor::last_timings() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (last_timings_.empty()) return timings_;
+  return last_timings_;
+}
+
+absl::StatusOr<std::unique_ptr<Executor::RunState>> Executor::TakeState() const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!idle_.empty()) {
+      std::unique_ptr<RunState> state = std::move(idle_.back());
+      idle_.pop_back();
+      return state;
+    }
+  }
+  auto state = std::make_unique<RunState>();
+  state->slots = constant_slots_;
+  state->timings = timings_;
+  if (memory_plan_.arena_bytes > 0) {
+    ASSIGN_OR_RETURN(state->arena, tensor::Tensor::CreateForOverwrite(
+                                       tensor::DType::kU8, {memory_plan_.arena_bytes}));
+  }
+  return state;
+}
+
+void Executor::ReturnState(std::unique_ptr<RunState> state) const {
+  // The slots outside the constants are dropped: nothing of this run's
+  // inputs or outputs is held past it.
+  for (int s = 0; s < num_slots_; ++s) {
+    if (!constant_slots_[s].defined()) state->slots[s] = tensor::Tensor();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  // The last finished run's times, swapped in (no copy per run).
+  std::swap(last_timings_, state->timings);
+  if (state->timings.empty()) state->timings = timings_;
+  idle_.push_back(std::move(state));
+}
+
 absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
-    const std::vector<tensor::Tensor>& inputs) {
+    const std::vector<tensor::Tensor>& inputs) const {
   if (inputs.size() != input_slots_.size()) {
     return absl::InvalidArgumentError(absl::StrCat("the model takes ", input_slots_.size(),
                                                    " inputs, got ", inputs.size()));
   }
-  if (slots_.size() != constant_slots_.size()) slots_ = constant_slots_;
-  std::vector<tensor::Tensor>& slots = slots_;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Value* in = graph_->inputs()[i];
     if (inputs[i].dtype() != in->type()->dtype || inputs[i].shape() != in->type()->shape) {
@@ -347,15 +392,27 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
           "input '", in->name(), "' must be ", in->type()->ToString(), ", got ",
           tensor::DTypeName(inputs[i].dtype()), "[", absl::StrJoin(inputs[i].shape(), ","), "]"));
     }
-    slots[input_slots_[i]] = inputs[i];
+    if (!inputs[i].defined()) {
+      return absl::InvalidArgumentError(absl::StrCat("input '", in->name(), "' has no data"));
+    }
   }
   if (!unrunnable_.empty()) return absl::FailedPreconditionError(unrunnable_);
-  // The op records were built at plan load: a run only sets their times.
-  for (OpTiming& t : timings_) t.ms = 0;
-  if (!arena_.defined() && memory_plan_.arena_bytes > 0) {
-    ASSIGN_OR_RETURN(arena_, tensor::Tensor::CreateForOverwrite(
-                                 tensor::DType::kU8, {memory_plan_.arena_bytes}));
+  ASSIGN_OR_RETURN(std::unique_ptr<RunState> state, TakeState());
+  for (size_t i = 0; i < inputs.size(); ++i) state->slots[input_slots_[i]] = inputs[i];
+  absl::Status run = RunSteps(*state);
+  std::vector<tensor::Tensor> outputs;
+  if (run.ok()) {
+    for (int s : output_slots_) outputs.push_back(state->slots[s]);
   }
+  ReturnState(std::move(state));
+  if (!run.ok()) return run;
+  return outputs;
+}
+
+absl::Status Executor::RunSteps(RunState& state) const {
+  std::vector<tensor::Tensor>& slots = state.slots;
+  // The op records were built at plan load: a run only sets their times.
+  for (OpTiming& t : state.timings) t.ms = 0;
   std::vector<tensor::Tensor> args, planned, results;
   for (size_t k = 0; k < steps_.size(); ++k) {
     const Step& step = steps_[k];
@@ -374,7 +431,7 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
       // slice, perhaps already written.
       const int s = step.outputs[i];
       ASSIGN_OR_RETURN(planned[i],
-                       tensor::Tensor::View(arena_, memory_plan_.offsets[b] + slot_offset_[s],
+                       tensor::Tensor::View(state.arena, memory_plan_.offsets[b] + slot_offset_[s],
                                             type.dtype, type.shape, /*zero_padding=*/!slice_[s]));
     }
     auto start = std::chrono::steady_clock::now();
@@ -383,45 +440,40 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
       results = planned;  // its inputs wrote their slices of it
     } else if (step.kernel) {
       results = planned;
-      run = step.kernel->Run(args, results, step.serial ? nullptr : pool_.pool());
+      run = step.kernel->Run(args, results, step.serial ? nullptr : pool_->pool());
       if (!run.ok()) run = absl::Status(run.code(), absl::StrCat(step.node->Describe(), ": ", run.message()));
     } else {
-      auto evaluated = eval::EvaluateNode(*step.node, args, pool_.pool());
+      auto evaluated = eval::EvaluateNode(*step.node, args, pool_->pool());
       run = evaluated.status();
       if (run.ok()) results = *std::move(evaluated);
     }
     for (size_t i = 0; run.ok() && i < planned.size(); ++i) {
-      run = Place(results[i], &planned[i], *step.node);
+      run = Place(results[i], &planned[i], *step.node, state.arena);
     }
     if (!run.ok()) return run;
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     for (size_t i = 0; i < planned.size(); ++i) slots[step.outputs[i]] = std::move(planned[i]);
     for (int s : step.release) slots[s] = tensor::Tensor();
-    timings_[k].ms = ms;
+    state.timings[k].ms = ms;
   }
-  std::vector<tensor::Tensor> outputs;
-  for (int s : output_slots_) outputs.push_back(slots[s]);
-  for (int s = 0; s < num_slots_; ++s) {
-    if (!constant_slots_[s].defined()) slots[s] = tensor::Tensor();
-  }
-  return outputs;
+  return absl::OkStatus();
 }
 
-bool Executor::InArena(const tensor::Tensor& t) const {
-  if (!arena_.defined() || !t.defined()) return false;
+bool Executor::InArena(const tensor::Tensor& t, const tensor::Tensor& arena) const {
+  if (!arena.defined() || !t.defined()) return false;
   const auto* p = static_cast<const uint8_t*>(t.raw_data());
-  const uint8_t* arena = arena_.data<uint8_t>();
-  return p >= arena && p < arena + memory_plan_.arena_bytes;
+  const uint8_t* start = arena.data<uint8_t>();
+  return p >= start && p < start + memory_plan_.arena_bytes;
 }
 
 absl::Status Executor::Place(const tensor::Tensor& result, tensor::Tensor* planned,
-                             const ir::Node& node) const {
+                             const ir::Node& node, const tensor::Tensor& arena) const {
   if (!planned->defined()) {
     // Outside the arena (an output, kept by the caller past this run): a
     // view of an activation (a reshape's) is copied out before its bytes
     // are reused.
-    *planned = InArena(result) ? result.Clone() : result;
+    *planned = InArena(result, arena) ? result.Clone() : result;
     return absl::OkStatus();
   }
   if (result.raw_data() == planned->raw_data()) return absl::OkStatus();

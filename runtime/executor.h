@@ -1,10 +1,15 @@
 // Runs a compiled graph: each op bound once to its kernel, one shared thread
 // pool, every intermediate tensor at a planned offset of one arena (by
-// liveness, runtime/memory_plan.h; allocated at the first run), per-op times.
+// liveness, runtime/memory_plan.h), per-op times. Run may be called from
+// many threads at once: each call runs on its own activations (an arena per
+// concurrent run, allocated when first needed and kept for later runs); the
+// graph, the kernels and their packed weights are shared and read-only, and
+// calls that share a thread pool take turns on it (pthreadpool serializes).
 #ifndef QNNC_RUNTIME_EXECUTOR_H_
 #define QNNC_RUNTIME_EXECUTOR_H_
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,7 +28,10 @@ namespace qnnc::runtime {
 bool SerialWork(const ir::Node& n);
 
 struct ExecutorOptions {
+  // Threads of the executor's own pool; ignored when `pool` is given.
   int threads = 1;
+  // A pool shared with other executors (e.g. every session of a server).
+  std::shared_ptr<ThreadPool> pool;
   // Create fails (ResourceExhaustedError with the size), before any kernel
   // is bound, when the inputs, constants, outputs and the planned arena of
   // the activations together need more bytes than this.
@@ -63,13 +71,16 @@ class Executor {
   static absl::StatusOr<std::unique_ptr<Executor>> Create(std::unique_ptr<ir::Graph> graph,
                                                           const ExecutorOptions& options = {});
 
+  ~Executor();
+
   // Inputs in graph-input order; each must match the input's type exactly.
-  absl::StatusOr<std::vector<tensor::Tensor>> Run(const std::vector<tensor::Tensor>& inputs);
+  // Safe to call from many threads at once.
+  absl::StatusOr<std::vector<tensor::Tensor>> Run(const std::vector<tensor::Tensor>& inputs) const;
 
   const ir::Graph& graph() const { return *graph_; }
-  // One record per op, in plan order: the last run's times (0 for the ops
-  // after one that failed).
-  const std::vector<OpTiming>& last_timings() const { return timings_; }
+  // One record per op, in plan order: the times of the run that finished
+  // last (0 for the ops after one that failed; all 0 before any run).
+  std::vector<OpTiming> last_timings() const;
   const MemoryStats& memory() const { return memory_; }
   // Checks the memory plan: no two tensors live at the same op share a byte.
   absl::Status CheckMemory() const;
@@ -92,29 +103,36 @@ class Executor {
     bool in_place = false;
   };
 
+  // One run's own state: the slots, the arena their activations live in,
+  // the ops' times. Idle states wait in `idle_` for the next run.
+  struct RunState;
+
   Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options);
+  absl::StatusOr<std::unique_ptr<RunState>> TakeState() const;
+  void ReturnState(std::unique_ptr<RunState> state) const;
+  absl::Status RunSteps(RunState& state) const;
   absl::Status Plan(const ExecutorOptions& options);
   absl::Status PlanMemoryOf(int64_t max_bytes);
   void MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std::vector<int>& first,
                            const std::vector<bool>& outside, std::vector<BufferLifetime>* buffers);
   // Moves a kernel's result into its planned view (a copy unless it is
   // already there, as a reshape's is); an unplanned slot takes it.
-  absl::Status Place(const tensor::Tensor& result, tensor::Tensor* planned,
-                     const ir::Node& node) const;
-  bool InArena(const tensor::Tensor& t) const;
+  absl::Status Place(const tensor::Tensor& result, tensor::Tensor* planned, const ir::Node& node,
+                     const tensor::Tensor& arena) const;
+  bool InArena(const tensor::Tensor& t, const tensor::Tensor& arena) const;
 
   std::unique_ptr<ir::Graph> graph_;
-  ThreadPool pool_;
+  std::shared_ptr<ThreadPool> pool_;
   std::vector<Step> steps_;
-  std::vector<tensor::Tensor> constant_slots_;  // slot -> constant data (or empty)
-  // A run's slots: the constants stay between runs (copying them per run,
-  // a shape allocation each, cost MobileNetV3 0.15 ms of 0.8); the others
-  // are set by their step and dropped after their last reader.
-  std::vector<tensor::Tensor> slots_;
+  // slot -> constant data (or empty). A run's slots start as a copy of it,
+  // once per run state: the constants stay between runs (copying them per
+  // run, a shape allocation each, cost MobileNetV3 0.15 ms of 0.8); the
+  // others are set by their step and dropped after their last reader.
+  std::vector<tensor::Tensor> constant_slots_;
   std::vector<int> input_slots_;
   std::vector<int> output_slots_;
   int num_slots_ = 0;
-  std::vector<OpTiming> timings_;  // one per step, built at plan load; Run sets `ms`
+  std::vector<OpTiming> timings_;  // one per step, built at plan load; each run copies them
   std::string unrunnable_;
   std::vector<int> buffer_of_slot_;  // slot -> arena buffer, or -1 (outside the arena)
   std::vector<int64_t> slot_offset_;  // slot -> bytes into its buffer (a concat's slice)
@@ -122,7 +140,12 @@ class Executor {
   std::vector<BufferLifetime> buffers_;
   MemoryPlan memory_plan_;
   MemoryStats memory_;
-  tensor::Tensor arena_;  // u8[arena_bytes], created by the first Run
+
+  // A std::mutex, not absl::Mutex: ThreadSanitizer sees pthread's locks,
+  // not those of the uninstrumented system Abseil.
+  mutable std::mutex mu_;
+  mutable std::vector<std::unique_ptr<RunState>> idle_;  // guarded by mu_
+  mutable std::vector<OpTiming> last_timings_;           // guarded by mu_
 };
 
 }  // namespace qnnc::runtime
