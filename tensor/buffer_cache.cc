@@ -1,19 +1,19 @@
 #include "tensor/buffer_cache.h"
 
 #include <cstdlib>
+#include <mutex>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 
 namespace qnnc::tensor {
 namespace {
 
 struct Cache {
-  absl::Mutex mu;
+  std::mutex mu;  // pthread's: ThreadSanitizer sees it (not the system Abseil's)
   // Free buffers by their exact size (all of one alignment: Tensor's).
-  absl::flat_hash_map<size_t, std::vector<void*>> free ABSL_GUARDED_BY(mu);
-  size_t cached ABSL_GUARDED_BY(mu) = 0;
+  absl::flat_hash_map<size_t, std::vector<void*>> free;  // guarded by mu
+  size_t cached = 0;  // guarded by mu
 };
 
 Cache& TheCache() {
@@ -34,7 +34,7 @@ constexpr bool kRecycle = true;
 void* AllocateBuffer(size_t alignment, size_t bytes) {
   if (kRecycle && bytes >= kMinCachedBytes) {
     Cache& c = TheCache();
-    absl::MutexLock lock(&c.mu);
+    std::lock_guard<std::mutex> lock(c.mu);
     auto it = c.free.find(bytes);
     if (it != c.free.end() && !it->second.empty()) {
       void* p = it->second.back();
@@ -50,7 +50,7 @@ void ReleaseBuffer(void* buffer, size_t bytes) {
   if (buffer == nullptr) return;
   if (kRecycle && bytes >= kMinCachedBytes) {
     Cache& c = TheCache();
-    absl::MutexLock lock(&c.mu);
+    std::lock_guard<std::mutex> lock(c.mu);
     if (c.cached + bytes <= kMaxCachedBytes) {
       c.free[bytes].push_back(buffer);
       c.cached += bytes;
@@ -62,7 +62,7 @@ void ReleaseBuffer(void* buffer, size_t bytes) {
 
 size_t CachedBufferBytes() {
   Cache& c = TheCache();
-  absl::MutexLock lock(&c.mu);
+  std::lock_guard<std::mutex> lock(c.mu);
   return c.cached;
 }
 

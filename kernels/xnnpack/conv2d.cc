@@ -231,7 +231,7 @@ absl::Status Conv2D::Run(const Tensor& input, Tensor* output, pthreadpool_t pool
   if (input.shape()[0] == 0) return absl::OkStatus();
   const size_t n = input.dim(0), h = input.dim(1), w = input.dim(2);
 
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   xnn_status status;
   const char* name;
   switch (OperatorVariant(variant_)) {

@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "kernels/xnnpack/common.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
@@ -79,7 +79,7 @@ class Conv2D {
   Variant variant_;
   ConvParams params_;
   OperatorPtr op_;
-  mutable absl::Mutex mu_;  // setup binds pointers: one Run at a time
+  mutable std::mutex mu_;  // setup binds pointers: one Run at a time
 };
 
 }  // namespace qnnc::kernels::xnnpack

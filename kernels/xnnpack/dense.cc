@@ -109,7 +109,7 @@ absl::Status Dense::Run(const Tensor& input, Tensor* output, pthreadpool_t pool)
   const size_t batch = input.num_elements() / params_.input_channels;
   if (batch == 0) return absl::OkStatus();
 
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   xnn_status status;
   const char* name;
   if (variant_ == Variant::kQu8) {

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "kernels/xnnpack/common.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
@@ -54,7 +54,7 @@ class Dense {
   Variant variant_;
   DenseParams params_;
   OperatorPtr op_;
-  mutable absl::Mutex mu_;
+  mutable std::mutex mu_;
 };
 
 }  // namespace qnnc::kernels::xnnpack
