@@ -1,21 +1,26 @@
-// The compile half of the main job: load a model (ONNX or text IR) and run
-// the import clean-up and the default pipeline for a target, deciding every
-// tunable op from the tuning records given (or the fallback); or load a plan
-// compiled already (no passes).
-#ifndef QNNC_TOOLS_COMPILE_MODEL_H_
-#define QNNC_TOOLS_COMPILE_MODEL_H_
+// The compile half of the main job: load a model (ONNX, from a file or its
+// bytes, or text IR) and run the import clean-up and the default pipeline
+// for a target, deciding every tunable op from the tuning records given (or
+// the fallback); or load a plan compiled already (no passes). Shared by
+// //tools:compile and the session API (qnnc/session.h), so both report the
+// same errors.
+#ifndef QNNC_QNNC_COMPILE_MODEL_H_
+#define QNNC_QNNC_COMPILE_MODEL_H_
 
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "ir/graph.h"
 #include "passes/pass_manager.h"
 #include "target/target.h"
+#include "tensor/tensor.h"
 
-namespace qnnc::tools {
+namespace qnnc {
 
 struct CompileOptions {
   target::Target target;
@@ -24,7 +29,9 @@ struct CompileOptions {
   std::vector<std::string> records_files;
   bool strict_records = false;
   bool require_tuned = false;   // a fallback decision is an error
-  int64_t max_bytes = 0;        // memory limit of the model's constants
+  int64_t max_bytes = tensor::kDefaultMaxBytes;  // memory limit of the model's constants
+  // Static shapes of ONNX graph inputs by name (frontend/onnx/import_options.h).
+  std::map<std::string, tensor::Shape> input_shapes;
   passes::PassManagerOptions pass_manager;  // --print-ir-after, --time-passes
 };
 
@@ -36,10 +43,13 @@ struct CompiledModel {
 // `log` gets warnings about records and what the pass manager prints.
 absl::StatusOr<CompiledModel> CompileModel(const std::string& model_path,
                                            const CompileOptions& options, std::ostream& log);
+// An ONNX model given as its serialized bytes.
+absl::StatusOr<CompiledModel> CompileOnnxBytes(absl::string_view bytes,
+                                               const CompileOptions& options, std::ostream& log);
 
 // A plan written by --out (runtime/plan.h): its graph as it was compiled.
-absl::StatusOr<CompiledModel> LoadPlan(const std::string& plan_path, int64_t max_bytes);
+absl::StatusOr<CompiledModel> LoadPlanFile(const std::string& plan_path, int64_t max_bytes);
 
-}  // namespace qnnc::tools
+}  // namespace qnnc
 
-#endif  // QNNC_TOOLS_COMPILE_MODEL_H_
+#endif  // QNNC_QNNC_COMPILE_MODEL_H_

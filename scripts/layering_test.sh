@@ -14,5 +14,5 @@ for f in "$TEST_SRCDIR"/qnnc/*_forbidden_deps; do
   fi
 done
 checked=$(ls "$TEST_SRCDIR"/qnnc/*_forbidden_deps 2>/dev/null | wc -l)
-[ "$checked" -eq 8 ] || { echo "FAIL: expected 8 layering checks, found $checked"; failures=$((failures + 1)); }
+[ "$checked" -eq 9 ] || { echo "FAIL: expected 9 layering checks, found $checked"; failures=$((failures + 1)); }
 [ "$failures" -eq 0 ]

@@ -18,12 +18,12 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu/isa.h"
 #include "runtime/executor.h"
-#include "runtime/plan.h"
 #include "runtime/timed_runs.h"
 #include "runtime/output_compare.h"
 #include "io/tensor_files.h"
+#include "qnnc/compile_model.h"
+#include "qnnc/host_executor.h"
 #include "target/target.h"
-#include "tools/compile_model.h"
 #include "tools/compile_outputs.h"
 #include "tools/compile_report.h"
 #include "tools/flag_names.h"
@@ -69,18 +69,6 @@ ABSL_FLAG(double, rtol, 1e-4, "relative tolerance for float outputs not produced
 namespace qnnc::tools {
 namespace {
 
-// The target a plan file names in its first line (runtime/plan.h).
-absl::StatusOr<target::Target> PlanTarget(const std::string& path) {
-  absl::StatusOr<std::string> name = runtime::ReadPlanTarget(path);
-  if (!name.ok()) return absl::Status(name.status().code(), absl::StrCat("--plan: ", name.status().message()));
-  auto t = target::ParseTarget(*name);
-  if (!t.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--plan: '", path, "' line 1: ", t.status().message()));
-  }
-  return *t;
-}
-
 // The flags of one run, checked: what compiling (or loading a plan), running
 // and writing the results need.
 struct RunSettings {
@@ -115,19 +103,9 @@ absl::Status CheckPlanFlags(const std::vector<std::string>& records_specs, const
 }
 
 // The target a model is compiled for (--target), or the one a plan names.
-absl::StatusOr<target::Target> ResolveTarget(const std::string& plan_path, bool no_run) {
+absl::StatusOr<target::Target> ResolveRunTarget(const std::string& plan_path, bool no_run) {
   if (!plan_path.empty()) return PlanTarget(plan_path);
-  absl::StatusOr<target::Target> target = target::ParseTarget(absl::GetFlag(FLAGS_target));
-  if (!target.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("--target: ", target.status().message()));
-  }
-  // A model is checked before it is compiled; a plan once it has loaded
-  // (CreateExecutor), so that a bad plan is reported as bad on any host.
-  if (absl::Status runs_here = target::CheckRunsOnHost(*target); !no_run && !runs_here.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--target: ", runs_here.message(), "; add --no-run to compile and report only"));
-  }
-  return target;
+  return ResolveTarget(absl::GetFlag(FLAGS_target), no_run);
 }
 
 // The command, run from the repository, that times ONNX Runtime beside
@@ -164,7 +142,7 @@ absl::StatusOr<RunSettings> ParseFlags(int argc, char** argv) {
   s.out_path = absl::GetFlag(FLAGS_out).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_out));
   if (!s.plan_path.empty()) RETURN_IF_ERROR(CheckPlanFlags(records_specs, s.out_path));
   s.no_run = absl::GetFlag(FLAGS_no_run);
-  ASSIGN_OR_RETURN(s.target, ResolveTarget(s.plan_path, s.no_run));
+  ASSIGN_OR_RETURN(s.target, ResolveRunTarget(s.plan_path, s.no_run));
   s.threads = absl::GetFlag(FLAGS_threads);
   s.runs = absl::GetFlag(FLAGS_runs);
   if (s.threads < 1 || s.threads > 256) return absl::InvalidArgumentError("--threads must be 1..256");
@@ -189,7 +167,7 @@ absl::StatusOr<RunSettings> ParseFlags(int argc, char** argv) {
 
 // Imports and compiles the model, or loads the plan.
 absl::StatusOr<CompiledModel> CompileOrLoad(const RunSettings& s) {
-  if (!s.plan_path.empty()) return LoadPlan(s.plan_path, s.max_bytes);
+  if (!s.plan_path.empty()) return LoadPlanFile(s.plan_path, s.max_bytes);
   CompileOptions options;
   options.target = s.target;
   options.records_files = s.records_files;
@@ -224,33 +202,13 @@ absl::StatusOr<OutputChecks> DescribeOutputs(const ir::Graph& graph, size_t expe
   return checks;
 }
 
-// The executor for the compiled graph; it checks the memory limit before any
-// input is read. A plan is checked here to run on this host (unless
-// --no-run): its kernels bound only now.
+// The executor for the compiled graph (qnnc/host_executor.h).
 absl::StatusOr<std::unique_ptr<runtime::Executor>> CreateExecutor(std::unique_ptr<ir::Graph> graph,
                                                                    const RunSettings& s) {
   runtime::ExecutorOptions options;
   options.threads = s.threads;
   options.max_bytes = s.max_bytes;
-  options.allow_unrunnable = s.no_run || !s.plan_path.empty();
-  auto executor = runtime::Executor::Create(std::move(graph), options);
-  if (!executor.ok()) {
-    // A plan's decisions are bound only now: name the file they came from.
-    if (s.plan_path.empty()) return executor.status();
-    return absl::Status(executor.status().code(),
-                        absl::StrCat("--plan: '", s.plan_path, "': ", executor.status().message()));
-  }
-  if (!s.no_run && !s.plan_path.empty()) {
-    absl::Status runs_here = target::CheckRunsOnHost(s.target);
-    if (runs_here.ok() && !(*executor)->unrunnable().empty()) {
-      runs_here = absl::FailedPreconditionError((*executor)->unrunnable());
-    }
-    if (!runs_here.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--plan: '", s.plan_path, "': ", runs_here.message()));
-    }
-  }
-  return executor;
+  return CreateHostExecutor(std::move(graph), options, {s.plan_path, s.target, s.no_run});
 }
 
 // The expected outputs (--expect, --test-data), read as the outputs' types.
