@@ -38,6 +38,8 @@ PACKAGES=(
   g++-aarch64-linux-gnu qemu-user
   # compile --svg renders the graph picture with Graphviz's dot.
   graphviz
+  # The Python module (//python): Debian's Python headers, numpy, pybind11.
+  python3-dev python3-numpy python3-pybind11
   # //:house_rules_test and //:history_words_test read the checkout through git.
   python3 git
 )

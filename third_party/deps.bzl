@@ -55,6 +55,7 @@ def qnnc_system_deps(qnnc_repo = ""):
     native.local_repository(name = "rules_java", path = "/usr/share/bazel/rules/java")
     _rules_cc_debian(name = "rules_cc", path = "/usr/share/bazel/rules/cc")
     _coverage_stub(name = "remote_coverage_tools")
+    _python_dev(name = "python_dev")
     native.new_local_repository(
         name = "onnx_node_testdata",
         path = "/usr/share/libonnx-testdata/data/node",
@@ -66,3 +67,37 @@ def qnnc_system_deps(qnnc_repo = ""):
             path = "/usr/include",
             build_file = qnnc_repo + "//third_party:" + build,
         )
+
+def _python_dev_impl(rctx):
+    # Debian's interpreter, numpy and pybind11 (python3-dev, python3-numpy,
+    # python3-pybind11): the first python3 on PATH may be another one.
+    python = "/usr/bin/python3"
+    found = rctx.execute([python, "-c", "\n".join([
+        "import sysconfig, numpy, pybind11",
+        "print(sysconfig.get_paths()['include'])",
+        "print(numpy.get_include())",
+        "print(pybind11.get_include())",
+        "print(sysconfig.get_config_var('EXT_SUFFIX'))",
+    ])])
+    if found.return_code != 0:
+        fail("the Python module (//python) needs Debian's python3-dev, python3-numpy and " +
+             "python3-pybind11 (scripts/setup.sh installs them): " + found.stderr)
+    python_include, numpy_include, pybind11_include, suffix = found.stdout.strip().split("\n")
+    rctx.symlink(python_include, "python")
+    rctx.symlink(numpy_include, "numpy")
+    rctx.symlink(pybind11_include, "pybind11")
+    rctx.file("defs.bzl", "PYTHON = %r\nEXTENSION_SUFFIX = %r\n" % (python, suffix))
+    rctx.file("BUILD", """package(default_visibility = ["//visibility:public"])
+
+cc_library(
+    name = "pybind11",
+    hdrs = glob(["python/**/*.h", "numpy/**/*.h", "pybind11/**/*.h"]),
+    includes = ["python", "numpy", "pybind11"],
+)
+""")
+
+_python_dev = repository_rule(
+    implementation = _python_dev_impl,
+    local = True,
+    environ = ["PATH"],
+)

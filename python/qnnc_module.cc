@@ -1,0 +1,265 @@
+// The Python module `qnnc`: compiled models run from Python as ONNX Runtime's
+// InferenceSession runs them.
+//
+//   import qnnc
+//   s = qnnc.InferenceSession("model.onnx", threads=2)
+//   [y] = s.run(None, {s.get_inputs()[0].name: x})
+//
+// Errors raise ValueError (bad input: a model, an option, a tensor) or
+// RuntimeError, with the messages //tools:compile prints. run() releases the
+// GIL: threads may call it at once on one session (qnnc/session.h).
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pybind11/numpy.h"
+#include "pybind11/pybind11.h"
+#include "pybind11/stl.h"
+#include "qnnc/session.h"
+
+namespace qnnc::python {
+namespace {
+
+namespace py = pybind11;
+
+// An error status as the Python exception a caller expects: ValueError for
+// what the caller gave, RuntimeError for the rest.
+[[noreturn]] void Raise(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+    case absl::StatusCode::kUnimplemented:
+      throw py::value_error(std::string(status.message()));
+    default:
+      throw std::runtime_error(std::string(status.message()));
+  }
+}
+
+template <typename T>
+T OrRaise(absl::StatusOr<T> value) {
+  if (!value.ok()) Raise(value.status());
+  return *std::move(value);
+}
+
+struct DTypeNames {
+  tensor::DType dtype;
+  const char* numpy;  // numpy's name of the dtype
+  const char* onnx;   // as ORT's NodeArg.type spells it
+};
+
+constexpr DTypeNames kDTypes[] = {
+    {tensor::DType::kU8, "uint8", "tensor(uint8)"},       {tensor::DType::kI8, "int8", "tensor(int8)"},
+    {tensor::DType::kU16, "uint16", "tensor(uint16)"},    {tensor::DType::kI16, "int16", "tensor(int16)"},
+    {tensor::DType::kI32, "int32", "tensor(int32)"},      {tensor::DType::kI64, "int64", "tensor(int64)"},
+    {tensor::DType::kF16, "float16", "tensor(float16)"},  {tensor::DType::kF32, "float32", "tensor(float)"},
+    {tensor::DType::kBool, "bool", "tensor(bool)"},
+};
+
+const DTypeNames& NamesOf(tensor::DType dtype) {
+  for (const DTypeNames& d : kDTypes) {
+    if (d.dtype == dtype) return d;
+  }
+  throw std::runtime_error("a dtype without a numpy type");
+}
+
+// What ORT's get_inputs()/get_outputs() give: .name, .shape, .type.
+struct NodeArg {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::string type;
+};
+
+std::vector<NodeArg> NodeArgs(const std::vector<TensorInfo>& infos) {
+  std::vector<NodeArg> args;
+  for (const TensorInfo& info : infos) args.push_back({info.name, info.shape, NamesOf(info.dtype).onnx});
+  return args;
+}
+
+// A numpy array as the input's tensor: a copy into qnnc's padded, aligned
+// storage (kernels read up to Tensor::kPaddingBytes past a tensor's end,
+// which a numpy buffer does not promise), converting nothing: the dtype
+// and shape must be the input's.
+tensor::Tensor InputTensor(const TensorInfo& info, const py::handle& value) {
+  if (!py::isinstance<py::array>(value)) {
+    throw py::value_error("input '" + info.name + "' must be a numpy array");
+  }
+  py::array array = py::reinterpret_borrow<py::array>(value);
+  const DTypeNames& names = NamesOf(info.dtype);
+  std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
+  if (!array.dtype().equal(py::dtype(names.numpy)) || shape != info.shape) {
+    std::string got = py::str(array.dtype()).cast<std::string>() + "[";
+    for (size_t i = 0; i < shape.size(); ++i) got += (i ? "," : "") + std::to_string(shape[i]);
+    std::string want = std::string(tensor::DTypeName(info.dtype)) + "[";
+    for (size_t i = 0; i < info.shape.size(); ++i) want += (i ? "," : "") + std::to_string(info.shape[i]);
+    throw py::value_error("input '" + info.name + "' must be " + want + "] (numpy " + names.numpy +
+                          "), got " + got + "]");
+  }
+  tensor::Tensor t = OrRaise(tensor::Tensor::CreateForOverwrite(info.dtype, info.shape));
+  // C-contiguous arrays are one memcpy; others are gathered by numpy first.
+  if (!(array.flags() & py::array::c_style)) array = py::array::ensure(array, py::array::c_style);
+  std::memcpy(t.raw_data(), array.data(), t.byte_size());
+  return t;
+}
+
+// A result as a numpy array over the tensor's own storage (no copy): the
+// array keeps the tensor alive.
+py::array OutputArray(const tensor::Tensor& t) {
+  auto* owner = new tensor::Tensor(t);
+  py::capsule keep(owner, [](void* p) { delete static_cast<tensor::Tensor*>(p); });
+  std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
+  return py::array(py::dtype(NamesOf(t.dtype()).numpy), shape, t.raw_data(), keep);
+}
+
+class InferenceSession {
+ public:
+  explicit InferenceSession(std::unique_ptr<Session> session) : session_(std::move(session)) {}
+
+  std::vector<NodeArg> get_inputs() const { return NodeArgs(session_->inputs()); }
+  std::vector<NodeArg> get_outputs() const { return NodeArgs(session_->outputs()); }
+  std::string target() const { return session_->target(); }
+
+  py::list run(const py::object& output_names, const py::dict& feed) const {
+    const NamedTensors inputs = Inputs(feed);
+    std::vector<std::string> names;
+    if (!output_names.is_none()) names = output_names.cast<std::vector<std::string>>();
+    std::vector<tensor::Tensor> outputs;
+    absl::Status status;
+    {
+      py::gil_scoped_release release;
+      status = session_->Run(inputs, names, &outputs);
+    }
+    if (!status.ok()) Raise(status);
+    py::list result;
+    for (const tensor::Tensor& t : outputs) result.append(OutputArray(t));
+    return result;
+  }
+
+  // For bench/python_session.py: the C++ Run alone, `runs` times on the
+  // feed converted once; each run's milliseconds.
+  std::vector<double> time_native_runs(const py::dict& feed, int runs) const {
+    const NamedTensors inputs = Inputs(feed);
+    std::vector<double> ms;
+    py::gil_scoped_release release;
+    for (int r = 0; r < runs; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      absl::StatusOr<std::vector<tensor::Tensor>> out = session_->Run(inputs);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      if (!out.ok()) {
+        py::gil_scoped_acquire acquire;
+        Raise(out.status());
+      }
+    }
+    return ms;
+  }
+
+  void save_plan(const std::string& path) const {
+    absl::Status status = session_->SavePlan(path);
+    if (!status.ok()) Raise(status);
+  }
+
+ private:
+  NamedTensors Inputs(const py::dict& feed) const {
+    NamedTensors inputs;
+    for (const auto& [key, value] : feed) {
+      const std::string name = py::str(key);
+      const TensorInfo* info = nullptr;
+      for (const TensorInfo& in : session_->inputs()) {
+        if (in.name == name) info = &in;
+      }
+      if (info == nullptr) {
+        // The session's message names the model's inputs.
+        inputs.push_back({name, tensor::Tensor()});
+        continue;
+      }
+      inputs.push_back({name, InputTensor(*info, value)});
+    }
+    return inputs;
+  }
+
+  std::unique_ptr<Session> session_;
+};
+
+SessionOptions Options(int threads, const py::object& records, const std::string& target,
+                       const std::map<std::string, std::vector<int64_t>>& input_shapes) {
+  SessionOptions options;
+  options.threads = threads;
+  options.target = target;
+  if (py::isinstance<py::str>(records)) {
+    options.records.push_back(records.cast<std::string>());
+  } else if (!records.is_none()) {
+    options.records = records.cast<std::vector<std::string>>();
+  }
+  options.input_shapes = input_shapes;
+  return options;
+}
+
+std::unique_ptr<InferenceSession> Compile(const py::object& model, int threads,
+                                          const py::object& records, const std::string& target,
+                                          const std::map<std::string, std::vector<int64_t>>& input_shapes) {
+  const SessionOptions options = Options(threads, records, target, input_shapes);
+  std::unique_ptr<Session> session;
+  if (py::isinstance<py::bytes>(model)) {
+    const std::string bytes = model.cast<std::string>();
+    py::gil_scoped_release release;
+    session = OrRaise(Session::CompileOnnx(bytes, options));
+  } else {
+    const std::string path = py::str(model);  // str or os.PathLike
+    py::gil_scoped_release release;
+    session = OrRaise(Session::Compile(path, options));
+  }
+  return std::make_unique<InferenceSession>(std::move(session));
+}
+
+std::unique_ptr<InferenceSession> LoadPlan(const std::string& path, int threads) {
+  SessionOptions options;
+  options.threads = threads;
+  py::gil_scoped_release release;
+  return std::make_unique<InferenceSession>(OrRaise(Session::LoadPlan(path, options)));
+}
+
+}  // namespace
+}  // namespace qnnc::python
+
+namespace {
+using qnnc::python::InferenceSession;
+using qnnc::python::NodeArg;
+namespace py = pybind11;
+}  // namespace
+
+PYBIND11_MODULE(qnnc, m) {
+  m.doc() = "qnnc: a compiler for quantized neural networks on CPUs";
+  py::class_<NodeArg>(m, "NodeArg")
+      .def_readonly("name", &NodeArg::name)
+      .def_readonly("shape", &NodeArg::shape)
+      .def_readonly("type", &NodeArg::type)
+      .def("__repr__", [](const NodeArg& a) {
+        return "NodeArg(name='" + a.name + "', type='" + a.type + "', shape=" +
+               py::str(py::cast(a.shape)).cast<std::string>() + ")";
+      });
+  py::class_<InferenceSession>(m, "InferenceSession")
+      .def(py::init(&qnnc::python::Compile), py::arg("model"), py::arg("threads") = 1,
+           py::arg("records") = py::none(), py::arg("target") = "host",
+           py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>{},
+           "Compiles an ONNX model (a path or its bytes) or text IR for this host.")
+      .def("get_inputs", &InferenceSession::get_inputs)
+      .def("get_outputs", &InferenceSession::get_outputs)
+      .def_property_readonly("target", &InferenceSession::target)
+      .def("run", &InferenceSession::run, py::arg("output_names"), py::arg("input_feed"),
+           "Runs the model: input_feed maps every input's name to a numpy array of its dtype "
+           "and shape; returns the outputs named (all for None) as numpy arrays.")
+      .def("save_plan", &InferenceSession::save_plan, py::arg("path"))
+      .def("_time_native_runs", &InferenceSession::time_native_runs, py::arg("input_feed"),
+           py::arg("runs"));
+  m.def("compile", &qnnc::python::Compile, py::arg("model"), py::arg("threads") = 1,
+        py::arg("records") = py::none(), py::arg("target") = "host",
+        py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>{},
+        "Compiles a model; the same as InferenceSession(...).");
+  m.def("load_plan", &qnnc::python::LoadPlan, py::arg("path"), py::arg("threads") = 1,
+        "Loads a plan written by save_plan or `compile --out`.");
+}
