@@ -7,7 +7,8 @@
 //
 // Errors raise ValueError (bad input: a model, an option, a tensor) or
 // RuntimeError, with the messages //tools:compile prints. run() releases the
-// GIL: threads may call it at once on one session (qnnc/session.h).
+// GIL: threads may call it at once on one session (qnnc/session.h). Inputs
+// are read from the caller's arrays in place where the kernels allow.
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -81,11 +82,12 @@ std::vector<NodeArg> NodeArgs(const std::vector<TensorInfo>& infos) {
   return args;
 }
 
-// A numpy array as the input's tensor: a copy into qnnc's padded, aligned
-// storage (kernels read up to Tensor::kPaddingBytes past a tensor's end,
-// which a numpy buffer does not promise), converting nothing: the dtype
-// and shape must be the input's.
-tensor::Tensor InputTensor(const TensorInfo& info, const py::handle& value) {
+// A numpy array as the input's tensor, converting nothing: the dtype and
+// shape must be the input's. A C-contiguous array is borrowed, not copied
+// (the executor copies it only for kernels that read past a tensor's end);
+// another is made contiguous by numpy first. `keep` holds the array the
+// tensor borrows until the run is over.
+tensor::Tensor InputTensor(const TensorInfo& info, const py::handle& value, std::vector<py::object>& keep) {
   if (!py::isinstance<py::array>(value)) {
     throw py::value_error("input '" + info.name + "' must be a numpy array");
   }
@@ -100,11 +102,10 @@ tensor::Tensor InputTensor(const TensorInfo& info, const py::handle& value) {
     throw py::value_error("input '" + info.name + "' must be " + want + "] (numpy " + names.numpy +
                           "), got " + got + "]");
   }
-  tensor::Tensor t = OrRaise(tensor::Tensor::CreateForOverwrite(info.dtype, info.shape));
-  // C-contiguous arrays are one memcpy; others are gathered by numpy first.
   if (!(array.flags() & py::array::c_style)) array = py::array::ensure(array, py::array::c_style);
-  std::memcpy(t.raw_data(), array.data(), t.byte_size());
-  return t;
+  keep.push_back(array);
+  // The data is only read: a read-only array is fine.
+  return OrRaise(tensor::Tensor::Borrow(const_cast<void*>(array.data()), info.dtype, info.shape));
 }
 
 // A result as a numpy array over the tensor's own storage (no copy): the
@@ -125,7 +126,8 @@ class InferenceSession {
   std::string target() const { return session_->target(); }
 
   py::list run(const py::object& output_names, const py::dict& feed) const {
-    const NamedTensors inputs = Inputs(feed);
+    std::vector<py::object> keep;  // the arrays the inputs borrow
+    const NamedTensors inputs = Inputs(feed, keep);
     std::vector<std::string> names;
     if (!output_names.is_none()) names = output_names.cast<std::vector<std::string>>();
     std::vector<tensor::Tensor> outputs;
@@ -143,7 +145,8 @@ class InferenceSession {
   // For bench/python_session.py: the C++ Run alone, `runs` times on the
   // feed converted once; each run's milliseconds.
   std::vector<double> time_native_runs(const py::dict& feed, int runs) const {
-    const NamedTensors inputs = Inputs(feed);
+    std::vector<py::object> keep;
+    const NamedTensors inputs = Inputs(feed, keep);
     std::vector<double> ms;
     py::gil_scoped_release release;
     for (int r = 0; r < runs; ++r) {
@@ -164,7 +167,7 @@ class InferenceSession {
   }
 
  private:
-  NamedTensors Inputs(const py::dict& feed) const {
+  NamedTensors Inputs(const py::dict& feed, std::vector<py::object>& keep) const {
     NamedTensors inputs;
     for (const auto& [key, value] : feed) {
       const std::string name = py::str(key);
@@ -177,7 +180,7 @@ class InferenceSession {
         inputs.push_back({name, tensor::Tensor()});
         continue;
       }
-      inputs.push_back({name, InputTensor(*info, value)});
+      inputs.push_back({name, InputTensor(*info, value, keep)});
     }
     return inputs;
   }

@@ -86,7 +86,9 @@ class Session {
   const std::string& target() const { return target_; }
 
   // Runs the model on every input, by name; returns every output, in
-  // outputs() order. Each input must have the input's dtype and shape.
+  // outputs() order. Each input must have the input's dtype and shape; one
+  // over the caller's memory (tensor::Tensor::Borrow) is read in place
+  // where the kernels allow, else copied.
   absl::StatusOr<std::vector<tensor::Tensor>> Run(const NamedTensors& inputs) const;
   // Runs the model and gives the outputs named (all when `output_names` is
   // empty), in that order, into `outputs`: a defined tensor of the output's

@@ -107,8 +107,6 @@ bool SerialWork(const ir::Node& n) {
   return bytes < kSerialBytes;
 }
 
-
-
 struct Executor::RunState {
   std::vector<tensor::Tensor> slots;
   tensor::Tensor arena;  // u8[arena_bytes]
@@ -186,6 +184,16 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
                         : step.kernel ? step.kernel->description()
                                       : "reference",
                         0});
+  }
+  // A borrowed input is used in place when no step reads past it: every
+  // reader runs a kernel that reads within its inputs, and it is no output.
+  for (int in : input_slots_) {
+    bool in_place = std::find(output_slots_.begin(), output_slots_.end(), in) == output_slots_.end();
+    for (const Step& step : steps_) {
+      if (std::find(step.inputs.begin(), step.inputs.end(), in) == step.inputs.end()) continue;
+      in_place = in_place && !step.in_place && step.kernel && step.kernel->ReadsWithinInputs();
+    }
+    input_in_place_.push_back(in_place);
   }
   return absl::OkStatus();
 }
@@ -367,8 +375,7 @@ absl::StatusOr<std::unique_ptr<Executor::RunState>> Executor::TakeState() const 
 }
 
 void Executor::ReturnState(std::unique_ptr<RunState> state) const {
-  // The slots outside the constants are dropped: nothing of this run's
-  // inputs or outputs is held past it.
+  // Nothing of this run's inputs or outputs is held past it.
   for (int s = 0; s < num_slots_; ++s) {
     if (!constant_slots_[s].defined()) state->slots[s] = tensor::Tensor();
   }
@@ -398,7 +405,10 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
   }
   if (!unrunnable_.empty()) return absl::FailedPreconditionError(unrunnable_);
   ASSIGN_OR_RETURN(std::unique_ptr<RunState> state, TakeState());
-  for (size_t i = 0; i < inputs.size(); ++i) state->slots[input_slots_[i]] = inputs[i];
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    state->slots[input_slots_[i]] =
+        inputs[i].padded() || input_in_place_[i] ? inputs[i] : inputs[i].Clone();
+  }
   absl::Status run = RunSteps(*state);
   std::vector<tensor::Tensor> outputs;
   if (run.ok()) {

@@ -74,7 +74,9 @@ class Executor {
   ~Executor();
 
   // Inputs in graph-input order; each must match the input's type exactly.
-  // Safe to call from many threads at once.
+  // Safe to call from many threads at once. A borrowed input (not padded)
+  // is used in place when every op reading it runs a kernel that reads
+  // within it (PreparedKernel::ReadsWithinInputs); else it is copied.
   absl::StatusOr<std::vector<tensor::Tensor>> Run(const std::vector<tensor::Tensor>& inputs) const;
 
   const ir::Graph& graph() const { return *graph_; }
@@ -82,6 +84,8 @@ class Executor {
   // last (0 for the ops after one that failed; all 0 before any run).
   std::vector<OpTiming> last_timings() const;
   const MemoryStats& memory() const { return memory_; }
+  // Whether a borrowed graph input `i` is used without a copy (see Run).
+  bool input_in_place(size_t i) const { return input_in_place_.at(i); }
   // Checks the memory plan: no two tensors live at the same op share a byte.
   absl::Status CheckMemory() const;
   // Why this host cannot run the plan ("" when it can): the first op whose
@@ -130,6 +134,7 @@ class Executor {
   // others are set by their step and dropped after their last reader.
   std::vector<tensor::Tensor> constant_slots_;
   std::vector<int> input_slots_;
+  std::vector<bool> input_in_place_;  // per graph input: a borrowed one needs no copy
   std::vector<int> output_slots_;
   int num_slots_ = 0;
   std::vector<OpTiming> timings_;  // one per step, built at plan load; each run copies them

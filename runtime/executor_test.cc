@@ -54,6 +54,33 @@ TEST(Executor, RunsAQuantizedChain) {
   EXPECT_EQ(timings[1].node_name, "conv");
 }
 
+// A borrowed input (memory the caller owns, not padded) is read in place
+// when its readers read within it, as the quantize kernel does; any other
+// reader gets a padded copy. The data vectors are exactly sized, so that
+// AddressSanitizer (the sanitize build) sees a read past them.
+TEST(Executor, UsesABorrowedInputInPlaceOnlyForReadersWithinIt) {
+  auto exec = *Executor::Create(QuantizedScale(), {1});
+  EXPECT_TRUE(exec->input_in_place(0));
+  std::vector<float> data = {0.0f, 1.0f, -2.0f, 100.0f};
+  auto x = Tensor::Borrow(data.data(), DType::kF32, {1, 1, 1, 4});
+  ASSERT_TRUE(x.ok()) << x.status();
+  auto out = exec->Run({*x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].span<float>()[3], 122.5f);
+
+  Builder b;  // the input read by a reference kernel: copied
+  Value* u = b.Input("u", {DType::kU8, {1, 1, 1, 4}});
+  Value* w = b.Constant(Tensor::FromVector<int8_t>({1, 1, 1, 1}, {3}));
+  b.Output(b.Op("qnn.conv2d", {u, w, b.Scalar<uint8_t>(1), b.Scalar<int8_t>(0),
+                               b.Scalar<float>(1.0f), b.Scalar<float>(1.0f)}));
+  auto conv = *Executor::Create(*b.Finish(), {1});
+  EXPECT_FALSE(conv->input_in_place(0));
+  std::vector<uint8_t> bytes = {1, 2, 3, 4};
+  auto y = conv->Run({*Tensor::Borrow(bytes.data(), DType::kU8, {1, 1, 1, 4})});
+  ASSERT_TRUE(y.ok()) << y.status();
+  EXPECT_EQ((*y)[0].span<int32_t>()[3], 9);
+}
+
 TEST(Executor, ThreadsGiveTheSameResult) {
   Tensor x = Tensor::FromVector<float>({1, 1, 1, 4}, {0.5f, 1.5f, -2.5f, 3.0f});
   auto one = *Executor::Create(QuantizedScale(), {1});

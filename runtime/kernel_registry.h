@@ -32,6 +32,10 @@ class PreparedKernel {
                            std::vector<tensor::Tensor>& outputs, pthreadpool_t pool) const = 0;
   // What runs, e.g. "spatial_pack u8s8.avx512vnni.dense tile_co=32 tile_ow=14".
   virtual std::string description() const = 0;
+  // Whether Run reads no byte past its inputs' elements, needs no zero
+  // padding after them and no alignment: such a kernel may take a graph
+  // input over the caller's memory (tensor::Tensor::Borrow) without a copy.
+  virtual bool ReadsWithinInputs() const { return false; }
   // The instruction set this kernel needs and this host may not use (e.g.
   // "avx512vnni"), or empty. Such a kernel was checked and described when the
   // plan was compiled, but not created: its Run fails (see ExecutorOptions).

@@ -81,10 +81,27 @@ absl::StatusOr<Tensor> Tensor::CreateForOverwrite(DType dtype, Shape shape) {
   return t;
 }
 
+absl::StatusOr<Tensor> Tensor::Borrow(void* data, DType dtype, Shape shape) {
+  auto n = NumElements(shape, dtype);
+  if (!n.ok()) return n.status();
+  if (data == nullptr && *n > 0) return absl::InvalidArgumentError("a borrowed tensor needs its data");
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.num_elements_ = *n;
+  // Never freed here: the caller owns the memory. (A null data with no
+  // elements still makes a defined tensor.)
+  static uint8_t empty[1];
+  t.data_ = std::shared_ptr<uint8_t>(data ? static_cast<uint8_t*>(data) : empty, [](uint8_t*) {});
+  t.padded_ = false;
+  return t;
+}
+
 absl::StatusOr<Tensor> Tensor::View(const Tensor& base, int64_t offset, DType dtype, Shape shape,
                                     bool zero_padding) {
   auto n = NumElements(shape, dtype);
   if (!n.ok()) return n.status();
+  if (!base.padded_) return absl::InvalidArgumentError("no view is made of a borrowed tensor");
   const int64_t bytes = *n * static_cast<int64_t>(DTypeSize(dtype));
   // base's own padding counts: it is allocated and readable.
   const int64_t room = static_cast<int64_t>(base.byte_size());

@@ -55,6 +55,12 @@ class Tensor {
   // kAlignment.
   static absl::StatusOr<Tensor> View(const Tensor& base, int64_t offset, DType dtype, Shape shape,
                                      bool zero_padding = true);
+  // A tensor over `data`, memory the caller owns and keeps alive and
+  // unchanged while this tensor or a copy of it is in use. It is not padded
+  // (padded() is false): a kernel that reads past a tensor's end must not
+  // get it (runtime::Executor copies it for such kernels), and no View is
+  // made of it.
+  static absl::StatusOr<Tensor> Borrow(void* data, DType dtype, Shape shape);
   // Like Create, for shapes already validated (aborts on a bad one).
   static Tensor Zeros(DType dtype, Shape shape);
   // Tensor holding a copy of `values`.
@@ -70,6 +76,9 @@ class Tensor {
   int64_t num_elements() const { return num_elements_; }
   size_t byte_size() const { return num_elements_ * DTypeSize(dtype_); }
   bool defined() const { return data_ != nullptr; }
+  // Whether kPaddingBytes past the data are readable: every tensor but a
+  // borrowed one (and its reshapes).
+  bool padded() const { return padded_; }
 
   void* raw_data() { return data_.get(); }
   const void* raw_data() const { return data_.get(); }
@@ -96,6 +105,7 @@ class Tensor {
   Shape shape_;
   int64_t num_elements_ = 0;
   std::shared_ptr<uint8_t> data_;
+  bool padded_ = true;
 };
 
 template <typename T>

@@ -45,6 +45,21 @@ TEST(Tensor, CreateChecksShape) {
   EXPECT_EQ(t->data<int32_t>()[5], 0);
 }
 
+TEST(Tensor, BorrowedDataIsUsedNotCopiedAndNotPadded) {
+  std::vector<int32_t> data = {1, 2, 3, 4, 5, 6};
+  auto t = Tensor::Borrow(data.data(), DType::kI32, {2, 3});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->raw_data(), data.data());
+  EXPECT_FALSE(t->padded());
+  EXPECT_FALSE(t->Reshaped({3, 2})->padded());
+  EXPECT_TRUE(t->Clone().padded());
+  EXPECT_TRUE(t->Clone().BitwiseEquals(*t));
+  EXPECT_FALSE(Tensor::View(*t, 0, DType::kI32, {2}).ok());
+  EXPECT_FALSE(Tensor::Borrow(nullptr, DType::kI32, {2}).ok());
+  EXPECT_FALSE(Tensor::Borrow(data.data(), DType::kI32, {-1}).ok());
+  EXPECT_TRUE(Tensor::Zeros(DType::kI32, {2}).padded());
+}
+
 TEST(Tensor, ViewSharesItsBaseAndZeroesThePaddingUnlessASlice) {
   Tensor base = Tensor::Zeros(DType::kU8, {256});
   for (int i = 0; i < 256; ++i) base.data<uint8_t>()[i] = static_cast<uint8_t>(i + 1);

@@ -38,6 +38,9 @@ class QuantizeKernel : public PreparedKernel {
     return kernels::elementwise::QuantizePerTensor(in[0], scale_, zp_, out_dtype_, &out[0], pool);
   }
   std::string description() const override { return "elementwise quantize"; }
+  // Its loops, scalar, vectorized by GCC or AVX2 (kernels/elementwise/
+  // quantize.cc), stop at the last element.
+  bool ReadsWithinInputs() const override { return true; }
 
  private:
   float scale_;
