@@ -2,16 +2,22 @@
 """The Python module's cost and the session's throughput under threads.
 
   bazel build //python:qnnc
-  PYTHONPATH=$(bazel info bazel-bin)/python /usr/bin/python3 bench/python_session.py [MODEL.onnx]
+  PYTHONPATH=$(bazel info bazel-bin)/python /usr/bin/python3 bench/python_session.py [--ort] [MODEL]
 
 Prints, for MODEL (default: the bundled MobileNetV2) on this host:
 - the median of `run` from Python and of the C++ Session::Run on the same
-  input, over 1,000 calls each in alternating blocks, and their difference:
-  what the Python layer adds (argument conversion, the input's copy into
-  padded storage, the output array);
+  input, over 1,000 calls each, alternating one and one, and the median of
+  the pairs' differences: what the Python layer adds (argument checks, the
+  input borrowed or copied, the output array, the GIL);
 - requests per second with 1 and 2 Python threads each running its own
-  requests on one session (threads=1 per call), and their ratio.
+  requests on one session (threads=1 per call), and their ratio;
+- with --ort, ONNX Runtime's in the same setting beside it
+  (bench/peers/ort_throughput.js: a worker per thread, each with its own
+  session, since Node cannot share one between workers).
 """
+import json
+import os
+import subprocess
 import statistics
 import sys
 import threading
@@ -22,15 +28,15 @@ import numpy as np
 import qnnc
 
 
-def overhead(session, feed, calls=1000, block=50):
+def overhead(session, feed, calls=1000):
     py_ms, native_ms = [], []
-    for _ in range(calls // block):
-        for _ in range(block):
-            start = time.perf_counter()
-            session.run(None, feed)
-            py_ms.append((time.perf_counter() - start) * 1e3)
-        native_ms += session._time_native_runs(feed, block)
-    return statistics.median(py_ms), statistics.median(native_ms)
+    for _ in range(calls):
+        start = time.perf_counter()
+        session.run(None, feed)
+        py_ms.append((time.perf_counter() - start) * 1e3)
+        native_ms += session._time_native_runs(feed, 1)
+    diffs = [p - n for p, n in zip(py_ms, native_ms)]
+    return statistics.median(py_ms), statistics.median(native_ms), statistics.median(diffs)
 
 
 def throughput(session, feed, threads, seconds=3.0):
@@ -52,7 +58,8 @@ def throughput(session, feed, threads, seconds=3.0):
 
 
 def main():
-    model = sys.argv[1] if len(sys.argv) > 1 else "testdata/models/mobilenet_v2_qdq.onnx"
+    args = [a for a in sys.argv[1:] if a != "--ort"]
+    model = args[0] if args else "testdata/models/mobilenet_v2_qdq.onnx"
     session = qnnc.InferenceSession(model, threads=1)
     rng = np.random.default_rng(0)
     feed = {}
@@ -63,14 +70,20 @@ def main():
             feed[i.name] = rng.integers(0, 256, i.shape).astype(np.uint8)
     for _ in range(20):
         session.run(None, feed)
-    py, native = overhead(session, feed)
+    py, native, added = overhead(session, feed)
     print(f"model: {model}, target {session.target}")
     print(f"run from Python: median {py * 1e3:.1f} us; C++ Session::Run: {native * 1e3:.1f} us; "
-          f"Python adds {(py - native) * 1e3:.1f} us")
+          f"Python adds {added * 1e3:.1f} us (median of the pairs' differences)")
     one = throughput(session, feed, 1)
     two = throughput(session, feed, 2)
     print(f"throughput, threads=1 per call: 1 thread {one:.1f}/s, 2 threads {two:.1f}/s, "
           f"ratio {two / one:.2f}")
+    if "--ort" in sys.argv:
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers", "ort_throughput.js")
+        ort = json.loads(subprocess.run(["node", script, model], check=True, capture_output=True,
+                                        text=True).stdout)["workers"]
+        print(f"ONNX Runtime, a worker per thread: 1 {ort['1']:.1f}/s, 2 {ort['2']:.1f}/s; "
+              f"qnnc/ORT {one / ort['1']:.2f} and {two / ort['2']:.2f}")
 
 
 if __name__ == "__main__":
