@@ -75,6 +75,9 @@ class InferenceSessionTest(unittest.TestCase):
         self.assertEqual(str(raised.exception), "--threads must be 1..256")
         with self.assertRaises(ValueError):
             qnnc.InferenceSession(b"not a model")
+        with self.assertRaises(ValueError) as raised:
+            qnnc.InferenceSession(MODEL + ".onnx", records=["no_such_records.jsonl"])
+        self.assertTrue(str(raised.exception).startswith("--records: "), raised.exception)
 
     def test_plan_saves_and_loads(self):
         with tempfile.TemporaryDirectory(dir=os.environ.get("TEST_TMPDIR")) as tmp:
