@@ -6,8 +6,8 @@
 
 Prints, for MODEL (default: the bundled MobileNetV2) on this host:
 - the median of `run` from Python and of the C++ Session::Run on the same
-  input, over 1,000 calls each, alternating one and one, and the median of
-  the pairs' differences: what the Python layer adds (argument checks, the
+  input, over 1,000 calls each, in pairs of one and one (each order half
+  the time), and the median of the pairs' differences: what the Python layer adds (argument checks, the
   input borrowed or copied, the output array, the GIL);
 - requests per second with 1 and 2 Python threads each running its own
   requests on one session (threads=1 per call), and their ratio;
@@ -30,11 +30,21 @@ import qnnc
 
 def overhead(session, feed, calls=1000):
     py_ms, native_ms = [], []
-    for _ in range(calls):
+
+    def py():
         start = time.perf_counter()
         session.run(None, feed)
         py_ms.append((time.perf_counter() - start) * 1e3)
-        native_ms += session._time_native_runs(feed, 1)
+
+    # The first run of a pair is slower by several microseconds whichever
+    # it is: the pairs alternate their order.
+    for i in range(calls):
+        if i % 2:
+            native_ms += session._time_native_runs(feed, 1)
+            py()
+        else:
+            py()
+            native_ms += session._time_native_runs(feed, 1)
     diffs = [p - n for p, n in zip(py_ms, native_ms)]
     return statistics.median(py_ms), statistics.median(native_ms), statistics.median(diffs)
 
