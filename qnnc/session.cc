@@ -56,6 +56,23 @@ std::vector<TensorInfo> Describe(const std::vector<ir::Value*>& values) {
   return infos;
 }
 
+// A compiled model's executor, bound for this host, and its target's name.
+using Bound = std::pair<std::unique_ptr<runtime::Executor>, std::string>;
+
+// Compiles with `compile` (a model from its path or its bytes) under the
+// options, then binds the kernels. What compilation logs (warnings about
+// records) is dropped.
+template <typename CompileFn>
+absl::StatusOr<Bound> CompileAndBind(const SessionOptions& options, CompileFn compile) {
+  ASSIGN_OR_RETURN(const CompileOptions c, CompileOptionsOf(options));
+  std::ostringstream log;
+  ASSIGN_OR_RETURN(CompiledModel compiled, compile(c, log));
+  ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> executor,
+                   CreateHostExecutor(std::move(compiled.graph),
+                                      ExecutorOptionsOf(options, c.max_bytes), {"", c.target, false}));
+  return Bound{std::move(executor), c.target.ToString()};
+}
+
 }  // namespace
 
 Session::Session(std::unique_ptr<runtime::Executor> executor, std::string target)
@@ -68,26 +85,20 @@ Session::~Session() = default;
 
 absl::StatusOr<std::unique_ptr<Session>> Session::Compile(const std::string& model_path,
                                                           const SessionOptions& options) {
-  ASSIGN_OR_RETURN(const CompileOptions compile, CompileOptionsOf(options));
-  std::ostringstream log;
-  ASSIGN_OR_RETURN(CompiledModel compiled, CompileModel(model_path, compile, log));
-  ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> executor,
-                   CreateHostExecutor(std::move(compiled.graph),
-                                      ExecutorOptionsOf(options, compile.max_bytes),
-                                      {"", compile.target, false}));
-  return std::unique_ptr<Session>(new Session(std::move(executor), compile.target.ToString()));
+  auto compile = [&](const CompileOptions& c, std::ostream& log) {
+    return CompileModel(model_path, c, log);
+  };
+  ASSIGN_OR_RETURN(Bound bound, CompileAndBind(options, compile));
+  return std::unique_ptr<Session>(new Session(std::move(bound.first), std::move(bound.second)));
 }
 
 absl::StatusOr<std::unique_ptr<Session>> Session::CompileOnnx(absl::string_view model_bytes,
                                                               const SessionOptions& options) {
-  ASSIGN_OR_RETURN(const CompileOptions compile, CompileOptionsOf(options));
-  std::ostringstream log;
-  ASSIGN_OR_RETURN(CompiledModel compiled, CompileOnnxBytes(model_bytes, compile, log));
-  ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> executor,
-                   CreateHostExecutor(std::move(compiled.graph),
-                                      ExecutorOptionsOf(options, compile.max_bytes),
-                                      {"", compile.target, false}));
-  return std::unique_ptr<Session>(new Session(std::move(executor), compile.target.ToString()));
+  auto compile = [&](const CompileOptions& c, std::ostream& log) {
+    return CompileOnnxBytes(model_bytes, c, log);
+  };
+  ASSIGN_OR_RETURN(Bound bound, CompileAndBind(options, compile));
+  return std::unique_ptr<Session>(new Session(std::move(bound.first), std::move(bound.second)));
 }
 
 absl::StatusOr<std::unique_ptr<Session>> Session::LoadPlan(const std::string& plan_path,
