@@ -7,6 +7,18 @@
 
 namespace qnnc {
 
+absl::Status CheckThreadCount(int threads) {
+  if (threads < 1 || threads > 256) return absl::InvalidArgumentError("--threads must be 1..256");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> MemoryLimitBytes(int64_t max_memory_mb) {
+  if (max_memory_mb < 1 || max_memory_mb > (int64_t{1} << 26)) {
+    return absl::InvalidArgumentError("--max-memory-mb must be 1..67108864");
+  }
+  return max_memory_mb << 20;
+}
+
 absl::StatusOr<target::Target> ResolveTarget(const std::string& name, bool no_run) {
   absl::StatusOr<target::Target> target = target::ParseTarget(name);
   if (!target.ok()) {

@@ -14,6 +14,11 @@
 
 namespace qnnc {
 
+// The thread count of a run's pool: 1..256.
+absl::Status CheckThreadCount(int threads);
+// The memory limit in bytes of `max_memory_mb` (1..2^26 MiB).
+absl::StatusOr<int64_t> MemoryLimitBytes(int64_t max_memory_mb);
+
 // The target a model is compiled for, parsed from `name` ("host", "generic",
 // "x86_64+avx2", ...). Unless `no_run`, it must run on this host.
 absl::StatusOr<target::Target> ResolveTarget(const std::string& name, bool no_run);

@@ -18,17 +18,12 @@ namespace qnnc {
 namespace {
 
 absl::StatusOr<int64_t> MaxBytes(const SessionOptions& options) {
-  if (options.max_memory_mb < 1 || options.max_memory_mb > (int64_t{1} << 26)) {
-    return absl::InvalidArgumentError("--max-memory-mb must be 1..67108864");
-  }
-  return options.max_memory_mb << 20;
+  return MemoryLimitBytes(options.max_memory_mb);
 }
 
+// A shared pool was sized by its owner.
 absl::Status CheckThreads(const SessionOptions& options) {
-  if (options.thread_pool == nullptr && (options.threads < 1 || options.threads > 256)) {
-    return absl::InvalidArgumentError("--threads must be 1..256");
-  }
-  return absl::OkStatus();
+  return options.thread_pool ? absl::OkStatus() : CheckThreadCount(options.threads);
 }
 
 absl::StatusOr<CompileOptions> CompileOptionsOf(const SessionOptions& options) {

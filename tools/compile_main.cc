@@ -145,13 +145,9 @@ absl::StatusOr<RunSettings> ParseFlags(int argc, char** argv) {
   ASSIGN_OR_RETURN(s.target, ResolveRunTarget(s.plan_path, s.no_run));
   s.threads = absl::GetFlag(FLAGS_threads);
   s.runs = absl::GetFlag(FLAGS_runs);
-  if (s.threads < 1 || s.threads > 256) return absl::InvalidArgumentError("--threads must be 1..256");
+  RETURN_IF_ERROR(CheckThreadCount(s.threads));
   if (s.runs < 0) return absl::InvalidArgumentError("--runs must be at least 0 (0: enough runs to fill about a second)");
-  const int64_t max_memory_mb = absl::GetFlag(FLAGS_max_memory_mb);
-  if (max_memory_mb < 1 || max_memory_mb > (int64_t{1} << 26)) {
-    return absl::InvalidArgumentError("--max-memory-mb must be 1..67108864");
-  }
-  s.max_bytes = max_memory_mb << 20;
+  ASSIGN_OR_RETURN(s.max_bytes, MemoryLimitBytes(absl::GetFlag(FLAGS_max_memory_mb)));
 
   const bool default_model = absl::GetFlag(FLAGS_model).empty() && s.plan_path.empty();
   s.default_model = default_model;
