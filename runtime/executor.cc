@@ -195,6 +195,7 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
     }
     input_in_place_.push_back(in_place);
   }
+  last_timings_ = timings_;  // all 0 until a run finishes
   return absl::OkStatus();
 }
 
@@ -351,7 +352,6 @@ absl::Status Executor::CheckMemory() const { return CheckMemoryPlan(buffers_, me
 
 std::vector<OpTiming> Executor::last_timings() const {
   std::lock_guard<std::mutex> lock(mu_);
-  if (last_timings_.empty()) return timings_;
   return last_timings_;
 }
 
@@ -382,7 +382,6 @@ void Executor::ReturnState(std::unique_ptr<RunState> state) const {
   std::lock_guard<std::mutex> lock(mu_);
   // The last finished run's times, swapped in (no copy per run).
   std::swap(last_timings_, state->timings);
-  if (state->timings.empty()) state->timings = timings_;
   idle_.push_back(std::move(state));
 }
 
