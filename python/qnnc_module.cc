@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "pybind11/numpy.h"
 #include "pybind11/pybind11.h"
 #include "pybind11/stl.h"
@@ -161,8 +162,10 @@ class InferenceSession {
     return ms;
   }
 
-  void save_plan(const std::string& path) const {
-    absl::Status status = session_->SavePlan(path);
+  void save_plan(const std::string& path, const std::string& format) const {
+    absl::StatusOr<qnnc::runtime::PlanFormat> f = qnnc::runtime::ParsePlanFormat(format);
+    if (!f.ok()) Raise(absl::InvalidArgumentError(absl::StrCat("format: ", f.status().message())));
+    absl::Status status = session_->SavePlan(path, *f);
     if (!status.ok()) Raise(status);
   }
 
@@ -256,7 +259,7 @@ PYBIND11_MODULE(qnnc, m) {
       .def("run", &InferenceSession::run, py::arg("output_names"), py::arg("input_feed"),
            "Runs the model: input_feed maps every input's name to a numpy array of its dtype "
            "and shape; returns the outputs named (all for None) as numpy arrays.")
-      .def("save_plan", &InferenceSession::save_plan, py::arg("path"))
+      .def("save_plan", &InferenceSession::save_plan, py::arg("path"), py::arg("format") = "binary")
       .def("_time_native_runs", &InferenceSession::time_native_runs, py::arg("input_feed"),
            py::arg("runs"));
   m.def("compile", &qnnc::python::Compile, py::arg("model"), py::arg("threads") = 1,

@@ -7,6 +7,8 @@
 #include "frontend/onnx/import.h"
 #include "kernels/cpu/isa.h"
 #include "passes/pipeline.h"
+#include "runtime/binary_plan.h"
+#include "runtime/plan.h"
 #include "tuning/records_dispatch_context.h"
 #include "tuning/records_file.h"
 #include "util/status_macros.h"
@@ -84,7 +86,12 @@ absl::StatusOr<CompiledModel> CompileOnnxBytes(absl::string_view bytes,
 
 absl::StatusOr<CompiledModel> LoadPlanFile(const std::string& plan_path, int64_t max_bytes) {
   CompiledModel compiled;
-  // A plan is text IR whatever its file is called.
+  if (runtime::IsBinaryPlanFile(plan_path)) {
+    ASSIGN_OR_RETURN(runtime::LoadedPlan plan, runtime::LoadBinaryPlan(plan_path, max_bytes));
+    compiled.graph = std::move(plan.graph);
+    return compiled;
+  }
+  // Otherwise a text plan: text IR whatever its file is called.
   ASSIGN_OR_RETURN(compiled.graph, frontend::LoadTextModel(plan_path, max_bytes));
   return compiled;
 }

@@ -183,8 +183,9 @@ absl::Status Session::Run(const NamedTensors& inputs, const std::vector<std::str
   return absl::OkStatus();
 }
 
-absl::Status Session::SavePlan(const std::string& path) const {
-  return io::WriteFileAtomically(path, runtime::PlanText(executor_->graph(), target_));
+absl::Status Session::SavePlan(const std::string& path, runtime::PlanFormat format) const {
+  ASSIGN_OR_RETURN(std::string bytes, runtime::PlanBytes(executor_->graph(), target_, format));
+  return io::WriteFileAtomically(path, bytes);
 }
 
 }  // namespace qnnc

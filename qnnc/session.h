@@ -26,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "runtime/plan.h"
 #include "runtime/thread_pool.h"
 #include "tensor/tensor.h"
 
@@ -98,8 +99,9 @@ class Session {
                    std::vector<tensor::Tensor>* outputs) const;
 
   // Writes the compiled plan (LoadPlan reads it) atomically: a failed write
-  // leaves no file.
-  absl::Status SavePlan(const std::string& path) const;
+  // leaves no file. Binary by default (runtime/plan.h).
+  absl::Status SavePlan(const std::string& path,
+                        runtime::PlanFormat format = runtime::PlanFormat::kBinary) const;
 
   // The executor, for per-op times and memory figures.
   const runtime::Executor& executor() const { return *executor_; }

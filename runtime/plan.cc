@@ -6,8 +6,28 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "ir/text_printer.h"
+#include "runtime/binary_plan.h"
 
 namespace qnnc::runtime {
+
+absl::StatusOr<PlanFormat> ParsePlanFormat(absl::string_view name) {
+  if (name == "binary") return PlanFormat::kBinary;
+  if (name == "text") return PlanFormat::kText;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown plan format '", name, "' (valid: binary, text)"));
+}
+
+absl::StatusOr<std::string> PlanBytes(const ir::Graph& graph, absl::string_view target,
+                                      PlanFormat format) {
+  if (format == PlanFormat::kText) return PlanText(graph, target);
+  return BinaryPlanBytes(graph, target);
+}
+
+bool IsBinaryPlanFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  return in.read(magic, sizeof(magic)) && IsBinaryPlan(absl::string_view(magic, sizeof(magic)));
+}
 
 std::string PlanText(const ir::Graph& graph, absl::string_view target) {
   return absl::StrCat(kPlanHeader, target, "\n", ir::PrintGraph(graph));
@@ -25,6 +45,7 @@ absl::StatusOr<std::string> ParsePlanHeader(absl::string_view first_line, absl::
 }
 
 absl::StatusOr<std::string> ReadPlanTarget(const std::string& path) {
+  if (IsBinaryPlanFile(path)) return ReadBinaryPlanTarget(path);
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
   std::string first;

@@ -1,10 +1,15 @@
 // The compiled plan file (//tools:compile --out writes it, --plan runs it):
-// the text IR of the compiled graph, every op with its decision, config and
-// layouts, under one header line naming the target it was compiled for:
-//   # qnnc plan v1 target=x86_64+avx512vnni
-// The IR parser skips the header as a comment, so a plan is also a text IR
-// file. The target stays a string here (the runtime does not depend on
-// //target); the caller parses it.
+// the compiled graph, every op with its decision, config and layouts, and
+// the target it was compiled for, in one of two formats:
+// - binary (the default; runtime/binary_plan.h): a FlatBuffer and the
+//   constants' bytes, mapped at load and used in place;
+// - text: the text IR under one header line naming the target,
+//     # qnnc plan v1 target=x86_64+avx512vnni
+//   which the IR parser skips as a comment, so a text plan is also a text
+//   IR file (for `opt`, tests and reading).
+// Readers tell the formats apart by the first bytes. The target stays a
+// string here (the runtime does not depend on //target); the caller parses
+// it.
 #ifndef QNNC_RUNTIME_PLAN_H_
 #define QNNC_RUNTIME_PLAN_H_
 
@@ -18,6 +23,14 @@ namespace qnnc::runtime {
 
 inline constexpr char kPlanHeader[] = "# qnnc plan v1 target=";
 
+enum class PlanFormat { kBinary, kText };
+// "binary" or "text"; an error lists both.
+absl::StatusOr<PlanFormat> ParsePlanFormat(absl::string_view name);
+
+// The plan file's bytes in `format`.
+absl::StatusOr<std::string> PlanBytes(const ir::Graph& graph, absl::string_view target,
+                                      PlanFormat format);
+
 // The plan text of `graph` compiled for `target` (a target's ToString()).
 std::string PlanText(const ir::Graph& graph, absl::string_view target);
 
@@ -25,8 +38,12 @@ std::string PlanText(const ir::Graph& graph, absl::string_view target);
 // names `path` when the line is not a plan header.
 absl::StatusOr<std::string> ParsePlanHeader(absl::string_view first_line, absl::string_view path);
 
-// The target of the plan file at `path`: reads its first line only.
+// The target of the plan file at `path`, in either format: reads a text
+// plan's first line, a binary plan's header and graph section.
 absl::StatusOr<std::string> ReadPlanTarget(const std::string& path);
+
+// Whether the file at `path` is a binary plan (false when it cannot be read).
+bool IsBinaryPlanFile(const std::string& path);
 
 }  // namespace qnnc::runtime
 

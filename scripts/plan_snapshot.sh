@@ -27,7 +27,7 @@ for model in testdata/models/*.onnx testdata/zoo/*.onnx; do
       *) target="x86_64+$level" ;;
     esac
     if ! "$compile" --model="$model" --target="$target" --isa="$level" --no-run \
-        --out="$out/$name.$level.plan" >"$out/$name.$level.log" 2>&1; then
+        --out="$out/$name.$level.plan" --plan-format=text >"$out/$name.$level.log" 2>&1; then
       echo "plan_snapshot: $name at $level failed (see $out/$name.$level.log)" >&2
       status=1
     fi

@@ -26,6 +26,8 @@ PACKAGES=(
   libabsl-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   libonnx-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev
+  # The binary plan: FlatBuffers (flatc and its headers), xxHash's checksum.
+  flatbuffers-compiler libflatbuffers-dev libxxhash-dev
   # The tuner's cost model; unzip for the records of sharded tuning tests.
   libxgboost-dev unzip
   # Test data: the ONNX backend node tests.

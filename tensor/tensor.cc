@@ -97,6 +97,19 @@ absl::StatusOr<Tensor> Tensor::Borrow(void* data, DType dtype, Shape shape) {
   return t;
 }
 
+absl::StatusOr<Tensor> Tensor::Wrap(std::shared_ptr<uint8_t> storage, int64_t bytes) {
+  if (storage == nullptr || bytes < 0 ||
+      reinterpret_cast<uintptr_t>(storage.get()) % kAlignment != 0) {
+    return absl::InvalidArgumentError("wrapped storage must be defined and aligned");
+  }
+  Tensor t;
+  t.dtype_ = DType::kU8;
+  t.shape_ = {bytes};
+  t.num_elements_ = bytes;
+  t.data_ = std::move(storage);
+  return t;
+}
+
 absl::StatusOr<Tensor> Tensor::View(const Tensor& base, int64_t offset, DType dtype, Shape shape,
                                     bool zero_padding) {
   auto n = NumElements(shape, dtype);

@@ -61,6 +61,11 @@ class Tensor {
   // get it (runtime::Executor copies it for such kernels), and no View is
   // made of it.
   static absl::StatusOr<Tensor> Borrow(void* data, DType dtype, Shape shape);
+  // `bytes` u8 elements at `storage` (shared: the tensor keeps it alive),
+  // which must be aligned to kAlignment and followed by kPaddingBytes of
+  // readable zeros: a mapped file's section (runtime/binary_plan.h). Padded,
+  // so views of it can be made.
+  static absl::StatusOr<Tensor> Wrap(std::shared_ptr<uint8_t> storage, int64_t bytes);
   // Like Create, for shapes already validated (aborts on a bad one).
   static Tensor Zeros(DType dtype, Shape shape);
   // Tensor holding a copy of `values`.

@@ -46,6 +46,8 @@ _SYSTEM_LIBS = {
     "onnx": "onnx.BUILD",
     "nlohmann_json": "nlohmann_json.BUILD",
     "xgboost": "xgboost.BUILD",
+    "flatbuffers": "flatbuffers.BUILD",
+    "xxhash": "xxhash.BUILD",
 }
 
 def qnnc_system_deps(qnnc_repo = ""):

@@ -72,7 +72,7 @@ grep -q 'arm.spatial_pack.int16' "$OUT/arm.json" || fail "aarch64+neon report la
 
 # Compiled plans: --out writes the compiled graph with its decisions; --plan
 # runs it without import or passes, and gives the same output bit for bit.
-expect 0 "match: +logits: match" --out="$OUT/mbv2.plan" --output="$OUT/direct.npy"
+expect 0 "match: +logits: match" --out="$OUT/mbv2.plan" --plan-format=text --output="$OUT/direct.npy"
 # How many ops the plan for this host has (it depends on the host's target).
 plan_ops=$(grep -oE "^ops: +[0-9]+" "$TEST_TMPDIR/log" | grep -oE "[0-9]+")
 [ -n "$plan_ops" ] || fail "the direct run printed no op count"
@@ -83,6 +83,26 @@ expect 0 "match: +logits: match" --plan="$TEST_TMPDIR/mbv2.plan" --threads=2 \
   --input="$MODELS/mobilenet_v2_qdq.input.f32" --expect="$MODELS/mobilenet_v2_qdq.ort_output.f32" \
   --output="$OUT/plan.npy"
 cmp -s "$TEST_TMPDIR/direct.npy" "$OUT/plan.npy" || fail "the plan's output differs from the direct run's"
+# The binary plan (the default format): the same graph, loaded by mapping
+# the file; its output is the direct run's bit for bit, and it is no bigger
+# than the constants it holds plus 10% (names, attributes, padding).
+expect 0 "match: +logits: match" --out="$OUT/mbv2.qplan" --report="$OUT/r.json"
+head -c 8 "$OUT/mbv2.qplan" | grep -q "qnncplan" || fail "the binary plan has no 'qnncplan' magic"
+cp "$OUT/mbv2.qplan" "$TEST_TMPDIR/"
+constant_bytes=$(grep -oE '"constant_bytes": [0-9]+' "$OUT/r.json" | grep -oE '[0-9]+$')
+plan_bytes=$(stat -c %s "$TEST_TMPDIR/mbv2.qplan")
+[ "$plan_bytes" -le $((constant_bytes * 110 / 100)) ] ||
+  fail "the binary plan is $plan_bytes bytes for $constant_bytes bytes of constants"
+expect 0 "load: +[0-9.]+ ms" --plan="$TEST_TMPDIR/mbv2.qplan" --input="$MODELS/mobilenet_v2_qdq.input.f32" \
+  --output="$OUT/binary.npy"
+cmp -s "$TEST_TMPDIR/direct.npy" "$OUT/binary.npy" || fail "the binary plan's output differs from the direct run's"
+expect 2 "--plan-format: unknown plan format 'json' \\(valid: binary, text\\)" --plan-format=json
+# A damaged binary plan is refused naming the file and what is wrong.
+head -c 100000 "$TEST_TMPDIR/mbv2.qplan" >"$TEST_TMPDIR/cut.qplan"
+expect 2 "cut.qplan' is truncated" --plan="$TEST_TMPDIR/cut.qplan"
+cp "$TEST_TMPDIR/mbv2.qplan" "$TEST_TMPDIR/flipped.qplan"
+printf '\x5a' | dd of="$TEST_TMPDIR/flipped.qplan" bs=1 seek=$((plan_bytes - 10)) conv=notrunc 2>/dev/null
+expect 2 "flipped.qplan' is corrupt: its checksum" --plan="$TEST_TMPDIR/flipped.qplan"
 # The picture of the compiled graph: one DOT node per op, each with its
 # implementation and decision, times, the slowest shaded, layout transforms
 # marked; Graphviz parses it and --svg renders it.
@@ -113,7 +133,7 @@ rc=$?
 [ "$rc" = 2 ] || fail "--svg without dot: exit $rc, expected 2"
 grep -q "needs Graphviz's dot" "$TEST_TMPDIR/log" || { fail "--svg without dot: no message"; cat "$TEST_TMPDIR/log"; }
 expect_clean
-expect 0 "run: +skipped" --target="$OTHER_TARGET" --no-run --out="$OUT/other.plan"
+expect 0 "run: +skipped" --target="$OTHER_TARGET" --no-run --out="$OUT/other.plan" --plan-format=text
 head -1 "$OUT/other.plan" | grep -q "target=${OTHER_TARGET%%+*}" || fail "the $OTHER_TARGET plan names another target"
 cp "$OUT/other.plan" "$TEST_TMPDIR/"
 
@@ -123,7 +143,7 @@ cp "$OUT/other.plan" "$TEST_TMPDIR/"
 # creating them runs everywhere.
 for t in x86_64 x86_64+avx2 x86_64+avxvnni x86_64+avx512vnni aarch64+neon aarch64+dotprod aarch64+i8mm; do
   expect 0 "run: +skipped" --isa=scalar --target="$t" --no-run --out="$OUT/cross.plan" \
-    --report="$OUT/cross.json"
+    --plan-format=text --report="$OUT/cross.json"
   # The header spells the target canonically (implied features added).
   want="target=${t%%+*}\+.*${t#*+}"
   [ "$t" = "${t#*+}" ] && want="target=$t\$"

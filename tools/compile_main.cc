@@ -3,6 +3,7 @@
 //
 // Exit codes: 0 success, 1 output mismatch (--expect / --test-data),
 // 2 bad input (model, flags, files) or any other error.
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -50,7 +51,10 @@ ABSL_FLAG(std::string, dot, "",
 ABSL_FLAG(std::string, svg, "", "render that graph to SVG here (needs Graphviz's dot)");
 ABSL_FLAG(std::string, out, "",
           "write the compiled plan here: the graph after every pass, each op with its implementation, "
-          "config and layout, as text IR (run it with --plan)");
+          "config and layout, and the constants (run it with --plan)");
+ABSL_FLAG(std::string, plan_format, "binary",
+          "the format --out writes: binary (mapped at load, its constants used in place) or text "
+          "(text IR, for reading and `opt`); --plan reads either");
 ABSL_FLAG(std::string, plan, "",
           "run a compiled plan written by --out: no import and no passes; kernels bind and pack "
           "their weights at load, for the target the plan was compiled for");
@@ -74,6 +78,7 @@ namespace {
 struct RunSettings {
   std::string plan_path;   // --plan, resolved; empty: compile a model
   std::string out_path;    // --out, resolved
+  runtime::PlanFormat plan_format = runtime::PlanFormat::kBinary;  // --plan-format
   std::string model_path;  // the model compiled, or the plan
   target::Target target;   // --target, or the one the plan names
   bool no_run = false;
@@ -141,6 +146,9 @@ absl::StatusOr<RunSettings> ParseFlags(int argc, char** argv) {
   s.plan_path = absl::GetFlag(FLAGS_plan).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_plan));
   s.out_path = absl::GetFlag(FLAGS_out).empty() ? "" : ResolveUserPath(absl::GetFlag(FLAGS_out));
   if (!s.plan_path.empty()) RETURN_IF_ERROR(CheckPlanFlags(records_specs, s.out_path));
+  absl::StatusOr<runtime::PlanFormat> format = runtime::ParsePlanFormat(absl::GetFlag(FLAGS_plan_format));
+  if (!format.ok()) return absl::InvalidArgumentError(absl::StrCat("--plan-format: ", format.status().message()));
+  s.plan_format = *format;
   s.no_run = absl::GetFlag(FLAGS_no_run);
   ASSIGN_OR_RETURN(s.target, ResolveRunTarget(s.plan_path, s.no_run));
   s.threads = absl::GetFlag(FLAGS_threads);
@@ -219,10 +227,11 @@ absl::StatusOr<std::vector<tensor::Tensor>> ReadExpected(const std::vector<std::
 }
 
 // The files this run writes (resolved paths; empty: not asked for).
-OutputPaths ResolveOutputPaths(const std::string& out_path) {
+OutputPaths ResolveOutputPaths(const RunSettings& s) {
   auto path_flag = [](const std::string& flag) { return flag.empty() ? "" : ResolveUserPath(flag); };
   OutputPaths paths;
-  paths.plan = out_path;
+  paths.plan = s.out_path;
+  paths.plan_format = s.plan_format;
   paths.output = path_flag(absl::GetFlag(FLAGS_output));
   paths.report = path_flag(absl::GetFlag(FLAGS_report));
   paths.dot = path_flag(absl::GetFlag(FLAGS_dot));
@@ -241,12 +250,13 @@ absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings
                                   const std::vector<tensor::Tensor>& inputs,
                                   const std::vector<tensor::Tensor>& expected,
                                   const OutputChecks& checks, CompileSummary summary) {
-  const OutputPaths paths = ResolveOutputPaths(s.out_path);
+  const OutputPaths paths = ResolveOutputPaths(s);
   const std::string target_name = s.target.ToString();
   if (s.no_run) {
     // The kernels bound (or, for an instruction set this host lacks,
     // described) at plan load; nothing ran.
     summary.timings = executor.last_timings();
+    summary.peak_rss_bytes = PeakRssBytes();
     RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), target_name, summary, nullptr));
     std::cout << HumanSummary(executor.graph(), summary);
     return true;
@@ -266,6 +276,7 @@ absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings
     summary.checks.push_back({checks.names[i], c.match, c.max_abs_diff, c.message});
     all_match = all_match && c.match;
   }
+  summary.peak_rss_bytes = PeakRssBytes();
   RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), target_name, summary, &outputs[0]));
   std::cout << HumanSummary(executor.graph(), summary);
   return all_match;
@@ -275,11 +286,14 @@ absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings
 // otherwise: 0, or 1 when an output does not match.
 absl::StatusOr<int> CompileAndRun(int argc, char** argv) {
   ASSIGN_OR_RETURN(const RunSettings s, ParseFlags(argc, argv));
+  const auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(CompiledModel compiled, CompileOrLoad(s));
   ASSIGN_OR_RETURN(const OutputChecks checks,
                    DescribeOutputs(*compiled.graph, s.run_files.expect_files.size()));
   ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> executor,
                    CreateExecutor(std::move(compiled.graph), s));
+  const double prepare_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ASSIGN_OR_RETURN(const std::vector<tensor::Tensor> expected,
                    ReadExpected(s.run_files.expect_files, checks.types));
   ASSIGN_OR_RETURN(const std::vector<tensor::Tensor> inputs,
@@ -292,6 +306,8 @@ absl::StatusOr<int> CompileAndRun(int argc, char** argv) {
   summary.untuned_workloads = compiled.untuned_workloads;
   summary.threads = s.threads;
   summary.memory = executor->memory();
+  summary.from_plan = !s.plan_path.empty();
+  summary.prepare_ms = prepare_ms;
   ASSIGN_OR_RETURN(const bool all_match,
                    RunAndReport(*executor, s, inputs, expected, checks, std::move(summary)));
   if (!all_match) {

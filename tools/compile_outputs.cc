@@ -23,8 +23,9 @@ absl::Status WriteCompileOutputs(const OutputPaths& paths, const ir::Graph& grap
     return absl::OkStatus();
   };
   if (!paths.plan.empty()) {
-    RETURN_IF_ERROR(
-        put(paths.plan, io::WriteFileAtomically(paths.plan, runtime::PlanText(graph, target))));
+    absl::StatusOr<std::string> plan = runtime::PlanBytes(graph, target, paths.plan_format);
+    if (!plan.ok()) return put(paths.plan, plan.status());
+    RETURN_IF_ERROR(put(paths.plan, io::WriteFileAtomically(paths.plan, *plan)));
   }
   if (output != nullptr && !paths.output.empty()) {
     RETURN_IF_ERROR(put(paths.output, io::WriteTensorFile(paths.output, *output)));

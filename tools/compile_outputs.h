@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "ir/graph.h"
+#include "runtime/plan.h"
 #include "tensor/tensor.h"
 #include "tools/compile_report.h"
 
@@ -17,6 +18,7 @@ namespace qnnc::tools {
 // Resolved paths; empty means not asked for.
 struct OutputPaths {
   std::string plan, output, report, dot, svg;
+  runtime::PlanFormat plan_format = runtime::PlanFormat::kBinary;
 };
 
 // `output` is the model's first output, or nullptr when nothing ran; the

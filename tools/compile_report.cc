@@ -1,5 +1,7 @@
 #include "tools/compile_report.h"
 
+#include <sys/resource.h>
+
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -62,7 +64,9 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
                  {"sum_without_reuse_bytes", s.memory.sum_bytes},
                  {"constant_bytes", s.memory.constant_bytes},
                  {"input_output_bytes", s.memory.io_bytes},
-                 {"in_place_concats", s.memory.in_place_concats}};
+                 {"in_place_concats", s.memory.in_place_concats},
+                 {"peak_rss_bytes", s.peak_rss_bytes}};
+  j[s.from_plan ? "load_ms" : "compile_ms"] = s.prepare_ms;
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : s.checks) {
     checks.push_back({{"output", c.output},
@@ -74,6 +78,12 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
   return j.dump(2) + "\n";
 }
 
+int64_t PeakRssBytes() {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux gives KiB
+}
+
 std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
   std::string ops;
   for (const auto& [kind, count] : OpsByKind(graph)) {
@@ -82,17 +92,20 @@ std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
   std::string out = absl::StrCat("model:   ", s.model, "\n", "target:  ", s.target, "\n",
                                  "host:    ", s.host, "\n",
                                  "ops:     ", graph.num_nodes(), " (", ops, ")\n");
+  absl::StrAppend(&out, absl::StrFormat("%s %.1f ms (%s, until the kernels bound)\n",
+                                        s.from_plan ? "load:   " : "compile:", s.prepare_ms,
+                                        s.from_plan ? "the plan loaded" : "import and passes"));
   auto mib = [](int64_t b) { return static_cast<double>(b) / (1 << 20); };
   absl::StrAppend(&out, absl::StrFormat(
                             "memory:  activations in a planned arena of %.2f MiB (peak %.2f MiB, "
-                            "%.2f MiB without reuse%s); constants %.2f MiB\n",
+                            "%.2f MiB without reuse%s); constants %.2f MiB; peak RSS %.1f MiB\n",
                             mib(s.memory.arena_bytes), mib(s.memory.peak_bytes),
                             mib(s.memory.sum_bytes),
                             s.memory.in_place_concats
                                 ? absl::StrCat(", ", s.memory.in_place_concats,
                                                " concat(s) written in place")
                                 : "",
-                            mib(s.memory.constant_bytes)));
+                            mib(s.memory.constant_bytes), mib(s.peak_rss_bytes)));
   if (s.runs > 0) {
     absl::StrAppend(&out, absl::StrFormat("latency: %.3f ms (median of %d warm run%s, %d thread%s)\n",
                                           s.median_ms, s.runs, s.runs == 1 ? "" : "s", s.threads,

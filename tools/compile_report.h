@@ -34,7 +34,14 @@ struct CompileSummary {
   std::vector<OutputCheck> checks;
   std::vector<std::string> untuned_workloads;
   runtime::MemoryStats memory;  // as the executor planned it
+  // Compiling the model (or loading the plan) until its kernels bound.
+  bool from_plan = false;
+  double prepare_ms = 0;
+  int64_t peak_rss_bytes = 0;  // the process's, when the report is made
 };
+
+// The process's peak resident set so far (getrusage), in bytes.
+int64_t PeakRssBytes();
 
 // Serialized with nlohmann::json, pretty-printed.
 std::string ReportJson(const ir::Graph& graph, const CompileSummary& summary);

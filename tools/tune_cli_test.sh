@@ -37,8 +37,10 @@ run 0 "best .* GOPS" "$RECORDS" show "$T/r.jsonl"
 run 0 "match: +logits: match" "$COMPILE" --records="$T/r.jsonl" --require-tuned --report="$T/tuned.json"
 grep -q '"decision": "tuned"' "$T/tuned.json" || fail "no tuned decision in the report"
 grep -q '"decision": "fallback"' "$T/tuned.json" && fail "a fallback decision remains under --require-tuned"
-# The plan written from a tuned compile keeps its decisions.
-run 0 "match: +logits: match" "$COMPILE" --records="$T/r.jsonl" --out="$T/tuned.plan" --output="$T/direct.npy"
+# The plan written from a tuned compile keeps its decisions (a text plan,
+# to read them).
+run 0 "match: +logits: match" "$COMPILE" --records="$T/r.jsonl" --out="$T/tuned.plan" --plan-format=text \
+  --output="$T/direct.npy"
 grep -q 'tuned = 1' "$T/tuned.plan" || fail "the tuned plan records no tuned decision"
 run 0 "match: +logits: match" "$COMPILE" --plan="$T/tuned.plan" \
   --input="$TEST_SRCDIR/qnnc/testdata/models/mobilenet_v2_qdq.input.f32" \

@@ -1,0 +1,138 @@
+// Writes the binary plan (runtime/binary_plan.h).
+#include <cstring>
+#include <variant>
+#include <vector>
+
+#include "absl/base/config.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/binary_plan.h"
+#include "runtime/binary_plan_header.h"
+#include "runtime/plan_generated.h"
+
+namespace qnnc::runtime {
+namespace {
+
+using Builder = flatbuffers::FlatBufferBuilder;
+
+int64_t RoundUp(int64_t n, int64_t to) { return (n + to - 1) / to * to; }
+
+flatbuffers::Offset<fb::TensorType> TypeOf(Builder& b, tensor::DType dtype, const tensor::Shape& shape) {
+  auto name = b.CreateString(tensor::DTypeName(dtype));
+  auto dims = b.CreateVector(shape);
+  return fb::CreateTensorType(b, name, dims);
+}
+
+flatbuffers::Offset<fb::Attr> AttrOf(Builder& b, const std::string& name, const ir::AttrValue& value) {
+  auto key = b.CreateString(name);
+  if (const auto* i = std::get_if<int64_t>(&value)) return fb::CreateAttr(b, key, fb::AttrKind::Int, *i);
+  if (const auto* f = std::get_if<double>(&value)) {
+    return fb::CreateAttr(b, key, fb::AttrKind::Float, 0, *f);
+  }
+  if (const auto* s = std::get_if<std::string>(&value)) {
+    auto text = b.CreateString(*s);
+    return fb::CreateAttr(b, key, fb::AttrKind::String, 0, 0.0, text);
+  }
+  if (const auto* ints = std::get_if<std::vector<int64_t>>(&value)) {
+    auto v = b.CreateVector(*ints);
+    return fb::CreateAttr(b, key, fb::AttrKind::Ints, 0, 0.0, 0, v);
+  }
+  auto v = b.CreateVector(std::get<std::vector<double>>(value));
+  return fb::CreateAttr(b, key, fb::AttrKind::Floats, 0, 0.0, 0, 0, v);
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target) {
+  static_assert(ABSL_IS_LITTLE_ENDIAN, "the binary plan's header and data are little-endian");
+  Builder b(1 << 16);
+  absl::flat_hash_map<const ir::Value*, uint32_t> index;
+  auto define = [&](const ir::Value* v) { index.emplace(v, static_cast<uint32_t>(index.size())); };
+
+  std::vector<flatbuffers::Offset<fb::Input>> inputs;
+  for (const ir::Value* v : graph.inputs()) {
+    if (!v->type()) return absl::InvalidArgumentError(absl::StrCat("input %", v->name(), " has no type"));
+    auto name = b.CreateString(v->name());
+    inputs.push_back(fb::CreateInput(b, name, TypeOf(b, v->type()->dtype, v->type()->shape)));
+    define(v);
+  }
+  // Each constant at a multiple of the alignment, then at least the padding
+  // every tensor has, zeroed.
+  std::vector<flatbuffers::Offset<fb::Constant>> constants;
+  const std::vector<ir::Value*> constant_values = graph.constants();
+  std::vector<int64_t> offsets;
+  int64_t data_size = 0;
+  for (const ir::Value* v : constant_values) {
+    const tensor::Tensor& t = v->data();
+    const int64_t offset = data_size;
+    offsets.push_back(offset);
+    data_size = RoundUp(offset + static_cast<int64_t>(t.byte_size()) + tensor::Tensor::kPaddingBytes,
+                        tensor::Tensor::kAlignment);
+    auto name = b.CreateString(v->name());
+    constants.push_back(
+        fb::CreateConstant(b, name, TypeOf(b, t.dtype(), t.shape()), offset, t.byte_size()));
+    define(v);
+  }
+  data_size = std::max<int64_t>(data_size, tensor::Tensor::kPaddingBytes);
+
+  std::vector<flatbuffers::Offset<fb::Node>> nodes;
+  for (const ir::Node* node : graph.nodes()) {
+    std::vector<uint32_t> args;
+    for (size_t i = 0; i < node->inputs().size(); ++i) {
+      auto it = index.find(node->input(i));
+      if (it == index.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(node->Describe(), ": input ", i, " is not defined before the op"));
+      }
+      args.push_back(it->second);
+    }
+    std::vector<flatbuffers::Offset<fb::Result>> results;
+    for (const ir::Value* out : node->outputs()) {
+      auto name = b.CreateString(out->name());
+      auto type = out->type() ? TypeOf(b, out->type()->dtype, out->type()->shape) : 0;
+      results.push_back(fb::CreateResult(b, name, type));
+      define(out);
+    }
+    std::vector<flatbuffers::Offset<fb::Attr>> attrs;
+    for (const auto& [name, value] : node->attrs().map()) attrs.push_back(AttrOf(b, name, value));
+    auto op = b.CreateString(node->op());
+    auto node_name = b.CreateString(node->name());
+    auto arg_vec = b.CreateVector(args);
+    auto result_vec = b.CreateVector(results);
+    auto attr_vec = b.CreateVector(attrs);
+    nodes.push_back(fb::CreateNode(b, op, node_name, arg_vec, result_vec, attr_vec));
+  }
+  std::vector<uint32_t> outputs;
+  for (const ir::Value* v : graph.outputs()) {
+    auto it = index.find(v);
+    if (it == index.end()) return absl::InvalidArgumentError("a graph output is not defined");
+    outputs.push_back(it->second);
+  }
+  auto target_name = b.CreateString(std::string(target));
+  auto graph_name = b.CreateString(graph.name());
+  auto input_vec = b.CreateVector(inputs);
+  auto constant_vec = b.CreateVector(constants);
+  auto node_vec = b.CreateVector(nodes);
+  auto output_vec = b.CreateVector(outputs);
+  b.Finish(fb::CreatePlan(b, target_name, graph_name, input_vec, constant_vec, node_vec, output_vec),
+           fb::PlanIdentifier());
+
+  PlanHeader header;
+  header.graph_offset = kBinaryPlanHeaderBytes;
+  header.graph_size = b.GetSize();
+  header.data_offset = RoundUp(header.graph_offset + header.graph_size, tensor::Tensor::kAlignment);
+  header.data_size = data_size;
+  std::string bytes(header.data_offset + header.data_size, '\0');
+  std::memcpy(&bytes[header.graph_offset], b.GetBufferPointer(), header.graph_size);
+  for (size_t i = 0; i < constant_values.size(); ++i) {
+    const tensor::Tensor& t = constant_values[i]->data();
+    if (t.byte_size() > 0) {
+      std::memcpy(&bytes[header.data_offset + offsets[i]], t.raw_data(), t.byte_size());
+    }
+  }
+  header.checksum = PlanChecksum(bytes.data(), bytes.size());
+  WritePlanHeader(header, &bytes[0]);
+  return bytes;
+}
+
+}  // namespace qnnc::runtime
