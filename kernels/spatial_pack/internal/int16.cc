@@ -24,9 +24,11 @@ void DenseRow(const Int16Setup& s, const Int16Run& r, size_t ti, size_t item) {
   const int64_t dh = r.dh * r.wp, dw = r.dw, sw = r.sw;
   for (int64_t ox = 0; ox < r.ow; ox += TOW) {
     const int64_t npix = std::min<int64_t>(TOW, r.ow - ox);
-    int32_t acc[TOW][TCO];
+    // Unsigned: a sum past int32 (weights no legalization would give, as
+    // in a hand-made plan) wraps instead of being undefined.
+    uint32_t acc[TOW][TCO];
     for (int p = 0; p < TOW; ++p) {
-      for (int c = 0; c < TCO; ++c) acc[p][c] = s.bias[t.oc0 + c];
+      for (int c = 0; c < TCO; ++c) acc[p][c] = static_cast<uint32_t>(s.bias[t.oc0 + c]);
     }
     const int16_t* w = s.packed.data() + t.w_offset;
     const int16_t* in_tile = in_row + ox * sw;
@@ -36,7 +38,7 @@ void DenseRow(const Int16Setup& s, const Int16Run& r, size_t ti, size_t item) {
           const int16_t* src = in_tile + ic * plane + ky * dh + kx * dw;
           for (int p = 0; p < TOW; ++p) {
             const int32_t x = src[p * sw];
-            for (int c = 0; c < TCO; ++c) acc[p][c] += x * static_cast<int32_t>(w[c]);
+            for (int c = 0; c < TCO; ++c) acc[p][c] += static_cast<uint32_t>(x * static_cast<int32_t>(w[c]));
           }
           w += TCO;
         }
@@ -45,7 +47,7 @@ void DenseRow(const Int16Setup& s, const Int16Run& r, size_t ti, size_t item) {
     if (s.ep.raw32) {  // the accumulators, i32 (a dynamic convolution's)
       int32_t* o32 = reinterpret_cast<int32_t*>(r.out) + ((n * r.oc + t.oc0) * r.oh + oy) * r.ow + ox;
       for (int64_t c = 0; c < oc_valid; ++c) {
-        for (int64_t p = 0; p < npix; ++p) o32[c * out_cstride + p] = acc[p][c];
+        for (int64_t p = 0; p < npix; ++p) o32[c * out_cstride + p] = static_cast<int32_t>(acc[p][c]);
       }
       continue;
     }
@@ -53,7 +55,7 @@ void DenseRow(const Int16Setup& s, const Int16Run& r, size_t ti, size_t item) {
       const float m = s.mult[t.oc0 + c];
       uint8_t* o = out_row + c * out_cstride + ox;
       for (int64_t p = 0; p < npix; ++p) {
-        o[p] = static_cast<uint8_t>(RequantizeScalar(acc[p][c], m, s.ep));
+        o[p] = static_cast<uint8_t>(RequantizeScalar(static_cast<int32_t>(acc[p][c]), m, s.ep));
       }
     }
   }
@@ -78,13 +80,14 @@ void DepthwiseTask(void* vctx, size_t n_oc, size_t oy) {
   int32_t* out32 = reinterpret_cast<int32_t*>(r.out) + at;  // raw32
   const float m = s.mult[oc];
   for (int64_t ox = 0; ox < r.ow; ++ox) {
-    int32_t acc = s.bias[oc];
+    uint32_t sum = static_cast<uint32_t>(s.bias[oc]);  // wraps, as DenseRow's
     const int16_t* src = in + ox * r.sw;
     for (int64_t ky = 0; ky < r.kh; ++ky) {
       for (int64_t kx = 0; kx < r.kw; ++kx) {
-        acc += static_cast<int32_t>(src[ky * r.dh * r.wp + kx * r.dw]) * w[ky * r.kw + kx];
+        sum += static_cast<uint32_t>(static_cast<int32_t>(src[ky * r.dh * r.wp + kx * r.dw]) * w[ky * r.kw + kx]);
       }
     }
+    const int32_t acc = static_cast<int32_t>(sum);
     if (s.ep.raw32) {
       out32[ox] = acc;
     } else {
