@@ -9,6 +9,7 @@
 #include "runtime/binary_plan.h"
 #include "runtime/binary_plan_header.h"
 #include "runtime/plan_generated.h"
+#include "util/status_macros.h"
 
 namespace qnnc::runtime {
 namespace {
@@ -41,12 +42,47 @@ flatbuffers::Offset<fb::Attr> AttrOf(Builder& b, const std::string& name, const 
   return fb::CreateAttr(b, key, fb::AttrKind::Floats, 0, 0.0, 0, 0, v);
 }
 
+using ValueIndex = absl::flat_hash_map<const ir::Value*, uint32_t>;
+
+// The nodes in order, each result numbered after the values before it.
+absl::StatusOr<std::vector<flatbuffers::Offset<fb::Node>>> NodesOf(Builder& b, const ir::Graph& graph,
+                                                                   ValueIndex& index) {
+  std::vector<flatbuffers::Offset<fb::Node>> nodes;
+  for (const ir::Node* node : graph.nodes()) {
+    std::vector<uint32_t> args;
+    for (size_t i = 0; i < node->inputs().size(); ++i) {
+      auto it = index.find(node->input(i));
+      if (it == index.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(node->Describe(), ": input ", i, " is not defined before the op"));
+      }
+      args.push_back(it->second);
+    }
+    std::vector<flatbuffers::Offset<fb::Result>> results;
+    for (const ir::Value* out : node->outputs()) {
+      auto name = b.CreateString(out->name());
+      auto type = out->type() ? TypeOf(b, out->type()->dtype, out->type()->shape) : 0;
+      results.push_back(fb::CreateResult(b, name, type));
+      index.emplace(out, static_cast<uint32_t>(index.size()));
+    }
+    std::vector<flatbuffers::Offset<fb::Attr>> attrs;
+    for (const auto& [name, value] : node->attrs().map()) attrs.push_back(AttrOf(b, name, value));
+    auto op = b.CreateString(node->op());
+    auto node_name = b.CreateString(node->name());
+    auto arg_vec = b.CreateVector(args);
+    auto result_vec = b.CreateVector(results);
+    auto attr_vec = b.CreateVector(attrs);
+    nodes.push_back(fb::CreateNode(b, op, node_name, arg_vec, result_vec, attr_vec));
+  }
+  return nodes;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target) {
   static_assert(ABSL_IS_LITTLE_ENDIAN, "the binary plan's header and data are little-endian");
   Builder b(1 << 16);
-  absl::flat_hash_map<const ir::Value*, uint32_t> index;
+  ValueIndex index;
   auto define = [&](const ir::Value* v) { index.emplace(v, static_cast<uint32_t>(index.size())); };
 
   std::vector<flatbuffers::Offset<fb::Input>> inputs;
@@ -75,33 +111,7 @@ absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string
   }
   data_size = std::max<int64_t>(data_size, tensor::Tensor::kPaddingBytes);
 
-  std::vector<flatbuffers::Offset<fb::Node>> nodes;
-  for (const ir::Node* node : graph.nodes()) {
-    std::vector<uint32_t> args;
-    for (size_t i = 0; i < node->inputs().size(); ++i) {
-      auto it = index.find(node->input(i));
-      if (it == index.end()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(node->Describe(), ": input ", i, " is not defined before the op"));
-      }
-      args.push_back(it->second);
-    }
-    std::vector<flatbuffers::Offset<fb::Result>> results;
-    for (const ir::Value* out : node->outputs()) {
-      auto name = b.CreateString(out->name());
-      auto type = out->type() ? TypeOf(b, out->type()->dtype, out->type()->shape) : 0;
-      results.push_back(fb::CreateResult(b, name, type));
-      define(out);
-    }
-    std::vector<flatbuffers::Offset<fb::Attr>> attrs;
-    for (const auto& [name, value] : node->attrs().map()) attrs.push_back(AttrOf(b, name, value));
-    auto op = b.CreateString(node->op());
-    auto node_name = b.CreateString(node->name());
-    auto arg_vec = b.CreateVector(args);
-    auto result_vec = b.CreateVector(results);
-    auto attr_vec = b.CreateVector(attrs);
-    nodes.push_back(fb::CreateNode(b, op, node_name, arg_vec, result_vec, attr_vec));
-  }
+  ASSIGN_OR_RETURN(std::vector<flatbuffers::Offset<fb::Node>> nodes, NodesOf(b, graph, index));
   std::vector<uint32_t> outputs;
   for (const ir::Value* v : graph.outputs()) {
     auto it = index.find(v);
