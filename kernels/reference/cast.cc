@@ -66,6 +66,22 @@ absl::StatusOr<Tensor> Cast(const Tensor& x, DType to) {
     if (x.byte_size() > 0) std::memcpy(out.raw_data(), x.raw_data(), x.byte_size());
     return out;
   }
+  if (tensor::IsInteger(x.dtype()) && tensor::IsInteger(to)) {
+    // The common case (weights widened for a legalization), typed: the
+    // same wrapping as Write's, without a dispatch per element.
+    internal::VisitInteger(x.dtype(), [&](auto from_tag) {
+      using From = typename decltype(from_tag)::type;
+      internal::VisitInteger(to, [&](auto to_tag) {
+        using To = typename decltype(to_tag)::type;
+        const From* in = x.data<From>();
+        To* o = out.data<To>();
+        for (int64_t i = 0; i < x.num_elements(); ++i) {
+          o[i] = static_cast<To>(static_cast<uint64_t>(static_cast<int64_t>(in[i])));
+        }
+      });
+    });
+    return out;
+  }
   for (int64_t i = 0; i < x.num_elements(); ++i) Write(out, i, Read(x, i));
   return out;
 }

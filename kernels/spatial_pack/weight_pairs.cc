@@ -13,18 +13,21 @@ namespace qnnc::kernels::spatial_pack {
 int64_t MaxWeightPairSum(const int16_t* w, const tensor::Shape& shape, int64_t groups) {
   const int64_t oc_count = shape[0], cg = shape[1];
   const int64_t kk = shape[2] * shape[3], og = std::max<int64_t>(1, oc_count / groups);
-  int64_t worst = 0;
+  // Pairs (2m, 2m + 1) of the group's input channels, a channel outside the
+  // group reading as 0; the taps innermost, contiguous, so the loop
+  // vectorizes.
+  int32_t worst = 0;
   for (int64_t oc = 0; oc < oc_count; ++oc) {
     const int64_t lo = (oc / og) * cg, hi = lo + cg;  // the group's input channels
-    for (int64_t k = 0; k < kk; ++k) {
-      for (int64_t m = lo / 2; 2 * m < hi; ++m) {
-        int64_t pos = 0, neg = 0;
-        for (int64_t ic = 2 * m; ic <= 2 * m + 1; ++ic) {
-          if (ic < lo || ic >= hi) continue;
-          const int64_t v = w[(oc * cg + (ic - lo)) * kk + k];
-          (v > 0 ? pos : neg) += v > 0 ? v : -v;
-        }
-        worst = std::max({worst, pos, neg});
+    auto row = [&](int64_t ic) { return ic >= lo && ic < hi ? w + (oc * cg + (ic - lo)) * kk : nullptr; };
+    for (int64_t m = lo / 2; 2 * m < hi; ++m) {
+      const int16_t* a = row(2 * m);
+      const int16_t* b = row(2 * m + 1);
+      for (int64_t k = 0; k < kk; ++k) {
+        const int32_t va = a ? a[k] : 0, vb = b ? b[k] : 0;
+        const int32_t pos = std::max(va, 0) + std::max(vb, 0);
+        const int32_t neg = std::max(-va, 0) + std::max(-vb, 0);
+        worst = std::max(worst, std::max(pos, neg));
       }
     }
   }
