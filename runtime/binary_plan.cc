@@ -252,10 +252,10 @@ absl::StatusOr<const fb::Plan*> VerifiedGraph(const uint8_t* bytes, const PlanHe
   return fb::GetPlan(graph);
 }
 
-}  // namespace
-
-absl::StatusOr<LoadedPlan> ParseBinaryPlan(std::shared_ptr<uint8_t> bytes, int64_t size,
-                                           absl::string_view name, int64_t max_bytes) {
+// `file_mapped`: `bytes` is a private read-only mapping of the file, whose
+// pages a constant may release (tensor::Tensor::ReleasePages).
+absl::StatusOr<LoadedPlan> Parse(std::shared_ptr<uint8_t> bytes, int64_t size, absl::string_view name,
+                                 int64_t max_bytes, bool file_mapped) {
   ASSIGN_OR_RETURN(PlanHeader h, CheckHeader(bytes.get(), static_cast<uint64_t>(size), name));
   if (PlanChecksum(bytes.get(), static_cast<uint64_t>(size)) != h.checksum) {
     return absl::InvalidArgumentError(
@@ -265,9 +265,17 @@ absl::StatusOr<LoadedPlan> ParseBinaryPlan(std::shared_ptr<uint8_t> bytes, int64
   // Constants are views of the data section, which keeps the whole plan alive.
   std::shared_ptr<uint8_t> data(bytes, bytes.get() + h.data_offset);
   ASSIGN_OR_RETURN(tensor::Tensor section,
-                   tensor::Tensor::Wrap(std::move(data), static_cast<int64_t>(h.data_size) -
-                                                             tensor::Tensor::kPaddingBytes));
+                   tensor::Tensor::Wrap(std::move(data),
+                                        static_cast<int64_t>(h.data_size) - tensor::Tensor::kPaddingBytes,
+                                        file_mapped));
   return GraphReader(name, section).Read(*plan, max_bytes);
+}
+
+}  // namespace
+
+absl::StatusOr<LoadedPlan> ParseBinaryPlan(std::shared_ptr<uint8_t> bytes, int64_t size,
+                                           absl::string_view name, int64_t max_bytes) {
+  return Parse(std::move(bytes), size, name, max_bytes, /*file_mapped=*/false);
 }
 
 absl::StatusOr<LoadedPlan> LoadBinaryPlan(const std::string& path, int64_t max_bytes) {
@@ -287,7 +295,7 @@ absl::StatusOr<LoadedPlan> LoadBinaryPlan(const std::string& path, int64_t max_b
     return absl::InternalError(absl::StrCat("cannot map '", path, "': ", std::strerror(errno)));
   }
   std::shared_ptr<uint8_t> bytes(static_cast<uint8_t*>(map), [size](uint8_t* p) { munmap(p, size); });
-  return ParseBinaryPlan(std::move(bytes), static_cast<int64_t>(size), path, max_bytes);
+  return Parse(std::move(bytes), static_cast<int64_t>(size), path, max_bytes, /*file_mapped=*/true);
 }
 
 absl::StatusOr<std::string> ReadBinaryPlanTarget(const std::string& path) {

@@ -17,13 +17,6 @@
 namespace qnnc::runtime {
 namespace {
 
-// Whether an op has too little work to share between threads: waking them
-// costs a few microseconds per op, more than small ops take (ShuffleNet's
-// 14x14 layers ran 1.7x slower on 2 threads than on 1). Convolutions and
-// dense layers count multiply-adds, other ops the bytes they write.
-constexpr int64_t kSerialMacs = int64_t{1} << 19;
-constexpr int64_t kSerialBytes = int64_t{32} << 10;
-
 // The bytes of each slot's value, each checked against the limit before
 // any is added up (so no sum of them can overflow).
 absl::StatusOr<std::vector<int64_t>> CheckedSlotBytes(const std::vector<const ir::Value*>& value_of,
@@ -82,31 +75,6 @@ absl::Status CheckTotalMemory(const MemoryStats& memory, int64_t max_bytes) {
 
 }  // namespace
 
-bool SerialWork(const ir::Node& n) {
-  int64_t elements = 0, bytes = 0;
-  for (const ir::Value* v : n.outputs()) {
-    int64_t e = 1;
-    for (int64_t d : v->type()->shape) e *= d;
-    elements += e;
-    bytes += e * static_cast<int64_t>(tensor::DTypeSize(v->type()->dtype));
-  }
-  const std::string& op = n.op();
-  const bool conv = op.find("conv2d") != std::string::npos || op == "nn.dense" || op == "qnn.dense";
-  if (conv && n.inputs().size() > 1 && n.input(1)->type() && n.input(1)->type()->rank() >= 2) {
-    const tensor::Shape& w = n.input(1)->type()->shape;
-    // A depthwise convolution ([O, 1, kh, kw]) takes about ten times a dense
-    // one's time per multiply-add (each input byte serves kh * kw products,
-    // not hundreds): count it by the bytes it writes, as other ops. MobileNetV2's
-    // 7x7x960 depthwise layers (423K multiply-adds, 47 KB) took 0.043 ms on
-    // one thread of two and 0.029 ms on both (cap avx2, Zen 5).
-    if (w.size() == 4 && w[1] == 1) return bytes < kSerialBytes;  // dense layers: rank 2
-    int64_t k = 1;
-    for (size_t d = 1; d < w.size(); ++d) k *= w[d];  // per output: [O, I/g, kh, kw] or [N, K]
-    return elements * k < kSerialMacs;
-  }
-  return bytes < kSerialBytes;
-}
-
 struct Executor::RunState {
   std::vector<tensor::Tensor> slots;
   tensor::Tensor arena;  // u8[arena_bytes]
@@ -151,6 +119,9 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
   }
   for (const ir::Value* out : graph_->outputs()) output_slots_.push_back(slot.at(out));
   RETURN_IF_ERROR(PlanMemoryOf(max_bytes));
+  // A constant read by one kernel only, which packed it, may leave memory
+  // once that kernel is made.
+  const std::vector<int> readers = ReadersOfSlots();
   for (Step& step : steps_) {
     const ir::Node* n = step.node;
     // A decision is a promise: an op whose decision names an implementation
@@ -177,6 +148,11 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
                                    kernels::cpu::DescribeHostIsa(), ")");
         if (!options.allow_unrunnable) return absl::FailedPreconditionError(unrunnable_);
       }
+      if (kernel && isa.empty() && !kernel->ReadsConstantsWhenRun()) {
+        for (int s : step.inputs) {
+          if (readers[s] == 1) constant_slots_[s].ReleasePages();
+        }
+      }
       step.kernel = std::move(kernel);
     }
     timings_.push_back({n->op(), n->name(), ir::ImplementationOf(*n), ir::KernelLayoutOf(*n),
@@ -197,6 +173,15 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
   }
   last_timings_ = timings_;  // all 0 until a run finishes
   return absl::OkStatus();
+}
+
+std::vector<int> Executor::ReadersOfSlots() const {
+  std::vector<int> readers(num_slots_, 0);
+  for (const Step& step : steps_) {
+    for (int s : step.inputs) ++readers[s];
+  }
+  for (int s : output_slots_) ++readers[s];
+  return readers;
 }
 
 absl::Status Executor::PlanMemoryOf(int64_t max_bytes) {

@@ -116,6 +116,8 @@ class Executor {
   void ReturnState(std::unique_ptr<RunState> state) const;
   absl::Status RunSteps(RunState& state) const;
   absl::Status Plan(const ExecutorOptions& options);
+  // How many steps and graph outputs read each slot.
+  std::vector<int> ReadersOfSlots() const;
   absl::Status PlanMemoryOf(int64_t max_bytes);
   void MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std::vector<int>& first,
                            const std::vector<bool>& outside, std::vector<BufferLifetime>* buffers);

@@ -36,6 +36,11 @@ class PreparedKernel {
   // padding after them and no alignment: such a kernel may take a graph
   // input over the caller's memory (tensor::Tensor::Borrow) without a copy.
   virtual bool ReadsWithinInputs() const { return false; }
+  // Whether Run reads the node's constant inputs. False: the kernel copied
+  // what it needs from them when it was made (packed weights, bias and
+  // multipliers), so a constant no other step reads may leave memory
+  // (tensor::Tensor::ReleasePages).
+  virtual bool ReadsConstantsWhenRun() const { return true; }
   // The instruction set this kernel needs and this host may not use (e.g.
   // "avx512vnni"), or empty. Such a kernel was checked and described when the
   // plan was compiled, but not created: its Run fails (see ExecutorOptions).

@@ -1,5 +1,8 @@
 #include "tensor/tensor.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -97,7 +100,8 @@ absl::StatusOr<Tensor> Tensor::Borrow(void* data, DType dtype, Shape shape) {
   return t;
 }
 
-absl::StatusOr<Tensor> Tensor::Wrap(std::shared_ptr<uint8_t> storage, int64_t bytes) {
+absl::StatusOr<Tensor> Tensor::Wrap(std::shared_ptr<uint8_t> storage, int64_t bytes,
+                                    bool file_mapped) {
   if (storage == nullptr || bytes < 0 ||
       reinterpret_cast<uintptr_t>(storage.get()) % kAlignment != 0) {
     return absl::InvalidArgumentError("wrapped storage must be defined and aligned");
@@ -107,7 +111,17 @@ absl::StatusOr<Tensor> Tensor::Wrap(std::shared_ptr<uint8_t> storage, int64_t by
   t.shape_ = {bytes};
   t.num_elements_ = bytes;
   t.data_ = std::move(storage);
+  t.file_mapped_ = file_mapped;
   return t;
+}
+
+void Tensor::ReleasePages() const {
+  if (!file_mapped_ || byte_size() == 0) return;
+  // Whole pages only: a neighbour's bytes on a shared page stay.
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(data_.get());
+  const uintptr_t first = (begin + page - 1) / page * page, end = (begin + byte_size()) / page * page;
+  if (end > first) madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
 }
 
 absl::StatusOr<Tensor> Tensor::View(const Tensor& base, int64_t offset, DType dtype, Shape shape,
@@ -129,6 +143,7 @@ absl::StatusOr<Tensor> Tensor::View(const Tensor& base, int64_t offset, DType dt
   t.shape_ = std::move(shape);
   t.num_elements_ = *n;
   t.data_ = std::shared_ptr<uint8_t>(base.data_, base.data_.get() + offset);
+  t.file_mapped_ = base.file_mapped_;
   if (zero_padding) std::memset(t.data_.get() + bytes, 0, kPaddingBytes);
   return t;
 }

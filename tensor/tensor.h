@@ -64,8 +64,10 @@ class Tensor {
   // `bytes` u8 elements at `storage` (shared: the tensor keeps it alive),
   // which must be aligned to kAlignment and followed by kPaddingBytes of
   // readable zeros: a mapped file's section (runtime/binary_plan.h). Padded,
-  // so views of it can be made.
-  static absl::StatusOr<Tensor> Wrap(std::shared_ptr<uint8_t> storage, int64_t bytes);
+  // so views of it can be made. `file_mapped`: the storage is a private
+  // read-only mapping of a file, whose pages ReleasePages may drop.
+  static absl::StatusOr<Tensor> Wrap(std::shared_ptr<uint8_t> storage, int64_t bytes,
+                                     bool file_mapped = false);
   // Like Create, for shapes already validated (aborts on a bad one).
   static Tensor Zeros(DType dtype, Shape shape);
   // Tensor holding a copy of `values`.
@@ -104,6 +106,11 @@ class Tensor {
   Tensor Clone() const;
   // Bitwise equality of dtype, shape and data.
   bool BitwiseEquals(const Tensor& other) const;
+  // A hint that these bytes will not be read for a while (a constant a
+  // kernel packed a copy of): over a file mapping (Wrap), the whole pages
+  // within them leave memory, to be read back from the file if touched
+  // again; any other tensor is left as it is.
+  void ReleasePages() const;
 
  private:
   DType dtype_ = DType::kF32;
@@ -111,6 +118,7 @@ class Tensor {
   int64_t num_elements_ = 0;
   std::shared_ptr<uint8_t> data_;
   bool padded_ = true;
+  bool file_mapped_ = false;
 };
 
 template <typename T>

@@ -110,6 +110,8 @@ class SpatialPackKernel : public PreparedKernel {
     return absl::OkStatus();
   }
   std::string description() const override { return "spatial_pack " + kernel_->description(); }
+  // Everything but the data was packed or copied when the kernel was made.
+  bool ReadsConstantsWhenRun() const override { return false; }
 
  private:
   std::unique_ptr<sp::Conv2DKernel> kernel_;
