@@ -74,6 +74,12 @@ void U8S8Dense::PairTileSteps(OcTile* t, int64_t count) {
 
 // w: OIHW values, within s8 unless madd16 (CreateU8S8 checks).
 void U8S8Dense::Pack(const int16_t* w) {
+  if (row_steps_ == 0 && group_words_ == 0 && params_.groups == 1) {
+    // Every tile reads every input block: the whole packing at once, not
+    // grown tile by tile.
+    packed_.reserve(static_cast<size_t>(ocb_ * icb_total_ * params_.kernel_h * params_.kernel_w *
+                                        (in_block_ / 4) * (madd16_ ? 128 : 64)));
+  }
   for (int64_t ocb0 = 0; ocb0 < ocb_; ocb0 += nco_) {
     OcTile t = NewTile(ocb0);
     if (row_steps_ > 0) {
@@ -200,10 +206,28 @@ void U8S8Dense::PackBlocks(const int16_t* w, OcTile& t) {
   packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
   int8_t* dst = packed_.data() + t.w_offset;
   std::vector<Correction> runs[3];  // the tile's corrections (SplitStep)
+  // Dense s8 weights in the natural order: the same bytes as the general
+  // loop below, without its per-channel group and order lookups.
+  const bool plain = !madd16_ && order_.empty() && flip_mask_.empty() && p.groups == 1;
   for (int64_t icb = 0; icb < t.icb_count; ++icb) {
     for (int64_t k = 0; k < kk; ++k) {
       for (int64_t q = 0; q < q4; ++q) {
         int8_t* step = dst;
+        if (plain) {
+          const int64_t ic0 = (t.icb_lo + icb) * ib + q * 4;
+          const int64_t n_ic = std::clamp<int64_t>(cg - ic0, 0, 4);
+          for (int64_t j = 0; j < t.nco; ++j, dst += j_bytes) {
+            for (int64_t l = 0; l < 16; ++l) {
+              const int64_t oc = oc_lo + j * 16 + l;
+              if (oc >= p.out_channels) break;
+              const int16_t* src = w + (oc * cg + ic0) * kk + k;
+              int8_t* d = dst + (lane_order_ ? internal::Madd16Lane(static_cast<int>(l)) : l) * 4;
+              for (int64_t i = 0; i < n_ic; ++i) d[i] = static_cast<int8_t>(src[i * kk]);
+            }
+          }
+          if (correct_) SplitStep(step, static_cast<int32_t>((icb * kk + k) * q4 + q), runs);
+          continue;
+        }
         for (int64_t j = 0; j < t.nco; ++j, dst += j_bytes) {
           for (int64_t l = 0; l < 16; ++l) {
             const int64_t oc = oc_lo + j * 16 + l;
