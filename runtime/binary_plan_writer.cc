@@ -82,6 +82,9 @@ absl::StatusOr<std::vector<flatbuffers::Offset<fb::Node>>> NodesOf(Builder& b, c
 absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target) {
   static_assert(ABSL_IS_LITTLE_ENDIAN, "the binary plan's header and data are little-endian");
   Builder b(1 << 16);
+  // Every field written, even at its default: a float attribute of -0.0
+  // equals the default 0.0, and would otherwise come back as +0.0.
+  b.ForceDefaults(true);
   ValueIndex index;
   auto define = [&](const ir::Value* v) { index.emplace(v, static_cast<uint32_t>(index.size())); };
 
