@@ -105,8 +105,7 @@ absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string
     const tensor::Tensor& t = v->data();
     const int64_t offset = data_size;
     offsets.push_back(offset);
-    data_size = RoundUp(offset + static_cast<int64_t>(t.byte_size()) + tensor::Tensor::kPaddingBytes,
-                        tensor::Tensor::kAlignment);
+    data_size = offset + tensor::Tensor::StorageBytes(static_cast<int64_t>(t.byte_size()));
     auto name = b.CreateString(v->name());
     constants.push_back(
         fb::CreateConstant(b, name, TypeOf(b, t.dtype(), t.shape()), offset, t.byte_size()));

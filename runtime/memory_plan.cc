@@ -16,10 +16,7 @@ bool LiveTogether(const BufferLifetime& a, const BufferLifetime& b) {
 
 }  // namespace
 
-int64_t ArenaBytes(int64_t tensor_bytes) {
-  const int64_t bytes = tensor_bytes + static_cast<int64_t>(tensor::Tensor::kPaddingBytes);
-  return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
-}
+int64_t ArenaBytes(int64_t tensor_bytes) { return tensor::Tensor::StorageBytes(tensor_bytes); }
 
 MemoryPlan PlanMemory(const std::vector<BufferLifetime>& buffers) {
   MemoryPlan plan;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tensor/tensor.h"
 
 namespace qnnc::runtime {
 
@@ -30,7 +31,7 @@ struct MemoryPlan {
   int64_t sum_bytes = 0;         // every buffer's bytes: the size without reuse
 };
 
-inline constexpr int64_t kArenaAlignment = 64;
+inline constexpr int64_t kArenaAlignment = tensor::Tensor::kAlignment;
 
 // The bytes a tensor of `tensor_bytes` takes in the arena: its data and the
 // padding every tensor may be read past its end (tensor::Tensor::

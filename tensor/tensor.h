@@ -66,6 +66,13 @@ class Tensor {
   // readable zeros: a mapped file's section (runtime/binary_plan.h). Padded,
   // so views of it can be made. `file_mapped`: the storage is a private
   // read-only mapping of a file, whose pages ReleasePages may drop.
+  // The bytes a tensor of `data_bytes` takes in storage it shares with
+  // others (the runtime's arena, a binary plan's data section): its data
+  // and the padding after it, rounded up to kAlignment.
+  static int64_t StorageBytes(int64_t data_bytes) {
+    const int64_t bytes = data_bytes + static_cast<int64_t>(kPaddingBytes);
+    return (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  }
   static absl::StatusOr<Tensor> Wrap(std::shared_ptr<uint8_t> storage, int64_t bytes,
                                      bool file_mapped = false);
   // Like Create, for shapes already validated (aborts on a bad one).
