@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Tuned against fallback, end to end: tunes a model with //tools:tune (-c
-# opt, default budget unless --trials), then times //tools:compile on it with
-# and without the records, alternating, at 1 and 2 threads, and prints the
-# medians, the median (range) of the rounds' tuned/fallback ratios, the tune's
+# opt, default budget unless --trials) at 1 and at 2 threads into one records
+# file, then times //tools:compile on it with and without the records,
+# alternating, at 1 and 2 threads, and prints the medians, the median (range)
+# of the rounds' tuned/fallback ratios, whether the tuned outputs are
+# bit-identical to the fallback's (every implementation is exact), the tune's
 # wall time, and which implementation won per layer kind.
 #
 # With --isa=LEVEL both run under the CPUID cap of that level where the host
@@ -47,9 +49,12 @@ scripts/host_isa.sh
 if [ -z "$records" ]; then
   records="$work/records.jsonl"
   start=$(date +%s.%N)
-  "${cap[@]}" "$bin/tune" --model="$model" --records="$records" "${isa_flag[@]}" "${tune_flags[@]}" >"$work/tune.log"
+  for t in 1 2; do
+    "${cap[@]}" "$bin/tune" --model="$model" --records="$records" --threads="$t" "${isa_flag[@]}" \
+      "${tune_flags[@]}" >"$work/tune_$t.log"
+    grep -E "^(target|host|workloads|measured|confirmed):" "$work/tune_$t.log" | sed "s/^/$t thread(s): /"
+  done
   end=$(date +%s.%N)
-  grep -E "^(target|host|workloads|measured):" "$work/tune.log"
   echo "tune wall time: $(node -e "console.log((process.argv[1]-process.argv[2]).toFixed(1))" "$end" "$start") s"
 fi
 input=${model%.onnx}.input.f32
@@ -59,16 +64,27 @@ io=()
 samples="$work/samples"
 for ((r = 1; r <= rounds; r++)); do
   for t in 1 2; do
-    for mode in fallback tuned; do
+    # Which side runs first alternates by round (a machine warming up or
+    # slowing down favours neither).
+    modes=(fallback tuned)
+    ((r % 2 == 0)) && modes=(tuned fallback)
+    for mode in "${modes[@]}"; do
       extra=()
       [ "$mode" = tuned ] && extra=(--records="$records" --report="$work/tuned_$t.json")
-      out=$("${cap[@]}" "$bin/compile" --model="$model" "${io[@]}" --runs="$runs" --threads="$t" "${isa_flag[@]}" "${extra[@]}")
+      out=$("${cap[@]}" "$bin/compile" --model="$model" "${io[@]}" --runs="$runs" --threads="$t" "${isa_flag[@]}" \
+        --output="$work/${mode}_$t.out" "${extra[@]}")
       ms=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$out")
       # The first output's line; sed reads all of its input (head -1 could exit
       # early and fail the pipe by SIGPIPE under pipefail).
       match=$(sed -n 's/^match: *[^:]*: //p' <<<"$out" | sed -n '1{s/ (worst.*//; s/, tolerance.*//; p}')
       printf '%s\t%s\t%s\t%s\n' "$t" "$mode" "$ms" "${match:-not checked}" >>"$samples"
     done
+    # Every implementation is exact: the tuned output is the fallback's, bit for bit.
+    if cmp -s "$work/fallback_$t.out" "$work/tuned_$t.out"; then
+      printf '%s\tcheck\t0\tbit-identical to the fallback'"'"'s\n' "$t" >>"$samples"
+    else
+      printf '%s\tcheck\t0\tDIFFERS from the fallback'"'"'s\n' "$t" >>"$samples"
+    fi
   done
 done
 node - "$samples" "$work/tuned_1.json" <<'JS'
@@ -76,14 +92,19 @@ const fs = require('fs');
 const [samplesFile, reportFile] = process.argv.slice(2);
 const rows = fs.readFileSync(samplesFile, 'utf8').trim().split('\n').map(l => l.split('\t'));
 const med = a => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+let differs = false;
 console.log('| threads | fallback ms | tuned ms | tuned/fallback (range) | tuned output |');
 console.log('|---|---|---|---|---|');
 for (const t of ['1', '2']) {
   const f = rows.filter(r => r[0] === t && r[1] === 'fallback').map(r => +r[2]);
   const u = rows.filter(r => r[0] === t && r[1] === 'tuned');
+  const checks = rows.filter(r => r[0] === t && r[1] === 'check').map(r => r[3]);
+  const same = checks.every(c => c.startsWith('bit-identical'));
   const ratios = u.map((r, i) => +r[2] / f[i]);
   console.log(`| ${t} | ${med(f).toFixed(3)} | ${med(u.map(r => +r[2])).toFixed(3)} | ` +
-              `${med(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ${u[0][3]} |`);
+              `${med(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ` +
+              `${same ? 'bit-identical to the fallback\'s' : 'DIFFERS from the fallback\'s'}; vs ONNX Runtime: ${u[0][3]} |`);
+  differs = differs || !same;
 }
 const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
 const kinds = {};
@@ -105,4 +126,5 @@ console.log('\n| layer kind | implementations chosen (ops) |\n|---|---|');
 for (const [kind, impls] of Object.entries(kinds)) {
   console.log(`| ${kind} | ${Object.entries(impls).map(([i, n]) => `${i} x${n}`).join(', ')} |`);
 }
+if (differs) { console.error('tuned.sh: a tuned output differs from the fallback\'s'); process.exit(1); }
 JS

@@ -41,13 +41,15 @@ absl::StatusOr<CompiledModel> CompileGraph(std::unique_ptr<ir::Graph> graph, boo
     for (const std::string& w : loaded->warnings) log << "qnnc compile: warning: --records: " << w << "\n";
     records.insert(records.end(), loaded->records.begin(), loaded->records.end());
   }
-  tuning::RecordsDispatchContext records_dispatch(records, kernels::cpu::CpuModelName());
+  tuning::RecordsDispatchContext records_dispatch(records, kernels::cpu::CpuModelName(),
+                                                  options.threads);
   for (const std::string& d : records_dispatch.dropped()) {
     log << "qnnc compile: warning: --records: " << d << "\n";
   }
   passes::PassContext context;
   context.target = options.target;
   if (!options.records_files.empty()) context.dispatch = &records_dispatch;
+  if (options.dispatch != nullptr) context.dispatch = options.dispatch;
   context.require_tuned = options.require_tuned;
   context.max_bytes = options.max_bytes;
   std::vector<std::string> pipeline;

@@ -17,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "ir/graph.h"
 #include "passes/pass_manager.h"
+#include "target/dispatch_context.h"
 #include "target/target.h"
 #include "tensor/tensor.h"
 
@@ -28,6 +29,12 @@ struct CompileOptions {
   // unless strict_records.
   std::vector<std::string> records_files;
   bool strict_records = false;
+  // The thread count the model will run with: records measured with it
+  // decide first (tuning/records_dispatch_context.h).
+  int threads = 1;
+  // Decides every tunable op instead of the records files (tools/tune's
+  // in-model confirmation); not owned.
+  const target::DispatchContext* dispatch = nullptr;
   bool require_tuned = false;   // a fallback decision is an error
   int64_t max_bytes = tensor::kDefaultMaxBytes;  // memory limit of the model's constants
   // Static shapes of ONNX graph inputs by name (frontend/onnx/import_options.h).

@@ -32,6 +32,7 @@ absl::StatusOr<CompileOptions> CompileOptionsOf(const SessionOptions& options) {
   ASSIGN_OR_RETURN(compile.target, ResolveTarget(options.target, /*no_run=*/false));
   compile.records_files = options.records;
   compile.strict_records = options.strict_records;
+  compile.threads = options.thread_pool ? options.thread_pool->threads() : options.threads;
   ASSIGN_OR_RETURN(compile.max_bytes, MaxBytes(options));
   for (const auto& [name, shape] : options.input_shapes) compile.input_shapes[name] = shape;
   return compile;

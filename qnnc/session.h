@@ -45,7 +45,8 @@ struct SessionOptions {
   // A pool shared with other sessions.
   std::shared_ptr<runtime::ThreadPool> thread_pool;
   // Tuning records files (//tools:tune writes them): each op's decision
-  // comes from the best record that applies, else the fallback.
+  // comes from the best record that applies (of the session's thread count
+  // first), else the fallback.
   std::vector<std::string> records;
   bool strict_records = false;  // a malformed record line is an error
   // Static shapes of ONNX inputs whose model shape is symbolic, by name.

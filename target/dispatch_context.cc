@@ -100,11 +100,15 @@ absl::StatusOr<const Implementation*> RecordedImplementation(
 }
 
 // Whether `tuned`, another record than the fallback's own, measured not
-// clearly faster than it (within kTunedMargin).
+// clearly faster than it (within kTunedMargin, or kInModelMargin when both
+// are whole-model times).
 bool NotClearlyFasterThanFallback(const TunedChoice& tuned, const TunedChoice* fallback_record) {
-  return fallback_record != nullptr && &tuned != fallback_record && tuned.seconds > 0 &&
-         fallback_record->seconds > 0 &&
-         tuned.seconds > fallback_record->seconds * (1 - kTunedMargin);
+  if (fallback_record == nullptr || &tuned == fallback_record || !(tuned.seconds > 0) ||
+      !(fallback_record->seconds > 0)) {
+    return false;
+  }
+  const double margin = tuned.in_model && fallback_record->in_model ? kInModelMargin : kTunedMargin;
+  return tuned.seconds > fallback_record->seconds * (1 - margin);
 }
 
 }  // namespace

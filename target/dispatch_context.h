@@ -48,12 +48,19 @@ struct TunedChoice {
   std::string implementation;
   Config config;
   double seconds = 0;  // its measured time, 0 when unknown
+  // Whether `seconds` is the whole model's time with this choice (timed
+  // alternately against the fallback's), not the op's alone.
+  bool in_model = false;
 };
 
 // A record replaces the fallback only when it measured at least this much
 // faster than the fallback's own record: closer is within the noise of
 // measuring one op alone (repeated tunes of one op differ by up to ~20%).
 inline constexpr double kTunedMargin = 0.05;
+// The same for whole-model times measured alternately with and without the
+// record: such medians differ by well under 1% between repeated
+// measurements, and a smaller win is not worth a promise.
+inline constexpr double kInModelMargin = 0.01;
 
 class DispatchContext {
  public:

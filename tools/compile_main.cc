@@ -176,6 +176,7 @@ absl::StatusOr<CompiledModel> CompileOrLoad(const RunSettings& s) {
   options.target = s.target;
   options.records_files = s.records_files;
   options.strict_records = absl::GetFlag(FLAGS_strict_records);
+  options.threads = s.threads;
   options.require_tuned = absl::GetFlag(FLAGS_require_tuned);
   options.max_bytes = s.max_bytes;
   options.pass_manager.print_ir_after = absl::GetFlag(FLAGS_print_ir_after);

@@ -1,6 +1,6 @@
 // qnnc records: tuning records files.
 //   records show FILE...            a table per workload: implementations tried, best time, GOPS
-//   records best --out=OUT FILE...  keep the best record per workload, target and CPU
+//   records best --out=OUT FILE...  keep the best record per workload, target, CPU and thread count
 //   records merge --out=OUT FILE... concatenate shards, drop duplicate lines, validate
 // Malformed lines are reported (FILE:LINE) and skipped; with --strict they
 // are errors. Exit codes: 0 done, 2 bad input (nothing written).
@@ -16,6 +16,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "re2/re2.h"
@@ -59,14 +60,17 @@ std::string Short(const std::string& key) {
 }
 
 int Show(const std::vector<tuning::Record>& records) {
-  // workload -> (target, cpu) -> implementation -> {tried, failed, best}
+  // workload -> (target, cpu, threads, scope) -> implementation -> {tried, failed, best}
   struct Tried {
     int tried = 0, failed = 0;
     double best = 0;
   };
   std::map<std::string, std::map<std::string, std::map<std::string, Tried>>> table;
   for (const tuning::Record& r : records) {
-    Tried& t = table[r.workload][absl::StrCat(r.target, " on ", r.cpu)][r.implementation];
+    const std::string where =
+        absl::StrCat(r.target, " on ", r.cpu, ", ", r.threads, r.threads == 1 ? " thread" : " threads",
+                     r.scope == tuning::RecordScope::kModel ? ", whole model" : "");
+    Tried& t = table[r.workload][where][r.implementation];
     ++t.tried;
     if (!r.valid()) {
       ++t.failed;
@@ -79,6 +83,8 @@ int Show(const std::vector<tuning::Record>& records) {
     std::cout << Short(workload) << "\n";
     for (const auto& [host, impls] : hosts) {
       std::cout << "  " << host << "\n";
+      // A whole model's time says nothing of the op's GOPS.
+      const bool in_model = absl::EndsWith(host, ", whole model");
       double best = 0;
       for (const auto& [impl, t] : impls) {
         if (t.best > 0 && (best == 0 || t.best < best)) best = t.best;
@@ -86,8 +92,9 @@ int Show(const std::vector<tuning::Record>& records) {
       for (const auto& [impl, t] : impls) {
         std::cout << absl::StrFormat("    %-30s %3d tried %3d failed", impl, t.tried, t.failed);
         if (t.best > 0) {
-          std::cout << absl::StrFormat("  best %9.4f ms %7.1f GOPS%s", t.best * 1e3,
-                                       gop > 0 ? gop / t.best : 0.0, t.best == best ? "  <- best" : "");
+          std::cout << absl::StrFormat("  best %9.4f ms", t.best * 1e3);
+          if (!in_model) std::cout << absl::StrFormat(" %7.1f GOPS", gop > 0 ? gop / t.best : 0.0);
+          if (t.best == best) std::cout << "  <- best";
         }
         std::cout << "\n";
       }
@@ -131,15 +138,30 @@ int Main(int argc, char** argv) {
     for (const std::string& l : lines) absl::StrAppend(&text, l, "\n");
     kept = lines.size();
   } else {
-    // The best per (workload, target, cpu), across implementations.
-    std::map<std::tuple<std::string, std::string, std::string>, tuning::Record> best;
+    // Per (workload, target, cpu, threads): the whole-model records where
+    // the tune confirmed the workload (the fallback's and its rival's, so
+    // compile decides as from the full file), else the best per-op record.
+    using Group = std::tuple<std::string, std::string, std::string, int>;
+    std::map<Group, tuning::Record> best_op;
+    std::map<Group, std::vector<tuning::Record>> in_model;
     for (const tuning::Record& r : tuning::BestRecords(records)) {
-      auto key = std::make_tuple(r.workload, r.target, r.cpu);
-      auto it = best.find(key);
-      if (it == best.end() || r.result.median_s < it->second.result.median_s) best[key] = r;
+      const Group key{r.workload, r.target, r.cpu, r.threads};
+      if (r.scope == tuning::RecordScope::kModel) {
+        in_model[key].push_back(r);
+        continue;
+      }
+      auto it = best_op.find(key);
+      if (it == best_op.end() || r.result.median_s < it->second.result.median_s) best_op[key] = r;
     }
-    for (const auto& [key, r] : best) absl::StrAppend(&text, tuning::RecordToJson(r), "\n");
-    kept = best.size();
+    for (const auto& [key, r] : best_op) {
+      if (in_model.count(key)) continue;
+      absl::StrAppend(&text, tuning::RecordToJson(r), "\n");
+      ++kept;
+    }
+    for (const auto& [key, rs] : in_model) {
+      for (const tuning::Record& r : rs) absl::StrAppend(&text, tuning::RecordToJson(r), "\n");
+      kept += rs.size();
+    }
   }
   if (absl::Status s = io::WriteFileAtomically(ResolveUserPath(out), text); !s.ok()) {
     return fail(std::string(s.message()));

@@ -30,7 +30,7 @@ lines() { grep -c . "$1" 2>/dev/null || echo 0; }
 
 # A tiny tune of the whole model, then compile with its records.
 run 0 "measured: +[0-9]+ candidates" "$TUNE" --records="$T/r.jsonl" --trials=2 --repeats=1 \
-  --early-stopping=0 --tuner=random
+  --early-stopping=0 --tuner=random --confirm=false
 n=$(lines "$T/r.jsonl")
 [ "$n" -gt 10 ] || fail "only $n records written"
 run 0 "best .* GOPS" "$RECORDS" show "$T/r.jsonl"
@@ -54,7 +54,7 @@ run 2 "no tuning record" "$COMPILE" --require-tuned
 # kernel best at cap avx2, and printed no line where the fallback was the
 # only candidate (cap scalar).
 run 0 "measured: +[0-9]+ candidates" "$TUNE" --records="$T/d.jsonl" --trials=2 --repeats=1 \
-  --early-stopping=0
+  --early-stopping=0 --confirm=false
 summary_best=$(awk '/^\/classifier\/1\/QuantizeLinear +x1 +best / {print $4}' "$T/log")
 [ -n "$summary_best" ] || fail "no summary line for the classifier"
 "$RECORDS" show "$T/d.jsonl" >"$T/show" 2>&1
@@ -70,8 +70,10 @@ else
 # Two shards, each restricted to another kind of implementation: merged,
 # the records give one model XNNPACK layers (zero points kept) and spatial-
 # pack layers (u8s8 or int16), each legalized its own way.
-run 0 "shard 0/2" "$TUNE" --records="$T/s0.jsonl" --shard=0/2 --trials=1 --repeats=1 --implementations=xnnpack
-run 0 "shard 1/2" "$TUNE" --records="$T/s1.jsonl" --shard=1/2 --trials=1 --repeats=1 --implementations=spatial_pack
+run 0 "shard 0/2" "$TUNE" --records="$T/s0.jsonl" --shard=0/2 --trials=1 --repeats=1 --implementations=xnnpack \
+  --confirm=false
+run 0 "shard 1/2" "$TUNE" --records="$T/s1.jsonl" --shard=1/2 --trials=1 --repeats=1 --implementations=spatial_pack \
+  --confirm=false
 run 0 "merge: .* written" "$RECORDS" merge --out="$T/merged.jsonl" "$T/s0.jsonl" "$T/s1.jsonl" "$T/s0.jsonl"
 [ "$(lines "$T/merged.jsonl")" -eq $(($(lines "$T/s0.jsonl") + $(lines "$T/s1.jsonl"))) ] ||
   fail "merge did not drop the repeated shard's duplicate lines"
@@ -81,11 +83,32 @@ legalizations=$(grep -o '"legalization": "[a-z0-9_]*"' "$T/two.json" | sort -u |
 [ "$legalizations" -ge 2 ] || fail "records chose only $legalizations legalization(s): $(grep -o '"legalization": "[a-z0-9_]*"' "$T/two.json" | sort -u)"
 grep -q '"implementation": "xnnpack' "$T/two.json" || fail "no XNNPACK layer chosen by records"
 grep -q '"implementation": "[a-z0-9]*\.spatial_pack' "$T/two.json" || fail "no spatial-pack layer chosen by records"
+
+# In-model confirmation: the stem tuned over XNNPACK alone (so its per-op
+# winner is not the fallback) at 2 threads; the whole model is timed with it
+# and with the fallback, both recorded, and compile at 2 threads follows the
+# model's verdict.
+run 0 "confirmed: [01] of 1 " "$TUNE" --records="$T/c.jsonl" --trials=1 --repeats=1 --threads=2 \
+  --workloads='"weight":"i8\[32,3,3,3\]"' --implementations=xnnpack --confirm-seconds=0.05
+verdict=$(sed -n 's/^confirm: .*: \(kept\|fallback stays\)$/\1/p' "$T/log")
+[ "$(grep -c '"scope":"model"' "$T/c.jsonl")" -eq 2 ] || fail "not two whole-model records: $(cat "$T/c.jsonl")"
+grep -q '"threads":2' "$T/c.jsonl" || fail "the records do not carry the tune's thread count"
+run 0 "match: +logits: match" "$COMPILE" --records="$T/c.jsonl" --threads=2 --report="$T/c.json"
+stem_impl=$(grep -o '"implementation": "[a-z0-9_.]*"' "$T/c.json" | head -1)
+case "$verdict" in
+  kept) [[ "$stem_impl" == *xnnpack* ]] || fail "the model kept XNNPACK, compile chose $stem_impl" ;;
+  "fallback stays") [[ "$stem_impl" != *xnnpack* ]] || fail "the fallback stays, compile chose $stem_impl" ;;
+  *) fail "no verdict in the tune's output: $(cat "$T/log")" ;;
+esac
+# records best keeps both whole-model records, so it decides the same.
+run 0 "best: .* written" "$RECORDS" best --out="$T/c_best.jsonl" "$T/c.jsonl"
+[ "$(grep -c '"scope":"model"' "$T/c_best.jsonl")" -eq 2 ] || fail "records best dropped a whole-model record"
 fi
 
 # Killed at any moment, the file stays valid JSON lines (at most the line in
 # flight lost) and --resume carries on.
-"$TUNE" --records="$T/k.jsonl" --trials=4 --repeats=3 --early-stopping=0 --tuner=grid >/dev/null 2>&1 &
+"$TUNE" --records="$T/k.jsonl" --trials=4 --repeats=3 --early-stopping=0 --tuner=grid --confirm=false \
+  >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
   [ "$(lines "$T/k.jsonl")" -ge 5 ] && break
@@ -98,7 +121,7 @@ before=$(lines "$T/k.jsonl")
 "$RECORDS" show "$T/k.jsonl" >"$T/log" 2>&1 || fail "the killed tune left an unreadable file: $(cat "$T/log")"
 [ "$(grep -c warning "$T/log")" -le 1 ] || fail "more than the line in flight is damaged: $(cat "$T/log")"
 run 0 "[1-9][0-9]* from earlier records" "$TUNE" --records="$T/k.jsonl" --trials=4 --repeats=3 \
-  --early-stopping=0 --tuner=grid --resume
+  --early-stopping=0 --tuner=grid --resume --confirm=false
 run 0 "match: +logits: match" "$COMPILE" --records="$T/k.jsonl" --require-tuned
 
 # Bad input: exit 2, the file named, nothing appended or written.

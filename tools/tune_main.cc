@@ -34,6 +34,7 @@
 #include "tools/flag_names.h"
 #include "tools/isa_cap.h"
 #include "tools/tool_paths.h"
+#include "tools/tune_confirm.h"
 #include "tuning/measure.h"
 #include "tuning/records_file.h"
 #include "tuning/tuner.h"
@@ -48,7 +49,11 @@ ABSL_FLAG(int, early_stopping, 16, "stop a workload after this many trials witho
 ABSL_FLAG(std::string, workloads, "", "tune only workloads whose key matches this RE2 pattern");
 ABSL_FLAG(std::string, implementations, "",
           "try only implementations whose name matches this RE2 pattern (e.g. xnnpack)");
-ABSL_FLAG(int, threads, 1, "threads each candidate runs with");
+ABSL_FLAG(int, threads, 1, "threads each candidate and the model run with (records carry it)");
+ABSL_FLAG(bool, confirm, true,
+          "time the whole model with each per-op winner against the fallback, alternately, "
+          "and record both (a winner replaces the fallback only when the model confirms it)");
+ABSL_FLAG(double, confirm_seconds, 0.5, "timing per side of each in-model confirmation");
 ABSL_FLAG(bool, resume, false, "skip candidates the records file already holds for this target and CPU");
 ABSL_FLAG(std::string, shard, "", "I/N: tune only the I-th of N slices of the workload list (0-based)");
 ABSL_FLAG(int, repeats, 10, "timed runs per candidate (after 2 warm-up runs); the median is recorded");
@@ -167,6 +172,9 @@ absl::StatusOr<TuneSettings> ParseFlags(int argc, char** argv) {
   if (s.early_stopping < 0) return absl::InvalidArgumentError("--early-stopping must be >= 0");
   if (s.repeats < 1) return absl::InvalidArgumentError("--repeats must be at least 1");
   if (!(absl::GetFlag(FLAGS_timeout) > 0)) return absl::InvalidArgumentError("--timeout must be > 0");
+  if (!(absl::GetFlag(FLAGS_confirm_seconds) > 0) || absl::GetFlag(FLAGS_confirm_seconds) > 600) {
+    return absl::InvalidArgumentError("--confirm-seconds must be in (0, 600]");
+  }
   s.tuner_name = absl::GetFlag(FLAGS_tuner);
   if (!tuning::MakeTuner(s.tuner_name, {}, 1).ok()) {
     return absl::InvalidArgumentError(
@@ -203,7 +211,10 @@ absl::StatusOr<KnownCosts> LoadKnownCosts(const TuneSettings& s) {
   for (const std::string& w : loaded.warnings) std::cerr << "qnnc tune: warning: " << w << "\n";
   if (!absl::GetFlag(FLAGS_resume)) return known;
   for (const tuning::Record& r : loaded.records) {
-    if (r.target != s.target_string || r.cpu != s.cpu) continue;
+    if (r.target != s.target_string || r.cpu != s.cpu || r.threads != s.threads ||
+        r.scope != tuning::RecordScope::kOp) {
+      continue;
+    }
     const double cost = r.valid() ? r.result.median_s : INFINITY;
     auto key = std::make_tuple(r.workload, r.implementation, target::ConfigToJson(r.config));
     auto it = known.find(key);
@@ -318,6 +329,7 @@ double TuneRun::Cost(const tuning::TunableOp& op, const tuning::Candidate& c) {
   r.implementation = c.implementation;
   r.config = c.config;
   r.config_index = c.config_index;
+  r.threads = settings_.threads;
   r.result = tuning::Measure(op, settings_.target, c, options_);
   r.timestamp = tuning::UtcTimestamp();
   // Exits here rather than returning an error: the records written so far
@@ -419,7 +431,16 @@ absl::Status Tune(int argc, char** argv) {
   TuneRun run(s, std::move(known), selected.size());
   for (size_t w = 0; w < selected.size(); ++w) run.TuneWorkload(w, *selected[w]);
   run.PrintTotals();
-  return absl::OkStatus();
+  if (!absl::GetFlag(FLAGS_confirm)) return absl::OkStatus();
+  ConfirmSettings confirm;
+  confirm.model_path = model_path;
+  confirm.records_path = s.records_path;
+  confirm.target = s.target;
+  confirm.cpu = s.cpu;
+  confirm.threads = s.threads;
+  confirm.seconds = absl::GetFlag(FLAGS_confirm_seconds);
+  confirm.reuse = absl::GetFlag(FLAGS_resume);
+  return ConfirmInModel(confirm, selected, std::cout);
 }
 
 int Main(int argc, char** argv) {

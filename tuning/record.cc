@@ -20,6 +20,24 @@ absl::Status Bad(absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("bad record: ", what));
 }
 
+// "threads" and "scope", absent from lines written before records carried
+// them (then 1 thread, scope op).
+absl::Status ReadThreadsAndScope(const nlohmann::json& j, Record* r) {
+  if (auto threads = j.find("threads"); threads != j.end()) {
+    if (!threads->is_number_integer() || threads->get<int64_t>() < 1 || threads->get<int64_t>() > 256) {
+      return Bad("'threads' must be an integer in 1..256");
+    }
+    r->threads = threads->get<int>();
+  }
+  if (auto scope = j.find("scope"); scope != j.end()) {
+    if (!scope->is_string() || (*scope != "op" && *scope != "model")) {
+      return Bad("'scope' must be \"op\" or \"model\"");
+    }
+    r->scope = *scope == "model" ? RecordScope::kModel : RecordScope::kOp;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const char* MeasureErrorName(MeasureError e) {
@@ -33,6 +51,10 @@ const char* MeasureErrorName(MeasureError e) {
     case MeasureError::kCrash: return "crash";
   }
   return "?";
+}
+
+const char* RecordScopeName(RecordScope scope) {
+  return scope == RecordScope::kModel ? "model" : "op";
 }
 
 absl::StatusOr<MeasureError> ParseMeasureError(absl::string_view name) {
@@ -55,6 +77,8 @@ std::string RecordToJson(const Record& r) {
   j["config"] = nlohmann::json::object();
   for (const auto& [k, v] : r.config) j["config"][k] = v;
   j["config_index"] = r.config_index;
+  j["threads"] = r.threads;
+  j["scope"] = RecordScopeName(r.scope);
   nlohmann::json res;
   res["error"] = MeasureErrorName(r.result.error);
   res["median_s"] = r.result.median_s;
@@ -115,6 +139,7 @@ absl::StatusOr<Record> RecordFromJson(absl::string_view line) {
   auto index = j.find("config_index");
   if (index == j.end() || !index->is_number_integer()) return Bad("'config_index' must be an integer");
   r.config_index = index->get<int64_t>();
+  if (absl::Status s = ReadThreadsAndScope(j, &r); !s.ok()) return s;
   auto res = j.find("result");
   if (res == j.end() || !res->is_object()) return Bad("'result' must be an object");
   std::string error;

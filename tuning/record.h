@@ -3,8 +3,15 @@
 //
 //   {"format":1,"qnnc":"0.4","target":"x86_64+avx2+sse4.2","cpu":"AMD EPYC",
 //    "workload":"{...}","impl":"xnnpack.qs8","config":{"tile_co":16},
-//    "config_index":3,"result":{"error":"none","median_s":1.2e-4,
-//    "repeats_s":[...],"wall_s":0.8},"timestamp":"2026-12-01T09:00:00Z"}
+//    "config_index":3,"threads":1,"scope":"op","result":{"error":"none",
+//    "median_s":1.2e-4,"repeats_s":[...],"wall_s":0.8},
+//    "timestamp":"2026-12-01T09:00:00Z"}
+//
+// A record's scope says what was timed: "op", the candidate's kernel alone
+// (tuning/measure.h); "model", the whole model with the candidate deciding
+// the workload, timed alternately against the fallback deciding it
+// (tools/tune_confirm.h). `threads` is the thread count it ran with. Lines
+// without them (older files) read as "op" at 1 thread.
 //
 // Records are append-only: files merge by concatenation, and a later
 // measurement of the same candidate simply adds a line.
@@ -47,6 +54,10 @@ struct MeasureResult {
   std::string message;          // what went wrong, when error != kNone
 };
 
+// What a record's time covers.
+enum class RecordScope { kOp, kModel };
+const char* RecordScopeName(RecordScope scope);  // "op", "model"
+
 struct Record {
   int format = kRecordFormat;
   std::string qnnc_version = kQnncVersion;
@@ -56,6 +67,8 @@ struct Record {
   std::string implementation;
   target::Config config;
   int64_t config_index = -1;  // the config's index in the space, -1 if unknown
+  int threads = 1;            // the thread count it was measured with
+  RecordScope scope = RecordScope::kOp;
   MeasureResult result;
   std::string timestamp;  // UTC, ISO 8601
 

@@ -1,6 +1,7 @@
 #include "tuning/records_dispatch_context.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -8,13 +9,13 @@
 namespace qnnc::tuning {
 
 std::vector<Record> BestRecords(const std::vector<Record>& records) {
-  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>,
+  std::map<std::tuple<std::string, std::string, std::string, int, RecordScope, std::string, std::string>,
            const Record*>
       best;
   for (const Record& r : records) {
     if (!r.valid()) continue;
-    const Record*& b =
-        best[{r.workload, r.target, r.cpu, r.implementation, target::ConfigToJson(r.config)}];
+    const Record*& b = best[{r.workload, r.target, r.cpu, r.threads, r.scope, r.implementation,
+                             target::ConfigToJson(r.config)}];
     if (b == nullptr || r.result.median_s < b->result.median_s) b = &r;
   }
   std::vector<Record> out;
@@ -23,8 +24,8 @@ std::vector<Record> BestRecords(const std::vector<Record>& records) {
 }
 
 RecordsDispatchContext::RecordsDispatchContext(const std::vector<Record>& records,
-                                               std::string host_cpu)
-    : host_cpu_(std::move(host_cpu)) {
+                                               std::string host_cpu, int threads)
+    : host_cpu_(std::move(host_cpu)), threads_(threads) {
   for (Record& r : BestRecords(records)) {
     auto t = target::ParseTarget(r.target);
     if (!t.ok() || r.target == "host") {
@@ -41,8 +42,24 @@ std::vector<const RecordsDispatchContext::Entry*> RecordsDispatchContext::Ordere
   std::vector<const Entry*> out;
   auto it = by_workload_.find(key);
   if (it == by_workload_.end()) return out;
+  // The thread count that competes: the run's own, else the nearest (the
+  // fewer on a tie); then in-model records if there are any.
+  int threads = 0;
+  bool in_model = false;
   for (const Entry& e : it->second) {
-    if (target::CanRunOn(e.target, target)) out.push_back(&e);
+    if (!target::CanRunOn(e.target, target)) continue;
+    const int d = std::abs(e.record.threads - threads_), best = std::abs(threads - threads_);
+    if (threads == 0 || d < best || (d == best && e.record.threads < threads)) {
+      threads = e.record.threads;
+      in_model = false;
+    }
+    if (e.record.threads == threads) in_model |= e.record.scope == RecordScope::kModel;
+  }
+  for (const Entry& e : it->second) {
+    if (target::CanRunOn(e.target, target) && e.record.threads == threads &&
+        (e.record.scope == RecordScope::kModel) == in_model) {
+      out.push_back(&e);
+    }
   }
   std::stable_sort(out.begin(), out.end(), [&](const Entry* a, const Entry* b) {
     const bool ha = a->record.cpu == host_cpu_, hb = b->record.cpu == host_cpu_;
@@ -66,7 +83,8 @@ std::vector<target::TunedChoice> RecordsDispatchContext::LookupAll(
     const std::string& key, const target::Target& target) const {
   std::vector<target::TunedChoice> out;
   for (const Entry* e : Ordered(key, target)) {
-    out.push_back({e->record.implementation, e->record.config, e->record.result.median_s});
+    out.push_back({e->record.implementation, e->record.config, e->record.result.median_s,
+                   e->record.scope == RecordScope::kModel});
   }
   return out;
 }

@@ -52,6 +52,38 @@ TEST(Records, RoundTripEveryField) {
 
 // Records written under an implementation's old name count for it under its
 // new one (kernels/spatial_pack/variants.h, kRenamedImplementations).
+TEST(Records, ThreadsAndScopeRoundTripAndDefaultForOlderLines) {
+  Record r = Make("x86_64+avx2", "AMD EPYC", "xnnpack.qs8", 2e-3);
+  r.threads = 2;
+  r.scope = RecordScope::kModel;
+  auto back = RecordFromJson(RecordToJson(r));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->threads, 2);
+  EXPECT_EQ(back->scope, RecordScope::kModel);
+  EXPECT_EQ(RecordToJson(*back), RecordToJson(r));
+  // A line written before records carried them: one thread, the op alone.
+  std::string old = RecordToJson(Make("x86_64", "c", "a", 1e-3));
+  for (const std::string field : {"\"threads\":1,", "\"scope\":\"op\","}) {
+    ASSERT_NE(old.find(field), std::string::npos) << old;
+    old.erase(old.find(field), field.size());
+  }
+  ASSERT_EQ(old.find("threads"), std::string::npos) << old;
+  auto older = RecordFromJson(old);
+  ASSERT_TRUE(older.ok()) << older.status();
+  EXPECT_EQ(older->threads, 1);
+  EXPECT_EQ(older->scope, RecordScope::kOp);
+  for (const char* bad : {"\"threads\":0", "\"threads\":\"2\"", "\"threads\":1.5"}) {
+    std::string line = RecordToJson(Make("x86_64", "c", "a", 1e-3));
+    line.replace(line.find("\"threads\":1"), 11, bad);
+    auto refused = RecordFromJson(line);
+    ASSERT_FALSE(refused.ok()) << line;
+    EXPECT_NE(std::string(refused.status().message()).find("'threads'"), std::string::npos);
+  }
+  std::string scope = RecordToJson(Make("x86_64", "c", "a", 1e-3));
+  scope.replace(scope.find("\"scope\":\"op\""), 12, "\"scope\":\"x\"");
+  EXPECT_FALSE(RecordFromJson(scope).ok()) << scope;
+}
+
 TEST(Records, RenamedImplementationsLoadUnderTheirNewNames) {
   const char* renamed[][2] = {{"x86.spatial_pack.u8s8.vnni", "x86.spatial_pack.u8s8.avx512vnni"},
                               {"x86.spatial_pack.dynamic.vnni", "x86.spatial_pack.dynamic.avx512vnni"}};
@@ -172,6 +204,64 @@ TEST(RecordsDispatch, ARecordMustBeatTheFallbacksOwnRecordByTheMargin) {
   EXPECT_TRUE(clear.tuned);
   target::Decision slower = decide(2e-3);
   EXPECT_EQ(slower.implementation, "a");
+}
+
+// Records of the run's thread count decide, else those of the nearest
+// count; in-model records, where a workload has them, before per-op ones.
+TEST(RecordsDispatch, TheRunsThreadCountThenWholeModelRecordsDecide) {
+  const target::Target t = *target::ParseTarget("x86_64+avx2");
+  auto at = [&](const std::string& impl, double seconds, int threads,
+                RecordScope scope = RecordScope::kOp) {
+    Record r = Make(t.ToString(), "cpu", impl, seconds);
+    r.threads = threads;
+    r.scope = scope;
+    return r;
+  };
+  const std::vector<Record> records = {at("one", 2e-4, 1), at("two", 1e-4, 2), at("four", 0.5e-4, 4)};
+  EXPECT_EQ(RecordsDispatchContext(records, "cpu", 1).Lookup("W", t)->implementation, "one");
+  EXPECT_EQ(RecordsDispatchContext(records, "cpu", 2).Lookup("W", t)->implementation, "two");
+  EXPECT_EQ(RecordsDispatchContext(records, "cpu", 3).Lookup("W", t)->implementation, "two");
+  EXPECT_EQ(RecordsDispatchContext(records, "cpu", 8).Lookup("W", t)->implementation, "four");
+  EXPECT_EQ(RecordsDispatchContext(records, "cpu", 2).LookupAll("W", t).size(), 1u);
+  // The per-op winner lost in the model: only the in-model records count.
+  const std::vector<Record> confirmed = {at("fast_alone", 1e-4, 1), at("fallback", 2e-4, 1),
+                                         at("fast_alone", 3.1e-3, 1, RecordScope::kModel),
+                                         at("fallback", 3.0e-3, 1, RecordScope::kModel)};
+  std::vector<target::TunedChoice> all = RecordsDispatchContext(confirmed, "cpu", 1).LookupAll("W", t);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].implementation, "fallback");
+  EXPECT_TRUE(all[0].in_model);
+  // At another thread count the per-op records of that count decide.
+  EXPECT_EQ(RecordsDispatchContext(confirmed, "cpu", 2).LookupAll("W", t).size(), 2u);
+}
+
+// In-model records are held to target::kInModelMargin against the
+// fallback's own in-model record, per-op ones to kTunedMargin.
+TEST(RecordsDispatch, WholeModelRecordsUseTheirOwnMargin) {
+  target::Implementation a, b;
+  a.name = "a";
+  a.priority = 10;  // the fallback
+  b.name = "b";
+  b.priority = 5;
+  for (target::Implementation* i : {&a, &b}) {
+    i->applicable = [](const target::Workload&, const target::Target&) { return absl::OkStatus(); };
+    i->default_config = [](const target::Workload&, const target::Target&) {
+      return target::Config{};
+    };
+  }
+  target::Workload w;
+  w.op = "qnn.dense";
+  const target::Target t = *target::ParseTarget("x86_64");
+  auto decide = [&](double b_seconds) {
+    Record ra = Make(t.ToString(), "cpu", "a", 1e-3, w.Key());
+    Record rb = Make(t.ToString(), "cpu", "b", b_seconds, w.Key());
+    ra.config = rb.config = {};
+    ra.scope = rb.scope = RecordScope::kModel;
+    return RecordsDispatchContext({ra, rb}, "cpu").Decide(w, t, {&a, &b})->implementation;
+  };
+  EXPECT_EQ(decide(0.995e-3), "a");  // within kInModelMargin
+  EXPECT_EQ(decide(0.98e-3), "b");   // a per-op record would need 5%
+  EXPECT_EQ(decide(1.2e-3), "a");
 }
 
 }  // namespace
