@@ -52,7 +52,7 @@ if [ -z "$records" ]; then
   for t in 1 2; do
     "${cap[@]}" "$bin/tune" --model="$model" --records="$records" --threads="$t" "${isa_flag[@]}" \
       "${tune_flags[@]}" >"$work/tune_$t.log"
-    grep -E "^(target|host|workloads|measured|confirmed):" "$work/tune_$t.log" | sed "s/^/$t thread(s): /"
+    grep -E "^(target|host|workloads|measured|confirm|confirmed):" "$work/tune_$t.log" | sed "s/^/$t thread(s): /"
   done
   end=$(date +%s.%N)
   echo "tune wall time: $(node -e "console.log((process.argv[1]-process.argv[2]).toFixed(1))" "$end" "$start") s"
@@ -70,9 +70,9 @@ for ((r = 1; r <= rounds; r++)); do
     ((r % 2 == 0)) && modes=(tuned fallback)
     for mode in "${modes[@]}"; do
       extra=()
-      [ "$mode" = tuned ] && extra=(--records="$records" --report="$work/tuned_$t.json")
+      [ "$mode" = tuned ] && extra=(--records="$records")
       out=$("${cap[@]}" "$bin/compile" --model="$model" "${io[@]}" --runs="$runs" --threads="$t" "${isa_flag[@]}" \
-        --output="$work/${mode}_$t.out" "${extra[@]}")
+        --output="$work/${mode}_$t.out" --report="$work/${mode}_$t.json" "${extra[@]}")
       ms=$(sed -n 's/^latency: *\([0-9.]*\) ms.*/\1/p' <<<"$out")
       # The first output's line; sed reads all of its input (head -1 could exit
       # early and fail the pipe by SIGPIPE under pipefail).
@@ -87,21 +87,42 @@ for ((r = 1; r <= rounds; r++)); do
     fi
   done
 done
-node - "$samples" "$work/tuned_1.json" <<'JS'
+node - "$samples" "$work" <<'JS'
 const fs = require('fs');
-const [samplesFile, reportFile] = process.argv.slice(2);
+const [samplesFile, work] = process.argv.slice(2);
+const reportFile = `${work}/tuned_1.json`;
+// How many ops the records decide otherwise than the fallback (0: the two
+// plans are the same, and their ratio is the machine's noise).
+// Ops are matched by workload key, then by order among the key's ops (node
+// names can differ between the two plans).
+const choices = f => {
+  const byKey = new Map();
+  for (const o of JSON.parse(fs.readFileSync(f, 'utf8')).ops.filter(o => o.workload)) {
+    if (!byKey.has(o.workload)) byKey.set(o.workload, []);
+    byKey.get(o.workload).push(`${o.implementation} ${JSON.stringify(o.config)}`);
+  }
+  return byKey;
+};
+const changed = t => {
+  const b = choices(`${work}/tuned_${t}.json`);
+  let n = 0;
+  for (const [w, list] of choices(`${work}/fallback_${t}.json`)) {
+    list.forEach((c, i) => { if ((b.get(w) || [])[i] !== c) ++n; });
+  }
+  return n;
+};
 const rows = fs.readFileSync(samplesFile, 'utf8').trim().split('\n').map(l => l.split('\t'));
 const med = a => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 let differs = false;
-console.log('| threads | fallback ms | tuned ms | tuned/fallback (range) | tuned output |');
-console.log('|---|---|---|---|---|');
+console.log('| threads | ops not as the fallback | fallback ms | tuned ms | tuned/fallback (range) | tuned output |');
+console.log('|---|---|---|---|---|---|');
 for (const t of ['1', '2']) {
   const f = rows.filter(r => r[0] === t && r[1] === 'fallback').map(r => +r[2]);
   const u = rows.filter(r => r[0] === t && r[1] === 'tuned');
   const checks = rows.filter(r => r[0] === t && r[1] === 'check').map(r => r[3]);
   const same = checks.every(c => c.startsWith('bit-identical'));
   const ratios = u.map((r, i) => +r[2] / f[i]);
-  console.log(`| ${t} | ${med(f).toFixed(3)} | ${med(u.map(r => +r[2])).toFixed(3)} | ` +
+  console.log(`| ${t} | ${changed(t)} | ${med(f).toFixed(3)} | ${med(u.map(r => +r[2])).toFixed(3)} | ` +
               `${med(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ` +
               `${same ? 'bit-identical to the fallback\'s' : 'DIFFERS from the fallback\'s'}; vs ONNX Runtime: ${u[0][3]} |`);
   differs = differs || !same;

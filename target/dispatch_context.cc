@@ -111,6 +111,19 @@ bool NotClearlyFasterThanFallback(const TunedChoice& tuned, const TunedChoice* f
   return tuned.seconds > fallback_record->seconds * (1 - margin);
 }
 
+// Tuned choices decide only an op whose fallback is the one they were
+// measured against, where one is marked (TunedChoice::tune_fallback): if
+// they were measured against another, that one ("implementation config"),
+// else "".
+std::string OtherTuneFallback(const std::vector<TunedChoice>& tuned_choices,
+                              const TunedChoice* fallback_record) {
+  if (fallback_record != nullptr && fallback_record->tune_fallback) return "";
+  for (const TunedChoice& c : tuned_choices) {
+    if (c.tune_fallback) return absl::StrCat(c.implementation, " ", ConfigToJson(c.config));
+  }
+  return "";
+}
+
 }  // namespace
 
 std::optional<TunedChoice> InMemoryDispatchContext::Lookup(const std::string& key,
@@ -144,6 +157,15 @@ absl::StatusOr<Decision> DispatchContext::Decide(
   const Config fallback_config = best->default_config ? best->default_config(workload, target) : Config{};
   const std::vector<TunedChoice> tuned_choices = LookupAll(d.workload_key, target);
   const TunedChoice* fallback_record = FallbackRecord(tuned_choices, *best, fallback_config);
+  if (const std::string other = OtherTuneFallback(tuned_choices, fallback_record); !other.empty()) {
+    absl::StrAppend(&d.rejected_records, "records measured against another fallback (",
+                    other, ") than this op's (", best->name, " ", ConfigToJson(fallback_config), ")");
+    d.implementation = best->name;
+    d.config = fallback_config;
+    AppendPassedOver(screened.inapplicable, *best, &d.passed_over);
+    AppendPassedOver(not_for_fallback, *best, &d.passed_over);
+    return d;
+  }
   for (const TunedChoice& tuned : tuned_choices) {
     absl::StatusOr<const Implementation*> found =
         RecordedImplementation(tuned, workload, target, candidates);

@@ -51,6 +51,12 @@ struct TunedChoice {
   // Whether `seconds` is the whole model's time with this choice (timed
   // alternately against the fallback's), not the op's alone.
   bool in_model = false;
+  // This is the fallback the tune measured the others against. Ops of one
+  // workload key can have different fallbacks (Implementation::fallback_ok
+  // sees the weights): when one of the choices is so marked, the choices
+  // decide only an op whose own fallback is that one; another op keeps its
+  // fallback, which nothing was measured against.
+  bool tune_fallback = false;
 };
 
 // A record replaces the fallback only when it measured at least this much

@@ -158,6 +158,15 @@ int Main(int argc, char** argv) {
       absl::StrAppend(&text, tuning::RecordToJson(r), "\n");
       ++kept;
     }
+    // The fallback each group was measured against stays beside its best,
+    // so the file decides only the ops with that fallback, as the full one.
+    for (const tuning::Record& r : tuning::BestRecords(records)) {
+      const Group key{r.workload, r.target, r.cpu, r.threads};
+      if (r.scope != tuning::RecordScope::kOp || !r.fallback || in_model.count(key)) continue;
+      if (tuning::RecordToJson(best_op[key]) == tuning::RecordToJson(r)) continue;
+      absl::StrAppend(&text, tuning::RecordToJson(r), "\n");
+      ++kept;
+    }
     for (const auto& [key, rs] : in_model) {
       for (const tuning::Record& r : rs) absl::StrAppend(&text, tuning::RecordToJson(r), "\n");
       kept += rs.size();

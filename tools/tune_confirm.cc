@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -52,8 +54,8 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Runs `a` and `b` in alternating blocks (ABBA...) until each has had
-// `seconds` and at least 10 blocks; a warm-up run of each first.
+// Runs `a` and `b` alternately (ABBA...) until each has had
+// `seconds` and at least 10 runs; a warm-up run of each first.
 absl::StatusOr<AbRuns> RunAlternately(const runtime::Executor& a, const runtime::Executor& b,
                                       const std::vector<tensor::Tensor>& inputs, double seconds) {
   const Clock::time_point start = Clock::now();
@@ -64,18 +66,15 @@ absl::StatusOr<AbRuns> RunAlternately(const runtime::Executor& a, const runtime:
   for (size_t i = 0; runs.same_outputs && i < a_out.size(); ++i) {
     runs.same_outputs = a_out[i].BitwiseEquals(b_out[i]);
   }
-  constexpr int kBlock = 3;
   double a_total = 0, b_total = 0;
-  for (int block = 0; block < 10 || a_total < seconds || b_total < seconds; ++block) {
+  for (int pair = 0; pair < 10 || a_total < seconds || b_total < seconds; ++pair) {
     for (int half = 0; half < 2; ++half) {
-      const bool run_a = (half == 0) == (block % 2 == 0);
-      for (int i = 0; i < kBlock; ++i) {
-        const Clock::time_point t0 = Clock::now();
-        RETURN_IF_ERROR((run_a ? a : b).Run(inputs).status());
-        const double t = std::chrono::duration<double>(Clock::now() - t0).count();
-        (run_a ? runs.a_s : runs.b_s).push_back(t);
-        (run_a ? a_total : b_total) += t;
-      }
+      const bool run_a = (half == 0) == (pair % 2 == 0);
+      const Clock::time_point t0 = Clock::now();
+      RETURN_IF_ERROR((run_a ? a : b).Run(inputs).status());
+      const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+      (run_a ? runs.a_s : runs.b_s).push_back(t);
+      (run_a ? a_total : b_total) += t;
     }
   }
   runs.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
@@ -125,6 +124,30 @@ bool SameChoice(const target::Decision& a, const target::Decision& b) {
   return a.implementation == b.implementation && a.config == b.config;
 }
 
+// The kept verdicts as compile will see them: per workload, the winner's
+// and the fallback's in-model records with the winner faster, so each op
+// is decided exactly as the records file will decide it (an op whose
+// fallback is another keeps its own: target::TunedChoice::tune_fallback).
+class VerdictContext : public target::DispatchContext {
+ public:
+  void Keep(const std::string& key, const target::Decision& winner, const target::Decision& fallback) {
+    verdicts_[key] = {{winner.implementation, winner.config, 1.0, true, false},
+                      {fallback.implementation, fallback.config, 2.0, true, true}};
+  }
+  std::optional<target::TunedChoice> Lookup(const std::string& key, const target::Target& t) const override {
+    std::vector<target::TunedChoice> all = LookupAll(key, t);
+    if (all.empty()) return std::nullopt;
+    return all[0];
+  }
+  std::vector<target::TunedChoice> LookupAll(const std::string& key, const target::Target&) const override {
+    auto it = verdicts_.find(key);
+    return it == verdicts_.end() ? std::vector<target::TunedChoice>{} : it->second;
+  }
+
+ private:
+  std::map<std::string, std::vector<target::TunedChoice>> verdicts_;
+};
+
 }  // namespace
 
 absl::Status ConfirmInModel(const ConfirmSettings& s, const std::vector<const tuning::TunableOp*>& ops,
@@ -142,8 +165,8 @@ absl::Status ConfirmInModel(const ConfirmSettings& s, const std::vector<const tu
   const tuning::RecordsDispatchContext all(loaded.records, s.cpu, s.threads);
   const target::FallbackDispatchContext no_records;
   auto pool = std::make_shared<runtime::ThreadPool>(s.threads);
-  // The decisions confirmed so far (fallbacks are absent, so they decide).
-  target::InMemoryDispatchContext accepted;
+  // The winners kept so far (other workloads are absent: their fallbacks decide).
+  VerdictContext accepted;
   std::unique_ptr<runtime::Executor> base;  // the model as `accepted` decides it
   std::vector<tensor::Tensor> inputs;
   int timed = 0, kept_count = 0;
@@ -154,7 +177,7 @@ absl::Status ConfirmInModel(const ConfirmSettings& s, const std::vector<const tu
     if (!fallback.ok() || !tuned.ok() || SameChoice(*tuned, *fallback)) continue;
     if (s.reuse && HasModelRecords(loaded.records, s, op->key)) {
       auto kept = all.Decide(op->workload, s.target, candidates);
-      if (kept.ok() && !SameChoice(*kept, *fallback)) accepted.Add(op->key, {kept->implementation, kept->config});
+      if (kept.ok() && !SameChoice(*kept, *fallback)) accepted.Keep(op->key, *kept, *fallback);
       if (kept.ok()) out << absl::StrFormat("confirm:   %-28s in-model records held: %s\n", op->node, kept->implementation);
       base.reset();
       continue;
@@ -163,11 +186,12 @@ absl::Status ConfirmInModel(const ConfirmSettings& s, const std::vector<const tu
       ASSIGN_OR_RETURN(base, Build(s, accepted, pool));
       ASSIGN_OR_RETURN(inputs, ReadInputs(base->graph(), {}));
     }
-    target::InMemoryDispatchContext trial = accepted;
-    trial.Add(op->key, {tuned->implementation, tuned->config});
+    VerdictContext trial = accepted;
+    trial.Keep(op->key, *tuned, *fallback);
     ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> with, Build(s, trial, pool));
     ASSIGN_OR_RETURN(AbRuns runs, RunAlternately(*base, *with, inputs, s.seconds));
     tuning::Record fallback_record = ModelRecord(s, *op, *fallback, runs.a_s, runs.wall_s);
+    fallback_record.fallback = true;
     tuning::Record tuned_record = ModelRecord(s, *op, *tuned, runs.b_s, runs.wall_s);
     if (!runs.same_outputs) {
       tuned_record.result = {};

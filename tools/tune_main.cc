@@ -269,7 +269,7 @@ class TuneRun {
   int PrepareFallback(const tuning::TunableOp& op, const std::vector<tuning::Candidate>& candidates);
   // The cost of a candidate: the records' if they hold it, else measured
   // and appended to the records file (exit 2 if that cannot be written).
-  double Cost(const tuning::TunableOp& op, const tuning::Candidate& c);
+  double Cost(const tuning::TunableOp& op, const tuning::Candidate& c, bool fallback = false);
   // The summary line of a tuned workload; `costs` in the order measured.
   void PrintBest(const tuning::TunableOp& op, const std::vector<tuning::Candidate>& candidates,
                  const tuning::TuneOutcome& outcome, const std::vector<double>& costs,
@@ -316,7 +316,7 @@ int TuneRun::PrepareFallback(const tuning::TunableOp& op,
   return -1;
 }
 
-double TuneRun::Cost(const tuning::TunableOp& op, const tuning::Candidate& c) {
+double TuneRun::Cost(const tuning::TunableOp& op, const tuning::Candidate& c, bool fallback) {
   const CandidateKey key{op.key, c.implementation, target::ConfigToJson(c.config)};
   if (auto it = known_.find(key); it != known_.end()) {
     if (!measured_now_.count(it->first)) ++reused_;
@@ -330,6 +330,7 @@ double TuneRun::Cost(const tuning::TunableOp& op, const tuning::Candidate& c) {
   r.config = c.config;
   r.config_index = c.config_index;
   r.threads = settings_.threads;
+  r.fallback = fallback;
   r.result = tuning::Measure(op, settings_.target, c, options_);
   r.timestamp = tuning::UtcTimestamp();
   // Exits here rather than returning an error: the records written so far
@@ -368,7 +369,7 @@ void TuneRun::TuneWorkload(size_t w, const tuning::TunableOp& op) {
   int done = 0;
   std::vector<double> costs;
   auto measure = [&](int i) {
-    const double cost = Cost(op, candidates[i]);
+    const double cost = Cost(op, candidates[i], i == fallback_index);
     costs.push_back(cost);
     if (std::isfinite(cost)) best_gops = std::max(best_gops, gop / cost);
     progress_.Update(w, op.node, ++done, budget, best_gops, false);

@@ -20,8 +20,8 @@ absl::Status Bad(absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("bad record: ", what));
 }
 
-// "threads" and "scope", absent from lines written before records carried
-// them (then 1 thread, scope op).
+// "threads", "scope" and "fallback", absent from lines written before
+// records carried them (then 1 thread, scope op).
 absl::Status ReadThreadsAndScope(const nlohmann::json& j, Record* r) {
   if (auto threads = j.find("threads"); threads != j.end()) {
     if (!threads->is_number_integer() || threads->get<int64_t>() < 1 || threads->get<int64_t>() > 256) {
@@ -34,6 +34,10 @@ absl::Status ReadThreadsAndScope(const nlohmann::json& j, Record* r) {
       return Bad("'scope' must be \"op\" or \"model\"");
     }
     r->scope = *scope == "model" ? RecordScope::kModel : RecordScope::kOp;
+  }
+  if (auto fallback = j.find("fallback"); fallback != j.end()) {
+    if (!fallback->is_boolean()) return Bad("'fallback' must be true or false");
+    r->fallback = fallback->get<bool>();
   }
   return absl::OkStatus();
 }
@@ -79,6 +83,7 @@ std::string RecordToJson(const Record& r) {
   j["config_index"] = r.config_index;
   j["threads"] = r.threads;
   j["scope"] = RecordScopeName(r.scope);
+  j["fallback"] = r.fallback;
   nlohmann::json res;
   res["error"] = MeasureErrorName(r.result.error);
   res["median_s"] = r.result.median_s;

@@ -10,8 +10,10 @@
 // A record's scope says what was timed: "op", the candidate's kernel alone
 // (tuning/measure.h); "model", the whole model with the candidate deciding
 // the workload, timed alternately against the fallback deciding it
-// (tools/tune_confirm.h). `threads` is the thread count it ran with. Lines
-// without them (older files) read as "op" at 1 thread.
+// (tools/tune_confirm.h). "fallback":true marks the record of the fallback
+// the others were measured against. `threads` is the thread count it ran
+// with. Lines without these (older files) read as "op" at 1 thread, not
+// the fallback.
 //
 // Records are append-only: files merge by concatenation, and a later
 // measurement of the same candidate simply adds a line.
@@ -69,6 +71,10 @@ struct Record {
   int64_t config_index = -1;  // the config's index in the space, -1 if unknown
   int threads = 1;            // the thread count it was measured with
   RecordScope scope = RecordScope::kOp;
+  // The fallback the tune measured the other candidates against (the
+  // fallback of the op it tuned): records decide only ops with that
+  // fallback (target::TunedChoice::tune_fallback).
+  bool fallback = false;
   MeasureResult result;
   std::string timestamp;  // UTC, ISO 8601
 

@@ -2,24 +2,41 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
 
 namespace qnnc::tuning {
 
+namespace {
+
+// A candidate as measured: workload, target, cpu, threads, scope,
+// implementation, config.
+using Measured = std::tuple<std::string, std::string, std::string, int, RecordScope, std::string, std::string>;
+
+Measured MeasuredOf(const Record& r) {
+  return {r.workload, r.target, r.cpu, r.threads, r.scope, r.implementation, target::ConfigToJson(r.config)};
+}
+
+}  // namespace
+
 std::vector<Record> BestRecords(const std::vector<Record>& records) {
-  std::map<std::tuple<std::string, std::string, std::string, int, RecordScope, std::string, std::string>,
-           const Record*>
-      best;
+  std::map<Measured, const Record*> best;
+  // A candidate measured as the tune's fallback stays marked so, whichever
+  // of its measurements is the best.
+  std::set<Measured> marked;
   for (const Record& r : records) {
     if (!r.valid()) continue;
-    const Record*& b = best[{r.workload, r.target, r.cpu, r.threads, r.scope, r.implementation,
-                             target::ConfigToJson(r.config)}];
+    const Record*& b = best[MeasuredOf(r)];
     if (b == nullptr || r.result.median_s < b->result.median_s) b = &r;
+    if (r.fallback) marked.insert(MeasuredOf(r));
   }
   std::vector<Record> out;
-  for (const auto& [key, r] : best) out.push_back(*r);
+  for (const auto& [key, r] : best) {
+    out.push_back(*r);
+    out.back().fallback = marked.count(key) > 0;
+  }
   return out;
 }
 
@@ -84,7 +101,7 @@ std::vector<target::TunedChoice> RecordsDispatchContext::LookupAll(
   std::vector<target::TunedChoice> out;
   for (const Entry* e : Ordered(key, target)) {
     out.push_back({e->record.implementation, e->record.config, e->record.result.median_s,
-                   e->record.scope == RecordScope::kModel});
+                   e->record.scope == RecordScope::kModel, e->record.fallback});
   }
   return out;
 }

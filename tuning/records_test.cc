@@ -56,14 +56,16 @@ TEST(Records, ThreadsAndScopeRoundTripAndDefaultForOlderLines) {
   Record r = Make("x86_64+avx2", "AMD EPYC", "xnnpack.qs8", 2e-3);
   r.threads = 2;
   r.scope = RecordScope::kModel;
+  r.fallback = true;
   auto back = RecordFromJson(RecordToJson(r));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->threads, 2);
   EXPECT_EQ(back->scope, RecordScope::kModel);
+  EXPECT_TRUE(back->fallback);
   EXPECT_EQ(RecordToJson(*back), RecordToJson(r));
   // A line written before records carried them: one thread, the op alone.
   std::string old = RecordToJson(Make("x86_64", "c", "a", 1e-3));
-  for (const std::string field : {"\"threads\":1,", "\"scope\":\"op\","}) {
+  for (const std::string field : {"\"threads\":1,", "\"scope\":\"op\",", "\"fallback\":false,"}) {
     ASSERT_NE(old.find(field), std::string::npos) << old;
     old.erase(old.find(field), field.size());
   }
@@ -257,11 +259,61 @@ TEST(RecordsDispatch, WholeModelRecordsUseTheirOwnMargin) {
     Record rb = Make(t.ToString(), "cpu", "b", b_seconds, w.Key());
     ra.config = rb.config = {};
     ra.scope = rb.scope = RecordScope::kModel;
+    ra.fallback = true;
     return RecordsDispatchContext({ra, rb}, "cpu").Decide(w, t, {&a, &b})->implementation;
   };
   EXPECT_EQ(decide(0.995e-3), "a");  // within kInModelMargin
   EXPECT_EQ(decide(0.98e-3), "b");   // a per-op record would need 5%
   EXPECT_EQ(decide(1.2e-3), "a");
+}
+
+// Ops of one workload key can have different fallbacks (fallback_ok sees
+// the weights): records decide only an op whose fallback is the one they
+// were measured against; another keeps its own, and says why.
+TEST(RecordsDispatch, WholeModelRecordsDecideOnlyOpsWithTheFallbackTheyBeat) {
+  target::Implementation a, b, c;
+  a.name = "a";
+  a.priority = 10;
+  b.name = "b";
+  b.priority = 5;
+  c.name = "c";
+  c.priority = 1;
+  for (target::Implementation* i : {&a, &b, &c}) {
+    i->applicable = [](const target::Workload&, const target::Target&) { return absl::OkStatus(); };
+    i->default_config = [](const target::Workload&, const target::Target&) {
+      return target::Config{};
+    };
+  }
+  target::Workload w;
+  w.op = "qnn.dense";
+  const target::Target t = *target::ParseTarget("x86_64");
+  Record rb = Make(t.ToString(), "cpu", "b", 1e-3, w.Key());  // measured against b
+  Record rc = Make(t.ToString(), "cpu", "c", 0.9e-3, w.Key());
+  rb.config = rc.config = {};
+  rb.scope = rc.scope = RecordScope::kModel;
+  rb.fallback = true;
+  const RecordsDispatchContext ctx({rb, rc}, "cpu");
+  // An op whose fallback is b (a does not apply to it): c, as measured.
+  target::Implementation a_not_here = a;
+  a_not_here.applicable = [](const target::Workload&, const target::Target&) {
+    return absl::FailedPreconditionError("not here");
+  };
+  EXPECT_EQ(ctx.Decide(w, t, {&a_not_here, &b, &c})->implementation, "c");
+  // An op whose fallback is a: never measured against c, so a.
+  target::Decision other = *ctx.Decide(w, t, {&a, &b, &c});
+  EXPECT_EQ(other.implementation, "a");
+  EXPECT_FALSE(other.tuned);
+  EXPECT_NE(other.rejected_records.find("another fallback (b {})"), std::string::npos)
+      << other.rejected_records;
+  // Per-op records of a tune mark their fallback the same way.
+  rb.scope = rc.scope = RecordScope::kOp;
+  rc.result.median_s = 0.5e-3;
+  const RecordsDispatchContext per_op({rb, rc}, "cpu");
+  EXPECT_EQ(per_op.Decide(w, t, {&a_not_here, &b, &c})->implementation, "c");
+  EXPECT_EQ(per_op.Decide(w, t, {&a, &b, &c})->implementation, "a");
+  // Unmarked records (older files) decide every op of the key.
+  rb.fallback = false;
+  EXPECT_EQ(RecordsDispatchContext({rb, rc}, "cpu").Decide(w, t, {&a, &b, &c})->implementation, "c");
 }
 
 }  // namespace
