@@ -146,10 +146,11 @@ TEST(DecideOnce, Avx2WeightPairsThatCouldSaturateGoToTheInt16Kernel) {
   ASSERT_TRUE(graph.ok());
   auto workload = target::ExtractWorkload(**graph, *(*graph)->nodes()[0]);
   ASSERT_TRUE(workload.ok());
-  EXPECT_EQ(workload->max_weight_pair_sum, 200);
+  ASSERT_NE(workload->weight_pairs(), nullptr);
+  EXPECT_EQ(workload->weight_pairs()->max_pair_sum, 200);
   // 2 input channels (at most 4: the natural order, nothing flipped): read
   // in place.
-  EXPECT_EQ(workload->weight_pairs_copied, false);
+  EXPECT_EQ(workload->weight_pairs()->copied, false);
   const target::Implementation* maddubs =
       target::GlobalRegistry().FindImplementation("qnn.conv2d", "x86.spatial_pack.u8s8.avx2");
   ASSERT_NE(maddubs, nullptr);
@@ -183,9 +184,7 @@ TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
   auto ok = [&](int64_t cg, int64_t k, double corrected) {
     target::Workload w = *base;
     w.weight.shape = {512, cg, k, k};
-    w.weight_pairs_corrected = corrected;
-    w.max_weight_pair_sum = 200;
-    w.weight_pairs_copied = true;
+    w.set_weight_pairs({200, corrected, true});
     return maddubs->fallback_ok(w, avx2);
   };
   EXPECT_TRUE(ok(512, 3, 0.17).ok());
@@ -217,13 +216,11 @@ TEST(DecideOnce, Avx2DeepLayersTakeVpmaddubswWithMoreCorrections) {
   EXPECT_NE(shallow_copy.message().find("fewer than 64 products (here 32)"), std::string::npos) << shallow_copy;
   target::Workload fits = *base;
   fits.weight.shape = {512, 16, 1, 1};
-  fits.weight_pairs_corrected = 0.0;
-  fits.weight_pairs_copied = false;
+  fits.set_weight_pairs({0, 0.0, false});
   EXPECT_TRUE(maddubs->fallback_ok(fits, avx2).ok());
   target::Workload narrow = *base;
   narrow.weight.shape = {16, 32, 1, 1};
-  narrow.weight_pairs_corrected = 0.0;
-  narrow.weight_pairs_copied = true;
+  narrow.set_weight_pairs({200, 0.0, true});
   EXPECT_TRUE(maddubs->fallback_ok(narrow, avx2).ok());
 }
 

@@ -248,7 +248,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   return impl;
 }
 
-// Above this share of corrected half steps (Workload::weight_pairs_corrected;
+// Above this share of corrected half steps (WeightPairs::corrected;
 // a half step is 8 output channels of one step, the unit the kernel
 // corrects) the vpmaddubsw kernel is no faster than u8i16's vpmaddwd, so the
 // fallback leaves it there (the tuner does not). Per layer (Zen 5, cap avx2,
@@ -308,19 +308,19 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
     RETURN_IF_ERROR(compensated(w, t));
     if (w.op != "qnn.conv2d" || w.depthwise()) return absl::OkStatus();
     RETURN_IF_ERROR(RefuseGroupedMadd16Layers(w));
-    if (!w.weight_pairs_corrected) {
+    if (w.lazy_weight_pairs == nullptr) {
       return absl::FailedPreconditionError(
           "needs the weights at compile time (it pairs and corrects them); "
           "x86.spatial_pack.u8i16.avx2 runs any weights");
     }
     return absl::OkStatus();
   };
-  // Exact with any share of corrected half steps, but slower than u8i16.avx2
-  // above kMaxMaddubsCorrected where that is measured (Zen 5); on Intel,
-  // where u8i16's vpmaddwd + vpaddd share three vector ports, it wins more
-  // layers: the tuner measures it on every layer (compete where you run).
+  // Exact with any share of corrected half steps, but slower than u8i16.avx2 above
+  // kMaxMaddubsCorrected where measured (Zen 5); on Intel, where u8i16's vpmaddwd +
+  // vpaddd share three ports, it wins more: the tuner measures it on every layer.
   impl.fallback_ok = [](const Workload& w, const Target&) -> absl::Status {
-    if (w.op != "qnn.conv2d" || w.depthwise() || !w.weight_pairs_corrected) return absl::OkStatus();
+    if (w.op != "qnn.conv2d" || w.depthwise() || w.lazy_weight_pairs == nullptr) return absl::OkStatus();
+    const WeightPairs& pairs = *w.weight_pairs();
     const auto& ws = w.weight.shape;
     const int64_t products = ws.size() == 4 ? ws[1] * ws[2] * ws[3] : 0;
     // Measured on 3x3 layers only: 1x1 layers keep the 2% rule.
@@ -331,15 +331,15 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
     } else if (spatial && products >= kMidMaddubsProducts) {
       allowed = kMaxMidMaddubsCorrected;
     }
-    if (*w.weight_pairs_corrected <= allowed) {
+    if (pairs.corrected <= allowed) {
       const int64_t outputs = ws.empty() ? 0 : ws[0];
       if (products < kMinReorderedMaddubsProducts && outputs >= kMinReorderedMaddubsProducts &&
-          w.weight_pairs_copied.value_or(false)) {
+          pairs.copied) {
         return absl::FailedPreconditionError(absl::StrCat(
             "not the fallback where each output sums fewer than ", kMinReorderedMaddubsProducts,
             " products (here ", products, ") for at least as many output channels (here ", outputs,
             ") and it reads its input through a copy with channels reordered or flipped (a weight "
-            "pair's same-signed parts add up to ", w.max_weight_pair_sum.value_or(0),
+            "pair's same-signed parts add up to ", pairs.max_pair_sum,
             " in the natural order, more than ", sp::kMaddubsMaxPairSum,
             "): slower than x86.spatial_pack.u8i16.avx2 there where measured; the tuner measures both"));
       }
@@ -354,8 +354,8 @@ Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority) {
         "; a weight pair whose same-signed parts add up to more "
         "than ", sp::kMaddubsMaxPairSum,
         " could saturate vpmaddubsw's int16 sum, in the order of the input channels it chooses "
-        "within each block of 16): got ", *w.max_weight_pair_sum, " in the natural order and ",
-        absl::SixDigits(*w.weight_pairs_corrected * 100),
+        "within each block of 16): got ", pairs.max_pair_sum, " in the natural order and ",
+        absl::SixDigits(pairs.corrected * 100),
         "% of its half steps to correct (exact, but slower than x86.spatial_pack.u8i16.avx2 there "
         "where measured; the tuner measures both)"));
   };

@@ -35,7 +35,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
 // only where at most 2% of its half steps (8 output channels) need a
 // correction (for kernels larger than 1x1, 12% where each output sums at
 // least 576 products, 18% from 1152)
-// (Workload::weight_pairs_corrected, Implementation::fallback_ok); the tuner
+// (WeightPairs::corrected, Implementation::fallback_ok); the tuner
 // measures it everywhere it applies.
 Implementation MaddubsSpatialPackAvx2(const std::string& name, int priority);
 // u8 x s8 on AVX2 by vpmaddwd alone (the u8 inputs widened in registers,

@@ -1,5 +1,6 @@
 #include "target/dispatch_context.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -47,30 +48,25 @@ void AppendPassedOver(const std::vector<Rejection>& rejections, const Implementa
 }
 
 // The fallback: the applicable implementation of highest priority that
-// the fallback may choose (Implementation::fallback_ok), those it may not
-// added to `not_for_fallback` with why; if none may, the highest
-// applicable one all the same (something must run the op), and
-// `not_for_fallback` is emptied. `applicable` is not empty.
+// the fallback may choose (Implementation::fallback_ok), those ranked above
+// it that it may not added to `not_for_fallback` with why; if none may, the
+// highest applicable one all the same (something must run the op), and
+// `not_for_fallback` is emptied. `applicable` is not empty. Candidates
+// ranked below the fallback are not asked: a fallback_ok may analyse the
+// weights (Workload::weight_pairs), and only those above it are reported.
 const Implementation* ChooseFallback(const std::vector<const Implementation*>& applicable,
                                      const Workload& workload, const Target& target,
                                      std::vector<Rejection>* not_for_fallback) {
-  const Implementation* best = nullptr;
-  for (const Implementation* impl : applicable) {
+  std::vector<const Implementation*> ranked = applicable;
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Implementation* a, const Implementation* b) { return a->priority > b->priority; });
+  for (const Implementation* impl : ranked) {
     absl::Status ok = impl->fallback_ok ? impl->fallback_ok(workload, target) : absl::OkStatus();
-    if (!ok.ok()) {
-      not_for_fallback->emplace_back(impl, std::move(ok));
-      continue;
-    }
-    if (best == nullptr || impl->priority > best->priority) best = impl;
+    if (ok.ok()) return impl;
+    not_for_fallback->emplace_back(impl, std::move(ok));
   }
-  if (best == nullptr) {
-    not_for_fallback->clear();
-    best = applicable[0];
-    for (const Implementation* impl : applicable) {
-      if (impl->priority > best->priority) best = impl;
-    }
-  }
-  return best;
+  not_for_fallback->clear();
+  return ranked[0];
 }
 
 // The fallback's own record (its implementation and config), if the tuner

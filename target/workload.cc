@@ -1,6 +1,9 @@
 #include "target/workload.h"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "ir/conv_epilogue.h"
@@ -22,37 +25,92 @@ std::vector<double> Values(const ir::Value* v) {
   return out;
 }
 
+// The kernel zero point of output channel (row) `o`.
+int64_t RowZeroPoint(const tensor::Tensor& zt, int64_t o) {
+  return zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
+}
+
+// Calls f(o, w - zw) for every weight, row by row (typed loops for the
+// 8-bit weights every quantized model has: this runs over all of them).
+template <typename F>
+void ForEachOffset(const tensor::Tensor& wt, const tensor::Tensor& zt, F&& f) {
+  const int64_t rows = wt.dim(0), per_row = rows ? wt.num_elements() / rows : 0;
+  for (int64_t o = 0; o < rows; ++o) {
+    const int64_t z = RowZeroPoint(zt, o);
+    const int64_t base = o * per_row;
+    if (wt.dtype() == tensor::DType::kI8) {
+      const int8_t* row = wt.data<int8_t>() + base;
+      for (int64_t k = 0; k < per_row; ++k) f(base + k, row[k] - z);
+    } else if (wt.dtype() == tensor::DType::kU8) {
+      const uint8_t* row = wt.data<uint8_t>() + base;
+      for (int64_t k = 0; k < per_row; ++k) f(base + k, row[k] - z);
+    } else {
+      for (int64_t k = 0; k < per_row; ++k) f(base + k, wt.GetAsInt(base + k) - z);
+    }
+  }
+}
+
+}  // namespace
+
+// The weight pairs of one convolution, analysed once, when first asked.
+class LazyWeightPairs {
+ public:
+  LazyWeightPairs(tensor::Tensor weight, tensor::Tensor zero_points, int64_t groups, int64_t in_height,
+                  int64_t in_width)
+      : weight_(std::move(weight)), zero_points_(std::move(zero_points)), groups_(groups),
+        in_height_(in_height), in_width_(in_width) {}
+  explicit LazyWeightPairs(const WeightPairs& pairs) : pairs_(pairs) { std::call_once(once_, [] {}); }
+
+  const WeightPairs& Get() {
+    std::call_once(once_, [this] { Analyse(); });
+    return pairs_;
+  }
+
+ private:
+  // w - zw as s8 (what the u8 x s8 legalization gives the kernels), then
+  // the pairs in the kernel's own orders for this input plane (NCHW).
+  void Analyse() {
+    tensor::Tensor offsets = tensor::Tensor::Zeros(tensor::DType::kI8, weight_.shape());
+    int8_t* out = offsets.data<int8_t>();
+    ForEachOffset(weight_, zero_points_, [out](int64_t i, int64_t v) { out[i] = static_cast<int8_t>(v); });
+    pairs_.max_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, groups_);
+    const int64_t orders =
+        kernels::spatial_pack::PairingOrderGroups(offsets.shape(), groups_, in_height_, in_width_);
+    const kernels::spatial_pack::PairingPlan plan = kernels::spatial_pack::PlanPairing(offsets, groups_, orders);
+    pairs_.corrected = plan.CorrectedFraction();
+    pairs_.copied = plan.Copies();
+    weight_ = zero_points_ = tensor::Tensor();
+  }
+
+  tensor::Tensor weight_, zero_points_;
+  int64_t groups_ = 1, in_height_ = 0, in_width_ = 0;
+  std::once_flag once_;
+  WeightPairs pairs_;
+};
+
+namespace {
+
 // With a constant weight and kernel zero point: the range of w - zw, and
-// for an OIHW qnn.conv2d whose w - zw fits s8 the weight pairs the u8s8
-// kernels would form. One pass over w - zw gives the range and the same
-// values as s8 (what the u8 x s8 legalization gives the kernels) for the
-// pair sum.
+// for an OIHW qnn.conv2d whose w - zw fits s8 how to analyse the weight
+// pairs the u8s8 kernels would form (Workload::weight_pairs).
 void AddWeightOffsetStats(const ir::Node& node, const ir::Value* kernel_zp, Workload* w) {
   const tensor::Tensor& wt = node.input(1)->data();
   const tensor::Tensor& zt = kernel_zp->data();
+  int64_t lo = 0, hi = 0;
+  bool any = false;
+  ForEachOffset(wt, zt, [&](int64_t, int64_t v) {
+    lo = any ? std::min(lo, v) : v;
+    hi = any ? std::max(hi, v) : v;
+    any = true;
+  });
+  if (!any) return;
+  w->min_weight_offset = lo;
+  w->max_weight_offset = hi;
   const bool pairs = w->op == "qnn.conv2d" && w->kernel_layout == "OIHW" && wt.rank() == 4;
-  tensor::Tensor offsets = pairs ? tensor::Tensor::Zeros(tensor::DType::kI8, wt.shape()) : tensor::Tensor();
-  int64_t rows = wt.dim(0), per_row = rows ? wt.num_elements() / rows : 0;
-  for (int64_t o = 0; o < rows; ++o) {
-    int64_t z = zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
-    for (int64_t k = 0; k < per_row; ++k) {
-      int64_t v = wt.GetAsInt(o * per_row + k) - z;
-      w->min_weight_offset = w->min_weight_offset ? std::min(*w->min_weight_offset, v) : v;
-      w->max_weight_offset = w->max_weight_offset ? std::max(*w->max_weight_offset, v) : v;
-      if (pairs) offsets.data<int8_t>()[o * per_row + k] = static_cast<int8_t>(v);
-    }
-  }
-  if (pairs && w->min_weight_offset && *w->min_weight_offset >= -128 &&
-      *w->max_weight_offset <= 127) {
-    w->max_weight_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, w->groups);
-    // With the kernel's orders for this input plane (NCHW).
-    const int64_t orders = kernels::spatial_pack::PairingOrderGroups(
-        offsets.shape(), w->groups, w->data.rank() == 4 ? w->data.shape[2] : 0,
+  if (pairs && lo >= -128 && hi <= 127) {
+    w->lazy_weight_pairs = std::make_shared<LazyWeightPairs>(
+        wt, zt, w->groups, w->data.rank() == 4 ? w->data.shape[2] : 0,
         w->data.rank() == 4 ? w->data.shape[3] : 0);
-    const kernels::spatial_pack::PairingPlan plan =
-        kernels::spatial_pack::PlanPairing(offsets, w->groups, orders);
-    w->weight_pairs_corrected = plan.CorrectedFraction();
-    w->weight_pairs_copied = plan.Copies();
   }
 }
 
@@ -80,6 +138,14 @@ void AddRequantizeEpilogue(const ir::Graph& graph, const ir::Node& node, Workloa
 }
 
 }  // namespace
+
+const WeightPairs* Workload::weight_pairs() const {
+  return lazy_weight_pairs ? &lazy_weight_pairs->Get() : nullptr;
+}
+
+void Workload::set_weight_pairs(const WeightPairs& pairs) {
+  lazy_weight_pairs = std::make_shared<LazyWeightPairs>(pairs);
+}
 
 bool Workload::depthwise() const {
   if (op != "qnn.conv2d" || groups == 1) return false;

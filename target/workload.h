@@ -4,6 +4,7 @@
 #ifndef QNNC_TARGET_WORKLOAD_H_
 #define QNNC_TARGET_WORKLOAD_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,21 @@
 #include "ir/types.h"
 
 namespace qnnc::target {
+
+// The weight pairs of the AVX2 vpmaddubsw kernel for a convolution's w - zw.
+struct WeightPairs {
+  // The largest magnitude a pair of input channels (2m, 2m+1) adds in
+  // vpmaddubsw's int16 sum (kernels/spatial_pack MaxWeightPairSum).
+  int64_t max_pair_sum = 0;
+  // The share of its half steps (8 output channels x 4 input channels x one
+  // tap) that hold a pair that could saturate, in the channel order it
+  // would choose (kernels/spatial_pack PlanPairing: it corrects those).
+  double corrected = 0;
+  // Whether it reads its input through a copy in another channel order (or
+  // with channels flipped) for these weights.
+  bool copied = false;
+};
+class LazyWeightPairs;
 
 struct Workload {
   std::string op;  // qnn.conv2d or qnn.dense
@@ -38,18 +54,13 @@ struct Workload {
   // Range of weight - kernel zero point over the constant weight (facts for
   // predicates; not part of the key).
   std::optional<int64_t> min_weight_offset, max_weight_offset;
-  // Convolutions whose weight offsets fit s8: the largest magnitude a pair
-  // of input channels (2m, 2m+1) adds in vpmaddubsw's int16 sum
-  // (kernels/spatial_pack MaxWeightPairSum); not part of the key.
-  std::optional<int64_t> max_weight_pair_sum;
-  // The share of the AVX2 vpmaddubsw kernel's half steps (8 output
-  // channels x 4 input channels x one tap) that hold a pair that could
-  // saturate, in the channel order it would choose (kernels/spatial_pack
-  // PlanPairing: it corrects those); not part of the key.
-  std::optional<double> weight_pairs_corrected;
-  // Whether that kernel reads its input through a copy in another channel
-  // order (or with channels flipped) for these weights; not part of the key.
-  std::optional<bool> weight_pairs_copied;
+  // OIHW convolutions whose constant weight offsets fit s8: the weight pairs
+  // the AVX2 vpmaddubsw kernel would form (WeightPairs), null otherwise; not
+  // part of the key. Analysed on first use: only that kernel's predicates
+  // ask, so a compile for another target never pays for it.
+  const WeightPairs* weight_pairs() const;
+  // Sets them (tests: a layer's facts without its weights).
+  void set_weight_pairs(const WeightPairs& pairs);
   // Range of the requantization multipliers (input_scale * kernel_scale /
   // output_scale) of the requantize that consumes the op, when constant.
   std::optional<double> min_requant_scale, max_requant_scale;
@@ -60,6 +71,9 @@ struct Workload {
   std::string requant_not_fusable = "no qnn.requantize consumes the op alone";
 
   bool depthwise() const;
+
+  // Set by ExtractWorkload: how to analyse the weight pairs when asked.
+  std::shared_ptr<LazyWeightPairs> lazy_weight_pairs;
   // Canonical key: JSON with sorted fields, the same for equal workloads.
   std::string Key() const;
   // Multiply-accumulate count, for reports and GOPS.

@@ -71,7 +71,7 @@ TEST(Measure, TheTunerMeasuresWhatTheFallbackPassesOver) {
   const TunableOp* corrected = nullptr;
   for (const TunableOp& op : MobileNetOps().ops) {
     if (op.workload.op == "qnn.conv2d" && !op.workload.depthwise() &&
-        op.workload.weight_pairs_corrected.value_or(0) > 0.02) {
+        op.workload.weight_pairs() != nullptr && op.workload.weight_pairs()->corrected > 0.02) {
       corrected = &op;
       break;
     }
