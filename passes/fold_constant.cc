@@ -25,7 +25,7 @@ absl::Status CheckConstantBytes(const ir::Graph& graph, int64_t max_bytes) {
   return absl::OkStatus();
 }
 
-absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes) {
+absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes, OpTimes* op_times) {
   bool folded = false;
   int64_t total = ConstantBytes(graph);
   for (ir::Node* node : graph.nodes()) {
@@ -33,6 +33,7 @@ absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes) {
     if (!std::all_of(ins.begin(), ins.end(), [](const ir::Value* v) { return v->is_constant(); })) {
       continue;
     }
+    ScopedOpTimer timer(op_times, node->op());
     // The results' sizes come from the type relation, before any kernel runs;
     // a node whose types do not infer fails in EvaluateNode with its error.
     std::vector<ir::TensorType> in_types;

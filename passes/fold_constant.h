@@ -14,7 +14,9 @@ namespace qnnc::passes {
 // The graph's constants plus each folded result must fit in `max_bytes`:
 // a node whose results would not is refused (ResourceExhaustedError naming it
 // and the size) before its kernel allocates anything.
-absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes = tensor::kDefaultMaxBytes);
+// Each folded op's time goes to `op_times` when given.
+absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes = tensor::kDefaultMaxBytes,
+                          OpTimes* op_times = nullptr);
 
 // ResourceExhaustedError if the graph's constants exceed `max_bytes`.
 absl::Status CheckConstantBytes(const ir::Graph& graph, int64_t max_bytes);
@@ -23,7 +25,7 @@ class FoldConstantPass : public Pass {
  public:
   std::string name() const override { return "FoldConstant"; }
   absl::Status Run(ir::Graph& graph, PassContext& context) override {
-    return FoldConstant(graph, context.max_bytes);
+    return FoldConstant(graph, context.max_bytes, context.op_times);
   }
 };
 

@@ -16,6 +16,7 @@ absl::Status QnnLegalizePass::Run(ir::Graph& graph, PassContext& context) {
   for (ir::Node* node : graph.nodes()) {
     const target::LegalizeFn* fn = registry.FindLegalize(node->op(), context.target);
     if (fn == nullptr || target::GetDecision(*node)) continue;  // decided already
+    ScopedOpTimer timer(context.op_times, node->op());
     std::vector<ir::TensorType> tinfos;
     for (const ir::Value* v : node->inputs()) tinfos.push_back(*v->type());
     target::LegalizeCall call{*node, node->attrs(), node->inputs(), tinfos,

@@ -59,7 +59,7 @@ ABSL_FLAG(std::string, plan, "",
           "run a compiled plan written by --out: no import and no passes; kernels bind and pack "
           "their weights at load, for the target the plan was compiled for");
 ABSL_FLAG(std::string, print_ir_after, "", "print the IR after passes matching this RE2 pattern");
-ABSL_FLAG(bool, time_passes, false, "print the time of each pass");
+ABSL_FLAG(bool, time_passes, false, "print the time of each pass (and per kind of op where a pass works op by op)");
 ABSL_FLAG(bool, no_run, false,
           "compile only; do not run (works for any target on any host: kernels this host "
           "cannot run are checked and described, created where the plan runs)");

@@ -102,9 +102,22 @@ absl::StatusOr<Tensor> Binary(Op op, const Tensor& a, const Tensor& b) {
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
     T* po = out.data<T>();
-    internal::ForEachBroadcast(shape, sa, sb, [&](int64_t o, int64_t ia, int64_t ib) {
-      po[o] = Apply<T>(op, pa[ia], pb[ib]);
-    });
+    // The op chosen once, outside the loop, so the loop is one op's
+    // (compile-time folding subtracts zero points from every weight).
+    auto run = [&](auto op_tag) {
+      constexpr Op kOp = decltype(op_tag)::value;
+      internal::ForEachBroadcast(shape, sa, sb, [&](int64_t o, int64_t ia, int64_t ib) {
+        po[o] = Apply<T>(kOp, pa[ia], pb[ib]);
+      });
+    };
+    switch (op) {
+      case Op::kAdd: run(std::integral_constant<Op, Op::kAdd>()); break;
+      case Op::kSubtract: run(std::integral_constant<Op, Op::kSubtract>()); break;
+      case Op::kMultiply: run(std::integral_constant<Op, Op::kMultiply>()); break;
+      case Op::kDivide: run(std::integral_constant<Op, Op::kDivide>()); break;
+      case Op::kMaximum: run(std::integral_constant<Op, Op::kMaximum>()); break;
+      case Op::kMinimum: run(std::integral_constant<Op, Op::kMinimum>()); break;
+    }
     return out;
   });
 }
