@@ -116,6 +116,10 @@ void Graph::ReplaceAllUsesWith(Value* from, Value* to) {
   }
 }
 
+void Graph::ReleaseConstantData(Value* constant) {
+  if (constant->is_constant()) constant->data_ = tensor::Tensor();
+}
+
 int Graph::CountUses(const Value* v) const {
   int uses = 0;
   for (const auto& n : nodes_) uses += std::count(n->inputs_.begin(), n->inputs_.end(), v);

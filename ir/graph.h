@@ -114,6 +114,10 @@ class Graph {
   void ReplaceAllUsesWith(Value* from, Value* to);
   // Number of node inputs and graph outputs that refer to `v`.
   int CountUses(const Value* v) const;
+  // Drops a constant's data (its type stays) once nothing live reads it,
+  // so a pass that replaced all its uses need not hold it until
+  // RemoveDeadCode (FoldConstant: the intermediate results of a chain).
+  void ReleaseConstantData(Value* constant);
   // Removes nodes whose outputs are unused and constants nobody uses.
   // Returns the number of nodes removed.
   int RemoveDeadCode();

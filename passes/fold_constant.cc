@@ -1,6 +1,7 @@
 #include "passes/fold_constant.h"
 
 #include <algorithm>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "ir/op_registry.h"
@@ -28,6 +29,15 @@ absl::Status CheckConstantBytes(const ir::Graph& graph, int64_t max_bytes) {
 absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes, OpTimes* op_times) {
   bool folded = false;
   int64_t total = ConstantBytes(graph);
+  // Uses of each constant by nodes not folded yet (and graph outputs): one
+  // that drops to zero is released at once, so a chain (cast, subtract,
+  // cast over every weight) holds one link at a time, not all of them.
+  // Counted for every value: a folded result takes its node output's count.
+  std::map<const ir::Value*, int> live_uses;
+  for (const ir::Node* node : graph.nodes()) {
+    for (const ir::Value* v : node->inputs()) ++live_uses[v];
+  }
+  for (const ir::Value* v : graph.outputs()) ++live_uses[v];
   for (ir::Node* node : graph.nodes()) {
     const auto& ins = node->inputs();
     if (!std::all_of(ins.begin(), ins.end(), [](const ir::Value* v) { return v->is_constant(); })) {
@@ -57,6 +67,10 @@ absl::Status FoldConstant(ir::Graph& graph, int64_t max_bytes, OpTimes* op_times
       ir::Value* out = node->output(i);
       ir::Value* c = graph.AddConstant(out->name() + "_folded", std::move(results[i]));
       graph.ReplaceAllUsesWith(out, c);
+      live_uses[c] += live_uses[out];
+    }
+    for (ir::Value* v : ins) {
+      if (--live_uses[v] == 0) graph.ReleaseConstantData(v);
     }
     folded = true;
   }
