@@ -27,6 +27,16 @@ Record Make(const std::string& target, const std::string& cpu, const std::string
   return r;
 }
 
+// An implementation that applies everywhere, with an empty config.
+target::Implementation Everywhere(const std::string& name, int priority) {
+  target::Implementation i;
+  i.name = name;
+  i.priority = priority;
+  i.applicable = [](const target::Workload&, const target::Target&) { return absl::OkStatus(); };
+  i.default_config = [](const target::Workload&, const target::Target&) { return target::Config{}; };
+  return i;
+}
+
 TEST(Records, RoundTripEveryField) {
   Record r = Make("x86_64+avx2+sse4.2", "AMD EPYC", "xnnpack.qs8", 1.5e-4);
   r.result.message = "";
@@ -175,26 +185,19 @@ TEST(RecordsDispatch, BestPerImplementationThenHostCpuThenSpecificTarget) {
 }
 
 // A record replaces the fallback only when clearly faster than the
-// fallback's own record (target::kTunedMargin); both count as tuned.
-TEST(RecordsDispatch, ARecordMustBeatTheFallbacksOwnRecordByTheMargin) {
-  target::Implementation a, b;
-  a.name = "a";
-  a.priority = 10;  // the fallback
-  b.name = "b";
-  b.priority = 5;
-  for (target::Implementation* i : {&a, &b}) {
-    i->applicable = [](const target::Workload&, const target::Target&) { return absl::OkStatus(); };
-    i->default_config = [](const target::Workload&, const target::Target&) {
-      return target::Config{};
-    };
-  }
+// fallback's own record: per-op records by target::kTunedMargin, in-model
+// ones by target::kInModelMargin; both count as tuned.
+TEST(RecordsDispatch, ARecordMustBeatTheFallbacksOwnRecordByItsScopesMargin) {
+  const target::Implementation a = Everywhere("a", 10), b = Everywhere("b", 5);  // a: the fallback
   target::Workload w;
   w.op = "qnn.dense";
   const target::Target t = *target::ParseTarget("x86_64");
-  auto decide = [&](double b_seconds) {
+  auto decide = [&](double b_seconds, RecordScope scope = RecordScope::kOp) {
     Record ra = Make(t.ToString(), "cpu", "a", 1e-3, w.Key());
     Record rb = Make(t.ToString(), "cpu", "b", b_seconds, w.Key());
     ra.config = rb.config = {};
+    ra.scope = rb.scope = scope;
+    ra.fallback = true;
     RecordsDispatchContext ctx({ra, rb}, "cpu");
     return *ctx.Decide(w, t, {&a, &b});
   };
@@ -204,8 +207,10 @@ TEST(RecordsDispatch, ARecordMustBeatTheFallbacksOwnRecordByTheMargin) {
   target::Decision clear = decide(0.90e-3);
   EXPECT_EQ(clear.implementation, "b");
   EXPECT_TRUE(clear.tuned);
-  target::Decision slower = decide(2e-3);
-  EXPECT_EQ(slower.implementation, "a");
+  EXPECT_EQ(decide(2e-3).implementation, "a");
+  EXPECT_EQ(decide(0.995e-3, RecordScope::kModel).implementation, "a");  // within kInModelMargin
+  EXPECT_EQ(decide(0.98e-3, RecordScope::kModel).implementation, "b");   // per-op would need 5%
+  EXPECT_EQ(decide(1.2e-3, RecordScope::kModel).implementation, "a");
 }
 
 // Records of the run's thread count decide, else those of the nearest
@@ -237,53 +242,11 @@ TEST(RecordsDispatch, TheRunsThreadCountThenWholeModelRecordsDecide) {
   EXPECT_EQ(RecordsDispatchContext(confirmed, "cpu", 2).LookupAll("W", t).size(), 2u);
 }
 
-// In-model records are held to target::kInModelMargin against the
-// fallback's own in-model record, per-op ones to kTunedMargin.
-TEST(RecordsDispatch, WholeModelRecordsUseTheirOwnMargin) {
-  target::Implementation a, b;
-  a.name = "a";
-  a.priority = 10;  // the fallback
-  b.name = "b";
-  b.priority = 5;
-  for (target::Implementation* i : {&a, &b}) {
-    i->applicable = [](const target::Workload&, const target::Target&) { return absl::OkStatus(); };
-    i->default_config = [](const target::Workload&, const target::Target&) {
-      return target::Config{};
-    };
-  }
-  target::Workload w;
-  w.op = "qnn.dense";
-  const target::Target t = *target::ParseTarget("x86_64");
-  auto decide = [&](double b_seconds) {
-    Record ra = Make(t.ToString(), "cpu", "a", 1e-3, w.Key());
-    Record rb = Make(t.ToString(), "cpu", "b", b_seconds, w.Key());
-    ra.config = rb.config = {};
-    ra.scope = rb.scope = RecordScope::kModel;
-    ra.fallback = true;
-    return RecordsDispatchContext({ra, rb}, "cpu").Decide(w, t, {&a, &b})->implementation;
-  };
-  EXPECT_EQ(decide(0.995e-3), "a");  // within kInModelMargin
-  EXPECT_EQ(decide(0.98e-3), "b");   // a per-op record would need 5%
-  EXPECT_EQ(decide(1.2e-3), "a");
-}
-
 // Ops of one workload key can have different fallbacks (fallback_ok sees
 // the weights): records decide only an op whose fallback is the one they
 // were measured against; another keeps its own, and says why.
 TEST(RecordsDispatch, WholeModelRecordsDecideOnlyOpsWithTheFallbackTheyBeat) {
-  target::Implementation a, b, c;
-  a.name = "a";
-  a.priority = 10;
-  b.name = "b";
-  b.priority = 5;
-  c.name = "c";
-  c.priority = 1;
-  for (target::Implementation* i : {&a, &b, &c}) {
-    i->applicable = [](const target::Workload&, const target::Target&) { return absl::OkStatus(); };
-    i->default_config = [](const target::Workload&, const target::Target&) {
-      return target::Config{};
-    };
-  }
+  const target::Implementation a = Everywhere("a", 10), b = Everywhere("b", 5), c = Everywhere("c", 1);
   target::Workload w;
   w.op = "qnn.dense";
   const target::Target t = *target::ParseTarget("x86_64");
