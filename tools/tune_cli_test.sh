@@ -84,20 +84,22 @@ legalizations=$(grep -o '"legalization": "[a-z0-9_]*"' "$T/two.json" | sort -u |
 grep -q '"implementation": "xnnpack' "$T/two.json" || fail "no XNNPACK layer chosen by records"
 grep -q '"implementation": "[a-z0-9]*\.spatial_pack' "$T/two.json" || fail "no spatial-pack layer chosen by records"
 
-# In-model confirmation: the stem tuned over XNNPACK alone (so its per-op
-# winner is not the fallback) at 2 threads; the whole model is timed with it
-# and with the fallback, both recorded, and compile at 2 threads follows the
-# model's verdict.
+# In-model confirmation: the stem tuned over the reference kernel alone (so
+# its per-op winner is not the fallback, at every level) at 2 threads; the
+# whole model is timed with it and with the fallback, both recorded, and
+# compile at 2 threads follows the model's verdict.
 run 0 "confirmed: [01] of 1 " "$TUNE" --records="$T/c.jsonl" --trials=1 --repeats=1 --threads=2 \
-  --workloads='"weight":"i8\[32,3,3,3\]"' --implementations=xnnpack --confirm-seconds=0.05
+  --workloads='"weight":"i8\[32,3,3,3\]"' --implementations='^reference$' --confirm-seconds=0.05
 verdict=$(sed -n 's/^confirm: .*: \(kept\|fallback stays\)$/\1/p' "$T/log")
 [ "$(grep -c '"scope":"model"' "$T/c.jsonl")" -eq 2 ] || fail "not two whole-model records: $(cat "$T/c.jsonl")"
 grep -q '"threads":2' "$T/c.jsonl" || fail "the records do not carry the tune's thread count"
 run 0 "match: +logits: match" "$COMPILE" --records="$T/c.jsonl" --threads=2 --report="$T/c.json"
-stem_impl=$(grep -o '"implementation": "[a-z0-9_.]*"' "$T/c.json" | head -1)
+# The stem is the report's first op with a decision (the field before its
+# implementation).
+stem_impl=$(grep -A1 '"decision"' "$T/c.json" | grep -o '"implementation": "[a-z0-9_.]*"' | head -1)
 case "$verdict" in
-  kept) [[ "$stem_impl" == *xnnpack* ]] || fail "the model kept XNNPACK, compile chose $stem_impl" ;;
-  "fallback stays") [[ "$stem_impl" != *xnnpack* ]] || fail "the fallback stays, compile chose $stem_impl" ;;
+  kept) [[ "$stem_impl" == *'"reference"' ]] || fail "the model kept the reference kernel, compile chose $stem_impl" ;;
+  "fallback stays") [[ "$stem_impl" != *'"reference"' ]] || fail "the fallback stays, compile chose $stem_impl" ;;
   *) fail "no verdict in the tune's output: $(cat "$T/log")" ;;
 esac
 # records best keeps both whole-model records, so it decides the same.
