@@ -58,9 +58,11 @@ run 0 "measured: +[0-9]+ candidates" "$TUNE" --records="$T/d.jsonl" --trials=2 -
 summary_best=$(awk '/^\/classifier\/1\/QuantizeLinear +x1 +best / {print $4}' "$T/log")
 [ -n "$summary_best" ] || fail "no summary line for the classifier"
 "$RECORDS" show "$T/d.jsonl" >"$T/show" 2>&1
+# Every implementation marked best (two can tie on a time of a few
+# microseconds measured once).
 records_best=$(awk '/^qnn\.dense/ {d = 1; next} /^qnn\./ {d = 0} d && /<- best/ {print $1}' "$T/show")
-[ "$summary_best" = "$records_best" ] ||
-  fail "the summary's best for the classifier is '$summary_best', the records' '$records_best'"
+grep -qxF -- "$summary_best" <<<"$records_best" ||
+  fail "the summary's best for the classifier is '$summary_best', the records' '${records_best//$'\n'/ or }'"
 
 if [ "${1:-x86_64}" = aarch64 ]; then
   # kernels/xnnpack/variant.h: XNNPACK's qu8 rounds ties upward on AArch64,
