@@ -151,16 +151,14 @@ absl::StatusOr<Decision> DispatchContext::Decide(
   const Implementation* best =
       ChooseFallback(screened.applicable, workload, target, &not_for_fallback);
   const Config fallback_config = best->default_config ? best->default_config(workload, target) : Config{};
-  const std::vector<TunedChoice> tuned_choices = LookupAll(d.workload_key, target);
+  std::vector<TunedChoice> tuned_choices = LookupAll(d.workload_key, target);
   const TunedChoice* fallback_record = FallbackRecord(tuned_choices, *best, fallback_config);
   if (const std::string other = OtherTuneFallback(tuned_choices, fallback_record); !other.empty()) {
+    // Measured against another op's fallback: none of them decides this op.
     absl::StrAppend(&d.rejected_records, "records measured against another fallback (",
                     other, ") than this op's (", best->name, " ", ConfigToJson(fallback_config), ")");
-    d.implementation = best->name;
-    d.config = fallback_config;
-    AppendPassedOver(screened.inapplicable, *best, &d.passed_over);
-    AppendPassedOver(not_for_fallback, *best, &d.passed_over);
-    return d;
+    tuned_choices.clear();
+    fallback_record = nullptr;
   }
   for (const TunedChoice& tuned : tuned_choices) {
     absl::StatusOr<const Implementation*> found =
