@@ -91,6 +91,7 @@ absl::StatusOr<CompiledModel> LoadPlanFile(const std::string& plan_path, int64_t
   if (runtime::IsBinaryPlanFile(plan_path)) {
     ASSIGN_OR_RETURN(runtime::LoadedPlan plan, runtime::LoadBinaryPlan(plan_path, max_bytes));
     compiled.graph = std::move(plan.graph);
+    compiled.packed = std::make_shared<const runtime::PackedStates>(std::move(plan.packed));
     return compiled;
   }
   // Otherwise a text plan: text IR whatever its file is called.

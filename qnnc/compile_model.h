@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "ir/graph.h"
+#include "runtime/packed_state.h"
 #include "passes/pass_manager.h"
 #include "target/dispatch_context.h"
 #include "target/target.h"
@@ -45,6 +46,8 @@ struct CompileOptions {
 struct CompiledModel {
   std::unique_ptr<ir::Graph> graph;
   std::vector<std::string> untuned_workloads;  // fallback decisions, once each
+  // A binary plan's packed kernel states (runtime::ExecutorOptions::packed).
+  std::shared_ptr<const runtime::PackedStates> packed;
 };
 
 // `log` gets warnings about records and what the pass manager prints.

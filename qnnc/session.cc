@@ -112,9 +112,10 @@ absl::StatusOr<std::unique_ptr<Session>> Session::LoadPlan(const std::string& pl
   ASSIGN_OR_RETURN(const int64_t max_bytes, MaxBytes(options));
   ASSIGN_OR_RETURN(const target::Target target, PlanTarget(plan_path));
   ASSIGN_OR_RETURN(CompiledModel compiled, LoadPlanFile(plan_path, max_bytes));
+  runtime::ExecutorOptions executor_options = ExecutorOptionsOf(options, max_bytes);
+  executor_options.packed = compiled.packed;
   ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> executor,
-                   CreateHostExecutor(std::move(compiled.graph), ExecutorOptionsOf(options, max_bytes),
-                                      {plan_path, target, false}));
+                   CreateHostExecutor(std::move(compiled.graph), executor_options, {plan_path, target, false}));
   return std::unique_ptr<Session>(new Session(std::move(executor), target.ToString()));
 }
 
@@ -185,7 +186,7 @@ absl::Status Session::Run(const NamedTensors& inputs, const std::vector<std::str
 }
 
 absl::Status Session::SavePlan(const std::string& path, runtime::PlanFormat format) const {
-  ASSIGN_OR_RETURN(std::string bytes, runtime::PlanBytes(executor_->graph(), target_, format));
+  ASSIGN_OR_RETURN(std::string bytes, runtime::PlanBytes(executor_->graph(), target_, format, executor_->packed_states()));
   return io::WriteFileAtomically(path, bytes);
 }
 

@@ -43,6 +43,21 @@ std::vector<T> CopyOf(const flatbuffers::Vector<T>* v) {
   return out;
 }
 
+// The data of a constant the plan does not hold: zero pages mapped but never
+// touched (no memory), since only kernels restored from packed states may
+// read it, which the executor checks.
+absl::StatusOr<tensor::Tensor> AbsentData(const ir::TensorType& type) {
+  const int64_t bytes = *tensor::NumElements(type.shape, type.dtype) * tensor::DTypeSize(type.dtype);
+  const size_t size = static_cast<size_t>(tensor::Tensor::StorageBytes(bytes));
+  void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (map == MAP_FAILED) {
+    return absl::ResourceExhaustedError(absl::StrCat("cannot map ", size, " bytes: ", std::strerror(errno)));
+  }
+  std::shared_ptr<uint8_t> storage(static_cast<uint8_t*>(map), [size](uint8_t* p) { munmap(p, size); });
+  ASSIGN_OR_RETURN(tensor::Tensor base, tensor::Tensor::Wrap(std::move(storage), bytes, /*file_mapped=*/false));
+  return tensor::Tensor::View(base, 0, type.dtype, type.shape, /*zero_padding=*/false);  // zero already
+}
+
 // Builds the graph from a verified FlatBuffer; every error names the plan.
 class GraphReader {
  public:
@@ -62,7 +77,9 @@ class GraphReader {
         RETURN_IF_ERROR(Define(graph_->AddInput(name, type), name));
       }
     }
-    if (plan.constants() != nullptr) RETURN_IF_ERROR(ReadConstants(*plan.constants(), max_bytes));
+    packed_ = &out.packed;
+    RETURN_IF_ERROR(CheckDataBytes(plan, max_bytes));
+    if (plan.constants() != nullptr) RETURN_IF_ERROR(ReadConstants(*plan.constants()));
     if (plan.nodes() != nullptr) {
       for (const fb::Node* node : *plan.nodes()) RETURN_IF_ERROR(ReadNode(*node));
     }
@@ -119,31 +136,84 @@ class GraphReader {
     return absl::OkStatus();
   }
 
-  absl::Status ReadConstants(const flatbuffers::Vector<flatbuffers::Offset<fb::Constant>>& constants,
-                             int64_t max_bytes) {
-    // The room for constants: the data section less the padding after the last.
-    const uint64_t room = static_cast<uint64_t>(data_.byte_size());
+  // The bytes of the data section the plan's constants and packed states
+  // take, refused over `max_bytes` before any is touched.
+  absl::Status CheckDataBytes(const fb::Plan& plan, int64_t max_bytes) const {
     uint64_t total = 0;
-    for (const fb::Constant* c : constants) total += c->size();
+    if (plan.constants() != nullptr) {
+      for (const fb::Constant* c : *plan.constants()) total += c->size();
+    }
+    if (plan.nodes() != nullptr) {
+      for (const fb::Node* node : *plan.nodes()) {
+        if (node->packed() == nullptr || node->packed()->blobs() == nullptr) continue;
+        for (const fb::Blob* blob : *node->packed()->blobs()) total += blob->size();
+      }
+    }
     if (total > static_cast<uint64_t>(max_bytes)) {
       return Check(tensor::MemoryLimitError("the model's constants", static_cast<int64_t>(total), max_bytes));
     }
+    return absl::OkStatus();
+  }
+
+  // `what`'s bytes in the data section, used in place.
+  absl::StatusOr<tensor::Tensor> DataOf(const ir::TensorType& type, uint64_t offset, uint64_t size,
+                                        const std::string& what) const {
+    // The room: the data section less the padding after the last tensor.
+    const uint64_t room = static_cast<uint64_t>(data_.byte_size());
+    const uint64_t bytes = static_cast<uint64_t>(*tensor::NumElements(type.shape, type.dtype)) *
+                           tensor::DTypeSize(type.dtype);
+    if (size != bytes || offset % tensor::Tensor::kAlignment != 0 || offset > room || bytes > room - offset) {
+      return Bad(absl::StrCat(what, " (", type.ToString(), ", ", bytes,
+                              " bytes) does not fit the data section at offset ", offset, " (", size,
+                              " bytes given, ", room, " in the section)"));
+    }
+    return tensor::Tensor::View(data_, static_cast<int64_t>(offset), type.dtype, type.shape,
+                                /*zero_padding=*/false);
+  }
+
+  absl::Status ReadConstants(const flatbuffers::Vector<flatbuffers::Offset<fb::Constant>>& constants) {
     for (const fb::Constant* c : constants) {
       ASSIGN_OR_RETURN(std::string name, NameOf(c->name()));
       ASSIGN_OR_RETURN(ir::TensorType type, TypeOf(c->type(), absl::StrCat("constant %", name)));
-      const uint64_t bytes = static_cast<uint64_t>(*tensor::NumElements(type.shape, type.dtype)) *
-                             tensor::DTypeSize(type.dtype);
-      if (c->size() != bytes || c->offset() % tensor::Tensor::kAlignment != 0 || c->offset() > room ||
-          bytes > room - c->offset()) {
-        return Bad(absl::StrCat("constant %", name, " (", type.ToString(), ", ", bytes,
-                                " bytes) does not fit the data section at offset ", c->offset(),
-                                " (", c->size(), " bytes given, ", room, " in the section)"));
+      if (c->packed()) {
+        if (c->offset() != 0 || c->size() != 0) {
+          return Bad(absl::StrCat("constant %", name, " is packed but has bytes in the data section"));
+        }
+        ASSIGN_OR_RETURN(tensor::Tensor t, AbsentData(type));
+        ir::Value* v = graph_->AddConstant(name, std::move(t));
+        RETURN_IF_ERROR(Define(v, name));
+        packed_->absent.insert(v);
+        continue;
       }
-      ASSIGN_OR_RETURN(tensor::Tensor t, tensor::Tensor::View(data_, static_cast<int64_t>(c->offset()),
-                                                              type.dtype, type.shape,
-                                                              /*zero_padding=*/false));
+      ASSIGN_OR_RETURN(tensor::Tensor t, DataOf(type, c->offset(), c->size(), absl::StrCat("constant %", name)));
       RETURN_IF_ERROR(Define(graph_->AddConstant(name, std::move(t)), name));
     }
+    return absl::OkStatus();
+  }
+
+  // A node's packed state: its blobs in place; the inputs it stands for are
+  // constants of the node.
+  absl::Status ReadPackedState(const fb::PackedState& state, const ir::Node* n) {
+    PackedState out;
+    out.packing = state.packing() ? state.packing()->str() : "";
+    if (state.inputs() != nullptr) {
+      for (uint32_t i : *state.inputs()) {
+        if (i >= n->inputs().size() || !n->input(i)->is_constant()) {
+          return Bad(absl::StrCat(n->Describe(), ": its packed state stands for input ", i,
+                                  ", which is not a constant of the op"));
+        }
+        out.inputs.push_back(static_cast<int>(i));
+      }
+    }
+    if (state.blobs() != nullptr) {
+      for (const fb::Blob* blob : *state.blobs()) {
+        const std::string what = absl::StrCat(n->Describe(), ": packed blob ", out.blobs.size());
+        ASSIGN_OR_RETURN(ir::TensorType type, TypeOf(blob->type(), what));
+        ASSIGN_OR_RETURN(tensor::Tensor t, DataOf(type, blob->offset(), blob->size(), what));
+        out.blobs.push_back(std::move(t));
+      }
+    }
+    packed_->by_node.emplace(n, std::move(out));
     return absl::OkStatus();
   }
 
@@ -183,6 +253,7 @@ class GraphReader {
         declared_.emplace_back(n->output(i), std::move(type));
       }
     }
+    if (node.packed() != nullptr) RETURN_IF_ERROR(ReadPackedState(*node.packed(), n));
     return absl::OkStatus();
   }
 
@@ -206,7 +277,8 @@ class GraphReader {
   const std::string name_;
   const tensor::Tensor& data_;
   ir::Graph* graph_ = nullptr;
-  std::vector<ir::Value*> values_;  // by the plan's value numbers
+  std::vector<ir::Value*> values_;
+  PackedStates* packed_ = nullptr;  // the LoadedPlan's  // by the plan's value numbers
   std::vector<std::pair<ir::Value*, ir::TensorType>> declared_;
 };
 
@@ -222,10 +294,10 @@ absl::StatusOr<PlanHeader> CheckHeader(const uint8_t* bytes, uint64_t size, absl
     return NotAPlan(name);
   }
   PlanHeader h = ReadPlanHeader(bytes);
-  if (h.version != kBinaryPlanVersion) {
+  if (h.version < kOldestBinaryPlanVersion || h.version > kBinaryPlanVersion) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "'", name, "' is a qnnc plan of format version ", h.version, "; this build reads version ",
-        kBinaryPlanVersion, " (compile the model again)"));
+        "'", name, "' is a qnnc plan of format version ", h.version, "; this build reads versions ",
+        kOldestBinaryPlanVersion, " to ", kBinaryPlanVersion, " (compile the model again)"));
   }
   const uint64_t align = tensor::Tensor::kAlignment;
   const bool fits = h.graph_offset >= static_cast<uint64_t>(kBinaryPlanHeaderBytes) &&

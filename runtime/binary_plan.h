@@ -22,23 +22,32 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "ir/graph.h"
+#include "runtime/packed_state.h"
 
 namespace qnnc::runtime {
 
 inline constexpr char kBinaryPlanMagic[] = "qnncplan";  // 8 bytes, no terminator in the file
-inline constexpr uint32_t kBinaryPlanVersion = 1;
+// Version 2 added kernels' packed states; version 1 plans (none) still load.
+inline constexpr uint32_t kBinaryPlanVersion = 2;
+inline constexpr uint32_t kOldestBinaryPlanVersion = 1;
 inline constexpr int64_t kBinaryPlanHeaderBytes = 64;
 
 // Whether a file starting with these bytes is a binary plan (by its magic).
 bool IsBinaryPlan(absl::string_view first_bytes);
 
-// The binary plan of `graph` compiled for `target` (a target's ToString()).
-// An error names what the format cannot hold (an op input that is not set).
-absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target);
+// The binary plan of `graph` compiled for `target` (a target's ToString()),
+// with its kernels' packed `states` (Executor::packed_states()); a
+// constant only they read is not written. An error names what the format
+// cannot hold (an op input that is not set).
+absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target,
+                                            const PackedStates& states = {});
 
 struct LoadedPlan {
   std::unique_ptr<ir::Graph> graph;  // typed, its constants over the mapped file
   std::string target;
+  // The kernels' packed states, over the mapped file, and the constants the
+  // plan does not hold (ExecutorOptions::packed).
+  PackedStates packed;
 };
 
 // Maps and checks the plan at `path`; constants over `max_bytes` in all are

@@ -10,6 +10,7 @@
 #include "ir/structural_equal.h"
 #include "ir/text_parser.h"
 #include "runtime/binary_plan_header.h"
+#include "runtime/bind_kernel.h"
 #include "runtime/plan.h"
 
 namespace qnnc::runtime {
@@ -92,6 +93,67 @@ TEST(BinaryPlan, RoundTripsTheGraphAndTheTargetWithConstantsInPlace) {
   EXPECT_EQ(*again, *bytes);
 }
 
+const ir::Node* NodeNamed(const ir::Graph& graph, const std::string& name) {
+  for (const ir::Node* n : graph.nodes()) {
+    if (n->name() == name) return n;
+  }
+  return nullptr;
+}
+
+// A kernel's packed state is saved beside its node, in place when loaded,
+// and stands for the constants it names: one only it reads is left out of
+// the plan, one read elsewhere too stays. Written again, the same bytes.
+TEST(BinaryPlan, PackedStatesStandForTheirConstants) {
+  auto graph = Parse(kGraph);
+  ASSERT_NE(graph, nullptr);
+  const ir::Node* conv = NodeNamed(*graph, "conv");
+  ASSERT_NE(conv, nullptr);
+  std::vector<int32_t> words(100);
+  for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<int32_t>(i * 7919);
+  PackedStates states;
+  // %w (input 1) is read by the conv alone; %zero at inputs 3 and 4, and the
+  // state stands for 3 only.
+  states.by_node[conv] = {"test packing 1", {1, 3},
+                          {tensor::Tensor::FromVector<int32_t>({100}, words),
+                           tensor::Tensor::FromVector<int8_t>({3}, {1, -2, 3})}};
+  auto bytes = BinaryPlanBytes(*graph, "generic", states);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  auto loaded = ParseBinaryPlan(Aligned(*bytes), static_cast<int64_t>(bytes->size()), "p", 1 << 20);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->packed.absent.size(), 1u);
+  EXPECT_EQ((*loaded->packed.absent.begin())->name(), "w");
+  EXPECT_EQ((*loaded->packed.absent.begin())->type()->ToString(), "i16[8,4,1,1]");
+  const ir::Node* loaded_conv = NodeNamed(*loaded->graph, "conv");
+  ASSERT_EQ(loaded->packed.by_node.count(loaded_conv), 1u);
+  const PackedState& state = loaded->packed.by_node.at(loaded_conv);
+  EXPECT_EQ(state.packing, "test packing 1");
+  EXPECT_EQ(state.inputs, (std::vector<int>{1, 3}));
+  ASSERT_EQ(state.blobs.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_TRUE(state.blobs[i].BitwiseEquals(states.by_node[conv].blobs[i])) << i;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(state.blobs[i].raw_data()) % tensor::Tensor::kAlignment, 0u);
+  }
+  EXPECT_TRUE(CheckAbsentConstants(*loaded->graph, loaded->packed).ok());
+  auto again = BinaryPlanBytes(*loaded->graph, loaded->target, loaded->packed);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(*again, *bytes);
+  // A text plan holds every constant's bytes: not this graph's.
+  auto text = PlanBytes(*loaded->graph, loaded->target, PlanFormat::kText, loaded->packed);
+  EXPECT_NE(text.status().message().find("only packed"), std::string::npos) << text.status();
+  // Without the state, the conv would read the absent weight.
+  PackedStates stateless = loaded->packed;
+  stateless.by_node.clear();
+  absl::Status read = CheckAbsentConstants(*loaded->graph, stateless);
+  EXPECT_NE(read.message().find("reads constant %w, which the plan holds only packed"), std::string::npos)
+      << read;
+  EXPECT_FALSE(BinaryPlanBytes(*loaded->graph, loaded->target, stateless).ok());
+  // A state standing for an input that is no constant is refused at load.
+  states.by_node[conv].inputs = {0};
+  auto not_constant = BinaryPlanBytes(*graph, "generic", states);
+  ASSERT_TRUE(not_constant.ok());
+  EXPECT_NE(ParseStatus(*not_constant).message().find("which is not a constant of the op"), std::string::npos);
+}
+
 // A constant whose pages left memory reads back the same from the file;
 // over memory that is not a file mapping, releasing leaves the bytes alone.
 TEST(BinaryPlan, ReleasedConstantsReadBackFromTheFile) {
@@ -147,7 +209,7 @@ TEST(BinaryPlan, DamagedPlansAreErrorsNamingTheFile) {
   expect_error(ParseStatus(flipped), "is corrupt: its checksum");
   std::string version = good;
   version[8] = 9;
-  expect_error(ParseStatus(version), "format version 9; this build reads version 1");
+  expect_error(ParseStatus(version), "format version 9; this build reads versions 1 to 2");
   std::string graph_section = good;
   graph_section[kBinaryPlanHeaderBytes + 4] ^= 0x55;  // the FlatBuffer's identifier
   expect_error(ParseStatus(Resealed(graph_section)), "fails FlatBuffers verification");

@@ -1,10 +1,12 @@
 // Writes the binary plan (runtime/binary_plan.h).
+#include <algorithm>
 #include <cstring>
 #include <variant>
 #include <vector>
 
 #include "absl/base/config.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/binary_plan.h"
 #include "runtime/binary_plan_header.h"
@@ -44,9 +46,70 @@ flatbuffers::Offset<fb::Attr> AttrOf(Builder& b, const std::string& name, const 
 
 using ValueIndex = absl::flat_hash_map<const ir::Value*, uint32_t>;
 
+// The data section as it is laid out: each tensor at a multiple of the
+// alignment, then at least the padding every tensor has, zeroed.
+struct DataSection {
+  std::vector<std::pair<int64_t, const tensor::Tensor*>> placed;
+  int64_t size = 0;
+
+  int64_t Place(const tensor::Tensor& t) {
+    const int64_t offset = size;
+    placed.emplace_back(offset, &t);
+    size = offset + tensor::Tensor::StorageBytes(static_cast<int64_t>(t.byte_size()));
+    return offset;
+  }
+};
+
+// The constants a plan need not hold: read by nodes whose packed state
+// stands for every position they read them at, and no graph output.
+// `states.absent` must be among them (their bytes are gone).
+absl::StatusOr<absl::flat_hash_set<const ir::Value*>> PackedConstants(const ir::Graph& graph,
+                                                                       const PackedStates& states) {
+  absl::flat_hash_map<const ir::Value*, bool> packed;  // false once a reader needs the bytes
+  for (const ir::Value* v : graph.constants()) packed[v] = true;
+  for (const ir::Value* v : graph.outputs()) packed[v] = false;
+  absl::flat_hash_set<const ir::Value*> read;
+  for (const ir::Node* node : graph.nodes()) {
+    auto state = states.by_node.find(node);
+    for (size_t i = 0; i < node->inputs().size(); ++i) {
+      const ir::Value* v = node->input(i);
+      read.insert(v);
+      const bool stands_for = state != states.by_node.end() &&
+                              std::count(state->second.inputs.begin(), state->second.inputs.end(),
+                                         static_cast<int>(i)) > 0;
+      if (!stands_for && packed.count(v)) packed[v] = false;
+    }
+  }
+  absl::flat_hash_set<const ir::Value*> out;
+  for (const auto& [v, ok] : packed) {
+    if (ok && read.count(v)) out.insert(v);
+  }
+  for (const ir::Value* v : states.absent) {
+    if (!out.count(v)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("constant %", v->name(), " is held packed only, but an op reads its bytes"));
+    }
+  }
+  return out;
+}
+
+flatbuffers::Offset<fb::PackedState> StateOf(Builder& b, const PackedState& state, DataSection& data) {
+  std::vector<flatbuffers::Offset<fb::Blob>> blobs;
+  for (const tensor::Tensor& t : state.blobs) {
+    const int64_t offset = data.Place(t);
+    blobs.push_back(fb::CreateBlob(b, TypeOf(b, t.dtype(), t.shape()), offset, t.byte_size()));
+  }
+  std::vector<uint32_t> inputs(state.inputs.begin(), state.inputs.end());
+  auto packing = b.CreateString(state.packing);
+  auto input_vec = b.CreateVector(inputs);
+  auto blob_vec = b.CreateVector(blobs);
+  return fb::CreatePackedState(b, packing, input_vec, blob_vec);
+}
+
 // The nodes in order, each result numbered after the values before it.
 absl::StatusOr<std::vector<flatbuffers::Offset<fb::Node>>> NodesOf(Builder& b, const ir::Graph& graph,
-                                                                   ValueIndex& index) {
+                                                                   const PackedStates& states,
+                                                                   DataSection& data, ValueIndex& index) {
   std::vector<flatbuffers::Offset<fb::Node>> nodes;
   for (const ir::Node* node : graph.nodes()) {
     std::vector<uint32_t> args;
@@ -72,14 +135,17 @@ absl::StatusOr<std::vector<flatbuffers::Offset<fb::Node>>> NodesOf(Builder& b, c
     auto arg_vec = b.CreateVector(args);
     auto result_vec = b.CreateVector(results);
     auto attr_vec = b.CreateVector(attrs);
-    nodes.push_back(fb::CreateNode(b, op, node_name, arg_vec, result_vec, attr_vec));
+    auto state = states.by_node.find(node);
+    auto packed = state == states.by_node.end() ? 0 : StateOf(b, state->second, data);
+    nodes.push_back(fb::CreateNode(b, op, node_name, arg_vec, result_vec, attr_vec, packed));
   }
   return nodes;
 }
 
 }  // namespace
 
-absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target) {
+absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target,
+                                            const PackedStates& states) {
   static_assert(ABSL_IS_LITTLE_ENDIAN, "the binary plan's header and data are little-endian");
   Builder b(1 << 16);
   // Every field written, even at its default: a float attribute of -0.0
@@ -95,25 +161,23 @@ absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string
     inputs.push_back(fb::CreateInput(b, name, TypeOf(b, v->type()->dtype, v->type()->shape)));
     define(v);
   }
-  // Each constant at a multiple of the alignment, then at least the padding
-  // every tensor has, zeroed.
+  ASSIGN_OR_RETURN(const auto packed, PackedConstants(graph, states));
+  DataSection data;
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
-  const std::vector<ir::Value*> constant_values = graph.constants();
-  std::vector<int64_t> offsets;
-  int64_t data_size = 0;
-  for (const ir::Value* v : constant_values) {
+  for (const ir::Value* v : graph.constants()) {
     const tensor::Tensor& t = v->data();
-    const int64_t offset = data_size;
-    offsets.push_back(offset);
-    data_size = offset + tensor::Tensor::StorageBytes(static_cast<int64_t>(t.byte_size()));
     auto name = b.CreateString(v->name());
-    constants.push_back(
-        fb::CreateConstant(b, name, TypeOf(b, t.dtype(), t.shape()), offset, t.byte_size()));
+    auto type = TypeOf(b, t.dtype(), t.shape());
+    if (packed.count(v)) {
+      constants.push_back(fb::CreateConstant(b, name, type, 0, 0, /*packed=*/true));
+    } else {
+      const int64_t offset = data.Place(t);
+      constants.push_back(fb::CreateConstant(b, name, type, offset, t.byte_size()));
+    }
     define(v);
   }
-  data_size = std::max<int64_t>(data_size, tensor::Tensor::kPaddingBytes);
-
-  ASSIGN_OR_RETURN(std::vector<flatbuffers::Offset<fb::Node>> nodes, NodesOf(b, graph, index));
+  ASSIGN_OR_RETURN(std::vector<flatbuffers::Offset<fb::Node>> nodes, NodesOf(b, graph, states, data, index));
+  const int64_t data_size = std::max<int64_t>(data.size, tensor::Tensor::kPaddingBytes);
   std::vector<uint32_t> outputs;
   for (const ir::Value* v : graph.outputs()) {
     auto it = index.find(v);
@@ -136,11 +200,8 @@ absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string
   header.data_size = data_size;
   std::string bytes(header.data_offset + header.data_size, '\0');
   std::memcpy(&bytes[header.graph_offset], b.GetBufferPointer(), header.graph_size);
-  for (size_t i = 0; i < constant_values.size(); ++i) {
-    const tensor::Tensor& t = constant_values[i]->data();
-    if (t.byte_size() > 0) {
-      std::memcpy(&bytes[header.data_offset + offsets[i]], t.raw_data(), t.byte_size());
-    }
+  for (const auto& [offset, t] : data.placed) {
+    if (t->byte_size() > 0) std::memcpy(&bytes[header.data_offset + offset], t->raw_data(), t->byte_size());
   }
   header.checksum = PlanChecksum(bytes.data(), bytes.size());
   WritePlanHeader(header, &bytes[0]);

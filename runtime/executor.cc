@@ -10,6 +10,7 @@
 #include "ir/decision_view.h"
 #include "ir/op_views.h"
 #include "kernels/cpu/isa.h"
+#include "runtime/bind_kernel.h"
 #include "runtime/memory_plan.h"
 #include "eval/node_evaluator.h"
 #include "util/status_macros.h"
@@ -83,7 +84,8 @@ struct Executor::RunState {
 
 Executor::Executor(std::unique_ptr<ir::Graph> graph, const ExecutorOptions& options)
     : graph_(std::move(graph)),
-      pool_(options.pool ? options.pool : std::make_shared<ThreadPool>(options.threads)) {}
+      pool_(options.pool ? options.pool : std::make_shared<ThreadPool>(options.threads)),
+      packed_(options.packed) {}
 
 Executor::~Executor() = default;
 
@@ -118,43 +120,33 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
     steps_.push_back(std::move(step));
   }
   for (const ir::Value* out : graph_->outputs()) output_slots_.push_back(slot.at(out));
+  if (packed_) RETURN_IF_ERROR(CheckAbsentConstants(*graph_, *packed_));
   RETURN_IF_ERROR(PlanMemoryOf(max_bytes));
   // A constant read by one kernel only, which packed it, may leave memory
   // once that kernel is made.
   const std::vector<int> readers = ReadersOfSlots();
   for (Step& step : steps_) {
     const ir::Node* n = step.node;
-    // A decision is a promise: an op whose decision names an implementation
-    // runs on that implementation's kernel, or the plan is refused (never a
-    // silent substitution by another kernel).
-    const std::string impl = ir::ImplementationOf(*n);
-    const bool promised = !impl.empty() && impl != "reference";
-    if (promised && !KernelRegistry::Global().Has(n->op(), impl)) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(n->Describe(), ": its decision is ", impl, ", but no kernel runs ", impl,
-                       " for ", n->op()));
+    const PackedState* state = nullptr;
+    if (packed_) {
+      auto it = packed_->by_node.find(n);
+      if (it != packed_->by_node.end()) state = &it->second;
     }
-    if (const KernelFactory* factory = KernelRegistry::Global().Find(*n)) {
-      ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> kernel, (*factory)(*n));
-      if (promised && !kernel) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            n->Describe(), ": its decision is ", impl, ", but its kernel cannot run this op"));
-      }
-      std::string isa = kernel ? kernel->missing_isa() : "";
-      if (!isa.empty() && unrunnable_.empty()) {
-        unrunnable_ = absl::StrCat(n->Describe(), ": its kernel (", kernel->description(),
-                                   ") needs the instruction set ", isa,
-                                   ", which this host may not use (",
-                                   kernels::cpu::DescribeHostIsa(), ")");
-        if (!options.allow_unrunnable) return absl::FailedPreconditionError(unrunnable_);
-      }
-      if (kernel && isa.empty() && !kernel->ReadsConstantsWhenRun()) {
-        for (int s : step.inputs) {
-          if (readers[s] == 1) constant_slots_[s].ReleasePages();
-        }
-      }
-      step.kernel = std::move(kernel);
+    ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> kernel, BindKernel(*n, state));
+    const std::string isa = kernel ? kernel->missing_isa() : "";
+    if (!isa.empty() && unrunnable_.empty()) {
+      unrunnable_ = absl::StrCat(n->Describe(), ": its kernel (", kernel->description(),
+                                 ") needs the instruction set ", isa, ", which this host may not use (",
+                                 kernels::cpu::DescribeHostIsa(), ")");
+      if (!options.allow_unrunnable) return absl::FailedPreconditionError(unrunnable_);
     }
+    if (kernel && isa.empty() && !kernel->ReadsConstantsWhenRun()) {
+      for (int s : step.inputs) {
+        if (readers[s] == 1) constant_slots_[s].ReleasePages();
+      }
+    }
+    if (state != nullptr) ++restored_kernels_;
+    step.kernel = std::move(kernel);
     timings_.push_back({n->op(), n->name(), ir::ImplementationOf(*n), ir::KernelLayoutOf(*n),
                         step.in_place ? "in place (its inputs wrote their slices)"
                         : step.kernel ? step.kernel->description()
@@ -173,6 +165,18 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
   }
   last_timings_ = timings_;  // all 0 until a run finishes
   return absl::OkStatus();
+}
+
+PackedStates Executor::packed_states() const {
+  PackedStates out;
+  if (packed_) out.absent = packed_->absent;
+  for (const Step& step : steps_) {
+    if (!step.kernel) continue;
+    if (std::optional<PackedState> state = step.kernel->packed_state()) {
+      out.by_node.emplace(step.node, *std::move(state));
+    }
+  }
+  return out;
 }
 
 std::vector<int> Executor::ReadersOfSlots() const {

@@ -40,6 +40,9 @@ struct ExecutorOptions {
   // this host may not use are checked and described, and Create succeeds;
   // Run then fails naming the instruction set. Without it, Create fails.
   bool allow_unrunnable = false;
+  // A loaded plan's packed states (runtime/packed_state.h): their kernels
+  // are restored from them, nothing packed.
+  std::shared_ptr<const PackedStates> packed;
 };
 
 // The time one op took in the last run.
@@ -91,6 +94,11 @@ class Executor {
   // Why this host cannot run the plan ("" when it can): the first op whose
   // kernel needs an instruction set the host may not use.
   const std::string& unrunnable() const { return unrunnable_; }
+  // The kernels' packed states, for a binary plan (BinaryPlanBytes), and the
+  // constants the loaded plan did not hold.
+  PackedStates packed_states() const;
+  // How many kernels were restored from a plan's packed states (none packed).
+  int restored_kernels() const { return restored_kernels_; }
 
  private:
   struct Step {
@@ -141,6 +149,8 @@ class Executor {
   int num_slots_ = 0;
   std::vector<OpTiming> timings_;  // one per step, built at plan load; each run copies them
   std::string unrunnable_;
+  std::shared_ptr<const PackedStates> packed_;
+  int restored_kernels_ = 0;
   std::vector<int> buffer_of_slot_;  // slot -> arena buffer, or -1 (outside the arena)
   std::vector<int64_t> slot_offset_;  // slot -> bytes into its buffer (a concat's slice)
   std::vector<bool> slice_;           // slot -> a slice of an in-place concat's result

@@ -14,6 +14,17 @@ void KernelRegistry::RegisterForOp(const std::string& op, KernelFactory factory)
   op_factories_[op] = std::move(factory);
 }
 
+void KernelRegistry::RegisterRestorer(const std::string& op, const std::string& implementation,
+                                      KernelRestorer restorer) {
+  restorers_[{op, implementation}] = std::move(restorer);
+}
+
+const KernelRestorer* KernelRegistry::FindRestorer(const ir::Node& node) const {
+  const std::string impl(kernels::spatial_pack::CurrentImplementationName(ir::ImplementationOf(node)));
+  auto it = restorers_.find({node.op(), impl});
+  return it == restorers_.end() ? nullptr : &it->second;
+}
+
 bool KernelRegistry::Has(const std::string& op, const std::string& implementation) const {
   return factories_.count({op, std::string(kernels::spatial_pack::CurrentImplementationName(implementation))}) > 0;
 }

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <memory>
 #include <string>
@@ -17,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
 #include "pthreadpool.h"
+#include "runtime/packed_state.h"
 #include "tensor/tensor.h"
 
 namespace qnnc::runtime {
@@ -45,10 +47,17 @@ class PreparedKernel {
   // "avx512vnni"), or empty. Such a kernel was checked and described when the
   // plan was compiled, but not created: its Run fails (see ExecutorOptions).
   virtual std::string missing_isa() const { return ""; }
+  // The state to save in a plan, for a kernel the registry can restore from
+  // it (KernelRegistry::RegisterRestorer); otherwise nullopt.
+  virtual std::optional<PackedState> packed_state() const { return std::nullopt; }
 };
 
 using KernelFactory =
     std::function<absl::StatusOr<std::unique_ptr<PreparedKernel>>(const ir::Node& node)>;
+// Makes the kernel a factory made, from its packed_state() read from a
+// plan: an error when the state is not what the kernel packs.
+using KernelRestorer = std::function<absl::StatusOr<std::unique_ptr<PreparedKernel>>(
+    const ir::Node& node, const PackedState& state)>;
 
 class KernelRegistry {
  public:
@@ -62,9 +71,14 @@ class KernelRegistry {
   // returns nullptr for a node outside its case, which then runs on the
   // reference kernel.
   void RegisterForOp(const std::string& op, KernelFactory factory);
+  // The restorer of (op, implementation)'s kernels from their packed state.
+  void RegisterRestorer(const std::string& op, const std::string& implementation,
+                        KernelRestorer restorer);
   // The factory for the node's op and `impl` attribute, else the op's, or
   // nullptr.
   const KernelFactory* Find(const ir::Node& node) const;
+  // The restorer for the node's op and `impl` attribute, or nullptr.
+  const KernelRestorer* FindRestorer(const ir::Node& node) const;
   // Whether a factory is registered for (op, implementation), a renamed
   // implementation's old name standing for its new one; or for op.
   bool Has(const std::string& op, const std::string& implementation) const;
@@ -75,6 +89,7 @@ class KernelRegistry {
  private:
   std::map<std::pair<std::string, std::string>, KernelFactory> factories_;
   std::map<std::string, KernelFactory> op_factories_;
+  std::map<std::pair<std::string, std::string>, KernelRestorer> restorers_;
 };
 
 // The registration of each op family's kernel factories, one function per

@@ -18,9 +18,14 @@ absl::StatusOr<PlanFormat> ParsePlanFormat(absl::string_view name) {
 }
 
 absl::StatusOr<std::string> PlanBytes(const ir::Graph& graph, absl::string_view target,
-                                      PlanFormat format) {
-  if (format == PlanFormat::kText) return PlanText(graph, target);
-  return BinaryPlanBytes(graph, target);
+                                      PlanFormat format, const PackedStates& states) {
+  if (format == PlanFormat::kBinary) return BinaryPlanBytes(graph, target, states);
+  if (!states.absent.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "a text plan holds every constant's bytes, but this plan holds ", states.absent.size(),
+        " only packed for its kernels (compile the model to write a text plan)"));
+  }
+  return PlanText(graph, target);
 }
 
 bool IsBinaryPlanFile(const std::string& path) {

@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "ir/graph.h"
+#include "runtime/packed_state.h"
 
 namespace qnnc::runtime {
 
@@ -27,9 +28,12 @@ enum class PlanFormat { kBinary, kText };
 // "binary" or "text"; an error lists both.
 absl::StatusOr<PlanFormat> ParsePlanFormat(absl::string_view name);
 
-// The plan file's bytes in `format`.
+// The plan file's bytes in `format`; a binary plan holds the kernels'
+// packed `states` (runtime::Executor::packed_states()). A text plan holds
+// every constant's bytes: an error for a graph whose constants are held
+// packed only (loaded from a binary plan).
 absl::StatusOr<std::string> PlanBytes(const ir::Graph& graph, absl::string_view target,
-                                      PlanFormat format);
+                                      PlanFormat format, const PackedStates& states = {});
 
 // The plan text of `graph` compiled for `target` (a target's ToString()).
 std::string PlanText(const ir::Graph& graph, absl::string_view target);

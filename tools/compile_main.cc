@@ -208,9 +208,10 @@ absl::StatusOr<OutputChecks> DescribeOutputs(const ir::Graph& graph, size_t expe
 }
 
 // The executor for the compiled graph (qnnc/host_executor.h).
-absl::StatusOr<std::unique_ptr<runtime::Executor>> CreateExecutor(std::unique_ptr<ir::Graph> graph,
-                                                                   const RunSettings& s) {
+absl::StatusOr<std::unique_ptr<runtime::Executor>> CreateExecutor(
+    std::unique_ptr<ir::Graph> graph, std::shared_ptr<const runtime::PackedStates> packed, const RunSettings& s) {
   runtime::ExecutorOptions options;
+  options.packed = std::move(packed);
   options.threads = s.threads;
   options.max_bytes = s.max_bytes;
   return CreateHostExecutor(std::move(graph), options, {s.plan_path, s.target, s.no_run});
@@ -258,7 +259,7 @@ absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings
     // described) at plan load; nothing ran.
     summary.timings = executor.last_timings();
     summary.peak_rss_bytes = PeakRssBytes();
-    RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), target_name, summary, nullptr));
+    RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), executor.packed_states(), target_name, summary, nullptr));
     std::cout << HumanSummary(executor.graph(), summary);
     return true;
   }
@@ -278,7 +279,8 @@ absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings
     all_match = all_match && c.match;
   }
   summary.peak_rss_bytes = PeakRssBytes();
-  RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), target_name, summary, &outputs[0]));
+  RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), executor.packed_states(), target_name, summary,
+                                      &outputs[0]));
   std::cout << HumanSummary(executor.graph(), summary);
   return all_match;
 }
@@ -292,7 +294,7 @@ absl::StatusOr<int> CompileAndRun(int argc, char** argv) {
   ASSIGN_OR_RETURN(const OutputChecks checks,
                    DescribeOutputs(*compiled.graph, s.run_files.expect_files.size()));
   ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> executor,
-                   CreateExecutor(std::move(compiled.graph), s));
+                   CreateExecutor(std::move(compiled.graph), compiled.packed, s));
   const double prepare_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ASSIGN_OR_RETURN(const std::vector<tensor::Tensor> expected,
@@ -308,6 +310,7 @@ absl::StatusOr<int> CompileAndRun(int argc, char** argv) {
   summary.threads = s.threads;
   summary.memory = executor->memory();
   summary.from_plan = !s.plan_path.empty();
+  summary.restored_kernels = executor->restored_kernels();
   summary.prepare_ms = prepare_ms;
   ASSIGN_OR_RETURN(const bool all_match,
                    RunAndReport(*executor, s, inputs, expected, checks, std::move(summary)));

@@ -11,8 +11,8 @@
 namespace qnnc::tools {
 
 absl::Status WriteCompileOutputs(const OutputPaths& paths, const ir::Graph& graph,
-                                 const std::string& target, const CompileSummary& summary,
-                                 const tensor::Tensor* output) {
+                                 const runtime::PackedStates& packed, const std::string& target,
+                                 const CompileSummary& summary, const tensor::Tensor* output) {
   std::vector<std::string> written;
   auto put = [&](const std::string& path, absl::Status s) {
     if (!s.ok()) {
@@ -23,7 +23,7 @@ absl::Status WriteCompileOutputs(const OutputPaths& paths, const ir::Graph& grap
     return absl::OkStatus();
   };
   if (!paths.plan.empty()) {
-    absl::StatusOr<std::string> plan = runtime::PlanBytes(graph, target, paths.plan_format);
+    absl::StatusOr<std::string> plan = runtime::PlanBytes(graph, target, paths.plan_format, packed);
     if (!plan.ok()) return put(paths.plan, plan.status());
     RETURN_IF_ERROR(put(paths.plan, io::WriteFileAtomically(paths.plan, *plan)));
   }

@@ -23,9 +23,10 @@ struct OutputPaths {
 
 // `output` is the model's first output, or nullptr when nothing ran; the
 // plan names `target` (a target's ToString()).
+// The plan holds the kernels' `packed` states (Executor::packed_states()).
 absl::Status WriteCompileOutputs(const OutputPaths& paths, const ir::Graph& graph,
-                                 const std::string& target, const CompileSummary& summary,
-                                 const tensor::Tensor* output);
+                                 const runtime::PackedStates& packed, const std::string& target,
+                                 const CompileSummary& summary, const tensor::Tensor* output);
 
 }  // namespace qnnc::tools
 

@@ -67,6 +67,7 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
                  {"in_place_concats", s.memory.in_place_concats},
                  {"peak_rss_bytes", s.peak_rss_bytes}};
   j[s.from_plan ? "load_ms" : "compile_ms"] = s.prepare_ms;
+  if (s.from_plan) j["kernels_from_packed_weights"] = s.restored_kernels;
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : s.checks) {
     checks.push_back({{"output", c.output},
@@ -92,9 +93,11 @@ std::string HumanSummary(const ir::Graph& graph, const CompileSummary& s) {
   std::string out = absl::StrCat("model:   ", s.model, "\n", "target:  ", s.target, "\n",
                                  "host:    ", s.host, "\n",
                                  "ops:     ", graph.num_nodes(), " (", ops, ")\n");
-  absl::StrAppend(&out, absl::StrFormat("%s %.1f ms (%s, until the kernels bound)\n",
+  const std::string packed =
+      s.from_plan ? absl::StrCat("; ", s.restored_kernels, " from the plan's packed weights") : "";
+  absl::StrAppend(&out, absl::StrFormat("%s %.1f ms (%s, until the kernels bound%s)\n",
                                         s.from_plan ? "load:   " : "compile:", s.prepare_ms,
-                                        s.from_plan ? "the plan loaded" : "import and passes"));
+                                        s.from_plan ? "the plan loaded" : "import and passes", packed));
   auto mib = [](int64_t b) { return static_cast<double>(b) / (1 << 20); };
   absl::StrAppend(&out, absl::StrFormat(
                             "memory:  activations in a planned arena of %.2f MiB (peak %.2f MiB, "

@@ -37,6 +37,7 @@ struct CompileSummary {
   // Compiling the model (or loading the plan) until its kernels bound.
   bool from_plan = false;
   double prepare_ms = 0;
+  int restored_kernels = 0;  // kernels made from the plan's packed weights (none packed at load)
   int64_t peak_rss_bytes = 0;  // the process's, when the report is made
 };
 

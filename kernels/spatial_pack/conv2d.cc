@@ -159,24 +159,61 @@ static absl::Status CheckArithmetic(const QuantizedConvParams& params,
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateU8S8(
-    const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config, Isa isa,
-    Arithmetic arith) {
+static absl::Status NeedIsa(Isa isa) {
+  if (IsaSupported(isa)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat("instruction set ", IsaName(isa),
+                                                    " is not available on this host (",
+                                                    cpu::DescribeHostIsa(), ")"));
+}
+
+// CreateU8S8, or with `bind` false PackU8S8.
+static absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8(const Tensor& weight,
+                                                              const QuantizedConvParams& params,
+                                                              const KnobMap& config, Isa isa,
+                                                              Arithmetic arith, bool bind) {
   RETURN_IF_ERROR(ValidateParams(params, weight, weight.dtype() == DType::kI16 ? DType::kI16 : DType::kI8));
   if (params.input_zero_point < 0 || params.input_zero_point > 255) {
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
   ASSIGN_OR_RETURN(std::vector<int16_t> values, WeightValues(weight));
   RETURN_IF_ERROR(CheckArithmetic(params, values, weight.shape(), isa, arith));
-  if (!IsaSupported(isa)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "instruction set ", IsaName(isa), " is not available on this host (",
-        cpu::DescribeHostIsa(), ")"));
-  }
+  if (bind) RETURN_IF_ERROR(NeedIsa(isa));
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
                                             DefaultConfigU8S8(params, isa, 0, arith)));
-  if (IsDepthwise(params)) return MakeU8S8Depthwise(values, params, isa);
-  return MakeU8S8Dense(values, params, tiles.first, tiles.second, isa, arith);
+  if (IsDepthwise(params)) {
+    if (!bind) return absl::UnimplementedError("the depthwise kernel packs when it is made, not for a plan");
+    return MakeU8S8Depthwise(values, params, isa);
+  }
+  return MakeU8S8Dense(values, params, tiles.first, tiles.second, isa, arith, /*describe_only=*/!bind);
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateU8S8(
+    const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config, Isa isa,
+    Arithmetic arith) {
+  return MakeU8S8(weight, params, config, isa, arith, /*bind=*/true);
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::PackU8S8(
+    const Tensor& weight, const QuantizedConvParams& params, const KnobMap& config, Isa isa,
+    Arithmetic arith) {
+  return MakeU8S8(weight, params, config, isa, arith, /*bind=*/false);
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::RestoreU8S8(
+    const Shape& weight_shape, const QuantizedConvParams& params, const KnobMap& config, Isa isa,
+    Arithmetic arith, const PackedConvWeights& packed, bool bind) {
+  RETURN_IF_ERROR(ValidateParams(params, weight_shape));
+  if (params.input_zero_point < 0 || params.input_zero_point > 255) {
+    return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
+  }
+  if (IsDepthwise(params)) return Invalid("the depthwise kernel takes no packed weights");
+  if (isa == Isa::kAvx512bw || (arith == Arithmetic::kMadd16 && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni)) {
+    return Invalid("no u8s8 dense kernel ", IsaName(isa), arith == Arithmetic::kMadd16 ? " madd16" : "");
+  }
+  if (bind) RETURN_IF_ERROR(NeedIsa(isa));
+  ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
+                                            DefaultConfigU8S8(params, isa, 0, arith)));
+  return RestoreU8S8Dense(packed, params, tiles.first, tiles.second, isa, arith, /*describe_only=*/!bind);
 }
 
 absl::StatusOr<std::string> Conv2DKernel::DescribeU8S8(const Tensor& weight,

@@ -49,6 +49,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,16 @@ KnobMap DefaultConfigInt16(const QuantizedConvParams& params, int64_t out_width 
 // The layouts a kernel for `params` reads and writes (the kernels' own
 // input_layout()/output_layout() come from here, and so does the layout
 // AlterOpLayout gives the graph around it).
+// A kernel's weights as it packed them, saved with a compiled plan so that
+// loading the plan packs nothing (Conv2DKernel::RestoreU8S8 uses them in
+// place). `packing` names what the bytes are: the kernel's description and
+// its packing's version, which the restoring kernel must match.
+struct PackedConvWeights {
+  std::string packing;
+  tensor::Tensor weights;  // i8 [bytes]: the packed weights
+  tensor::Tensor bias;     // i32 [channels]: the bias with the zero points' terms, in tile order
+};
+
 struct IoLayouts {
   std::string input, output;
 };
@@ -145,6 +156,20 @@ class Conv2DKernel {
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateU8S8(
       const tensor::Tensor& weight_s8_OIHW, const QuantizedConvParams& params,
       const KnobMap& config, Isa isa, Arithmetic arith = Arithmetic::kMaddubs);
+  // CreateU8S8's kernel packed, without its microkernels and without asking
+  // whether this host may run `isa`: its packed() weights for a plan that
+  // runs elsewhere. Not to be run. Unimplemented for the depthwise kernel,
+  // which packs when it is made.
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> PackU8S8(
+      const tensor::Tensor& weight_s8_OIHW, const QuantizedConvParams& params,
+      const KnobMap& config, Isa isa, Arithmetic arith = Arithmetic::kMaddubs);
+  // The kernel CreateU8S8 made, from the weights it packed (packed()) and a
+  // weight of `weight_shape`: nothing is packed. An error when `packed` is
+  // not what this kernel packs (another packing, or sizes that do not fit).
+  // `bind` false: not checked against this host nor bound, as PackU8S8.
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> RestoreU8S8(
+      const tensor::Shape& weight_shape, const QuantizedConvParams& params,
+      const KnobMap& config, Isa isa, Arithmetic arith, const PackedConvWeights& packed, bool bind);
   // Checks what CreateU8S8 checks, except whether this host may run `isa`,
   // and returns the description the kernel would have, without packing:
   // compiling for a target this host cannot run (compile --no-run).
@@ -213,6 +238,10 @@ class Conv2DKernel {
   // E.g. "u8s8.avx512vnni.dense tile_co=32 tile_ow=14".
   const std::string& description() const { return description_; }
   const QuantizedConvParams& params() const { return params_; }
+  // The packed weights, for a kernel RestoreU8S8 can make from them (the
+  // u8s8 dense kernels but AVX2 vpmaddubsw's, whose pairing and corrections
+  // follow the weights' values); otherwise nullopt.
+  virtual std::optional<PackedConvWeights> packed() const { return std::nullopt; }
 
  protected:
   Conv2DKernel() = default;

@@ -350,23 +350,49 @@ Problem MakeProblem(const Case& k, bool int16, bool small_m = false, uint32_t se
 using Pool = testing::TwoThreads;
 
 // Runs a u8s8 kernel on the problem and compares with the reference.
+void CheckKernel(const Conv2DKernel& kernel, const Problem& p, pthreadpool_t pool, const std::string& what);
+
+// The kernel made over the weights `made` packed, as a plan holds them:
+// copied, so that nothing is shared with `made`.
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> Restored(const Conv2DKernel& made, const Problem& p,
+                                                       const KnobMap& config, Isa isa, Arithmetic arith) {
+  std::optional<PackedConvWeights> packed = made.packed();
+  if (!packed) return absl::NotFoundError("no packed weights");
+  PackedConvWeights copy = *packed;
+  copy.weights = packed->weights.Clone();
+  copy.bias = packed->bias.Clone();
+  return Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, config, isa, arith, copy, /*bind=*/true);
+}
+
+// Runs a u8s8 kernel on the problem and compares with the reference; so
+// does the kernel restored from its packed weights, where it has them.
 void CheckU8S8(const Problem& p, Isa isa, const KnobMap& config, pthreadpool_t pool,
                const std::string& what, Arithmetic arith = Arithmetic::kMaddubs) {
   auto kernel = Conv2DKernel::CreateU8S8(p.w, p.params, config, isa, arith);
   ASSERT_TRUE(kernel.ok()) << what << ": " << kernel.status();
-  const int64_t block = (*kernel)->input_layout() == "NCHW4c" ? 4 : 16;
+  CheckKernel(**kernel, p, pool, what);
+  auto restored = Restored(**kernel, p, config, isa, arith);
+  if (restored.status().code() == absl::StatusCode::kNotFound) return;
+  ASSERT_TRUE(restored.ok()) << what << ": " << restored.status();
+  EXPECT_EQ((*restored)->description(), (*kernel)->description());
+  CheckKernel(**restored, p, pool, what + " restored");
+}
+
+void CheckKernel(const Conv2DKernel& kernel, const Problem& p, pthreadpool_t pool, const std::string& what) {
+  const Conv2DKernel* k = &kernel;
+  const int64_t block = k->input_layout() == "NCHW4c" ? 4 : 16;
   auto x = ToBlocked(p.x, block, /*pad_value=*/77);  // padding lanes must not matter
   ASSERT_TRUE(x.ok()) << x.status();
   Tensor y;
   for (int run = 0; run < 2; ++run) {  // the second run reuses the output
-    ASSERT_TRUE((*kernel)->Run(*x, &y, pool).ok()) << what;
-    auto shape = (*kernel)->OutputShape(x->shape());
+    ASSERT_TRUE(k->Run(*x, &y, pool).ok()) << what;
+    auto shape = k->OutputShape(x->shape());
     ASSERT_TRUE(shape.ok());
     ASSERT_EQ(y.shape(), *shape);
     auto got = FromBlocked(y, p.params.out_channels);
     ASSERT_TRUE(got.ok()) << got.status();
     ASSERT_TRUE(got->BitwiseEquals(p.expected))
-        << what << " " << (*kernel)->description() << ": first mismatch at " << [&] {
+        << what << " " << k->description() << ": first mismatch at " << [&] {
              for (int64_t i = 0; i < got->num_elements(); ++i) {
                if (got->GetAsInt(i) != p.expected.GetAsInt(i)) {
                  return std::to_string(i) + " got " + std::to_string(got->GetAsInt(i)) +
@@ -441,6 +467,60 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
       }
     }
   }
+}
+
+// A plan's packed weights: PackU8S8 (for a host that may not run the
+// kernel) packs what CreateU8S8 packs; the AVX2 vpmaddubsw kernel, whose
+// packing follows the weights' values, has none; and weights packed
+// otherwise, or of another size, are refused.
+TEST(PackedWeightsTest, PackedOnceRestoredOrRefused) {
+  const Problem p = MakeProblem({"packed", 1, 40, 7, 9, 40, 3, 3, {1, 1}, {1, 1, 1, 1}}, false);
+  int restorable = 0;
+  for (const U8S8Variant& v : kU8S8Variants) {
+    if (!VariantApplies(v, /*depthwise=*/false) || v.isa == Isa::kAvx512bw) continue;
+    auto packed_only = Conv2DKernel::PackU8S8(p.w, p.params, {}, v.isa, v.arith);
+    ASSERT_TRUE(packed_only.ok()) << v.name << ": " << packed_only.status();
+    const std::optional<PackedConvWeights> w = (*packed_only)->packed();
+    if (v.isa == Isa::kAvx2 && v.arith == Arithmetic::kMaddubs) {
+      EXPECT_FALSE(w.has_value()) << v.name;
+      continue;
+    }
+    ASSERT_TRUE(w.has_value()) << v.name;
+    ++restorable;
+    EXPECT_NE(w->packing.find((*packed_only)->description()), std::string::npos) << w->packing;
+    if (IsaSupported(v.isa)) {
+      auto made = Conv2DKernel::CreateU8S8(p.w, p.params, {}, v.isa, v.arith);
+      ASSERT_TRUE(made.ok());
+      const std::optional<PackedConvWeights> m = (*made)->packed();
+      ASSERT_TRUE(m.has_value());
+      EXPECT_EQ(m->packing, w->packing);
+      EXPECT_TRUE(m->weights.BitwiseEquals(w->weights)) << v.name;
+      EXPECT_TRUE(m->bias.BitwiseEquals(w->bias)) << v.name;
+    }
+    // Restored without binding, anywhere: the same packed weights back.
+    auto restored = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, *w, /*bind=*/false);
+    ASSERT_TRUE(restored.ok()) << v.name << ": " << restored.status();
+    EXPECT_TRUE((*restored)->packed()->weights.BitwiseEquals(w->weights));
+    PackedConvWeights other = *w;
+    other.packing += "x";
+    auto bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
+    EXPECT_NE(bad.status().message().find("packed as"), std::string::npos) << bad.status();
+    other = *w;
+    other.weights = Tensor::FromVector<int8_t>({3}, {1, 2, 3});
+    bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
+    EXPECT_NE(bad.status().message().find("packed weights should be i8["), std::string::npos) << bad.status();
+    other = *w;
+    other.bias = Tensor::FromVector<int32_t>({1}, {0});
+    bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
+    EXPECT_NE(bad.status().message().find("packed bias should be i32["), std::string::npos) << bad.status();
+    // Another tile packs otherwise.
+    const KnobMap tiles = {{"tile_co", 16}};
+    auto other_tiles = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, tiles, v.isa, v.arith, *w, false);
+    if ((*packed_only)->description().find("tile_co=16") == std::string::npos) {
+      EXPECT_FALSE(other_tiles.ok()) << v.name;
+    }
+  }
+  EXPECT_GE(restorable, 3);
 }
 
 class SuiteTest : public ::testing::TestWithParam<Case> {};

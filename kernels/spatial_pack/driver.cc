@@ -55,6 +55,14 @@ bool FitsS8(const std::vector<int16_t>& v) {
 
 absl::Status ValidateParams(const QuantizedConvParams& p, const tensor::Tensor& weight,
                             DType weight_dtype) {
+  if (!weight.defined() || weight.dtype() != weight_dtype) {
+    return Invalid("weight must be ", tensor::DTypeName(weight_dtype), ", got ",
+                   weight.defined() ? tensor::DTypeName(weight.dtype()) : "undefined");
+  }
+  return ValidateParams(p, weight.shape());
+}
+
+absl::Status ValidateParams(const QuantizedConvParams& p, const Shape& weight_shape) {
   if (p.in_channels <= 0 || p.out_channels <= 0 || p.groups <= 0) {
     return Invalid("channels and groups must be positive, got in_channels=", p.in_channels,
                    " out_channels=", p.out_channels, " groups=", p.groups);
@@ -84,13 +92,9 @@ absl::Status ValidateParams(const QuantizedConvParams& p, const tensor::Tensor& 
                      ", got ", v);
     }
   }
-  if (!weight.defined() || weight.dtype() != weight_dtype) {
-    return Invalid("weight must be ", tensor::DTypeName(weight_dtype), ", got ",
-                   weight.defined() ? tensor::DTypeName(weight.dtype()) : "undefined");
-  }
   const Shape want = {p.out_channels, p.in_channels / p.groups, p.kernel_h, p.kernel_w};
-  if (weight.shape() != want) {
-    return Invalid("weight shape ", tensor::ShapeToString(weight.shape()), " should be ",
+  if (weight_shape != want) {
+    return Invalid("weight shape ", tensor::ShapeToString(weight_shape), " should be ",
                    tensor::ShapeToString(want));
   }
   if (!p.bias.empty() && static_cast<int64_t>(p.bias.size()) != p.out_channels) {

@@ -63,6 +63,8 @@ inline int64_t U8S8InputBlock(const QuantizedConvParams& p) {
 
 absl::Status ValidateParams(const QuantizedConvParams& p, const tensor::Tensor& weight,
                             DType weight_dtype);
+// The same for a weight of `weight_shape` (restoring packed weights).
+absl::Status ValidateParams(const QuantizedConvParams& p, const Shape& weight_shape);
 
 Epilogue MakeEpilogue(const QuantizedConvParams& p);
 
@@ -273,6 +275,13 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<in
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith,
                                                             bool describe_only = false);
+// The kernel MakeU8S8Dense made, over the weights it packed (packed()):
+// nothing is packed. `describe_only` as above.
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> RestoreU8S8Dense(const PackedConvWeights& packed,
+                                                               const QuantizedConvParams& params,
+                                                               int64_t tile_co, int64_t tile_ow,
+                                                               Isa isa, Arithmetic arith,
+                                                               bool describe_only);
 // `row_steps`: RowTapSteps. Not for the AVX2 vpmaddubsw kernel, whose
 // description depends on its weights (MakeU8S8Dense with describe_only).
 std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith, int64_t row_steps);

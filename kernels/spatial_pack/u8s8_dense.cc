@@ -4,6 +4,7 @@
 #include "kernels/spatial_pack/u8s8_dense.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -23,10 +24,9 @@ constexpr int64_t kChunkWeightBytes = 20 << 10;
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Make(const std::vector<int16_t>& weight,
-                                                              const QuantizedConvParams& p, int64_t tile_co,
-                                                              int64_t tile_ow, Isa isa, Arithmetic arith,
-                                                              bool describe_only) {
+absl::StatusOr<std::unique_ptr<U8S8Dense>> U8S8Dense::Begin(const QuantizedConvParams& p, int64_t tile_co,
+                                                             int64_t tile_ow, Isa isa, Arithmetic arith,
+                                                             bool describe_only) {
   if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvxvnni && isa != Isa::kAvx512vnni &&
       isa != Isa::kDotprod && isa != Isa::kI8mm) {
     return absl::InternalError(absl::StrCat("no u8s8 dense kernel for ", IsaName(isa)));
@@ -48,7 +48,6 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Make(const std::vector<
   k->bias_ = PaddedBias(p, k->ocb_ * 16);
   k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
   k->SetLaneOrder();
-  if (isa == Isa::kDotprod) k->AddSdotInputTerm(weight);
   // Grouped convolutions with 4 or 8 channels per group in and out, on
   // whole blocks, get the tiles that read only each lane's own group
   // (microkernels.h: GetGroupedTile*): VNNI u8 x s8 and AVX2 madd16.
@@ -61,20 +60,94 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Make(const std::vector<
   if (k->row_steps_ > 0 && internal::GetPackRowAvx2() == nullptr && !describe_only) {
     return absl::InternalError("missing the AVX2 row packing");
   }
+  return k;
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Finish(std::unique_ptr<U8S8Dense> k,
+                                                                bool describe_only) {
+  k->ChunkInputChannels();
+  k->strips_ = k->isa_ == Isa::kAvx2 && k->group_words_ == 0;
+  if (describe_only) return std::unique_ptr<Conv2DKernel>(std::move(k));
+  RETURN_IF_ERROR(k->BindTileFunctions(k->tile_ow_));
+  return std::unique_ptr<Conv2DKernel>(std::move(k));
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Make(const std::vector<int16_t>& weight,
+                                                              const QuantizedConvParams& p, int64_t tile_co,
+                                                              int64_t tile_ow, Isa isa, Arithmetic arith,
+                                                              bool describe_only) {
+  ASSIGN_OR_RETURN(std::unique_ptr<U8S8Dense> k, Begin(p, tile_co, tile_ow, isa, arith, describe_only));
+  if (isa == Isa::kDotprod) k->AddSdotInputTerm(weight);
   PairingPlan plan;
   RETURN_IF_ERROR(k->PlanPairs(weight, describe_only, &plan));
   k->Pack(weight.data());
-  k->ChunkInputChannels();
-  k->strips_ = isa == Isa::kAvx2 && k->group_words_ == 0;
   k->description_ = Description(tile_co, tile_ow, isa, arith, k->correct_ ? &plan : nullptr, k->row_steps_);
   if (k->correct_) {
     absl::StrAppend(&k->description_, " paired=", k->paired_steps_, "/", k->all_steps_);
     if (k->half_paired_steps_ > 0) absl::StrAppend(&k->description_, " half_paired=", k->half_paired_steps_);
   }
-  if (describe_only) return std::unique_ptr<Conv2DKernel>(std::move(k));
-  RETURN_IF_ERROR(k->BindTileFunctions(tile_ow));
-  return std::unique_ptr<Conv2DKernel>(std::move(k));
+  return Finish(std::move(k), describe_only);
 }
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Restore(const PackedConvWeights& packed,
+                                                                 const QuantizedConvParams& p, int64_t tile_co,
+                                                                 int64_t tile_ow, Isa isa, Arithmetic arith,
+                                                                 bool describe_only) {
+  ASSIGN_OR_RETURN(std::unique_ptr<U8S8Dense> k, Begin(p, tile_co, tile_ow, isa, arith, describe_only));
+  k->description_ = Description(tile_co, tile_ow, isa, arith, nullptr, k->row_steps_);
+  if (!k->Restorable()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(k->description_, " packs by its weights' values: it cannot take packed weights"));
+  }
+  if (packed.packing != k->Packing()) {
+    return absl::InvalidArgumentError(absl::StrCat("the weights were packed as '", packed.packing,
+                                                   "', but this kernel packs as '", k->Packing(), "'"));
+  }
+  int64_t bytes = 0;
+  for (int64_t ocb0 = 0; ocb0 < k->ocb_; ocb0 += k->nco_) {
+    k->tiles_.push_back(k->NewTile(ocb0, bytes));
+    bytes += k->TileWeightBytes(k->tiles_.back());
+  }
+  const tensor::Tensor& w = packed.weights;
+  const tensor::Tensor& b = packed.bias;
+  if (!w.defined() || w.dtype() != tensor::DType::kI8 || w.shape() != tensor::Shape{bytes}) {
+    return absl::InvalidArgumentError(absl::StrCat("packed weights should be i8[", bytes, "], got ",
+                                                   w.defined() ? tensor::ShapeToString(w.shape()) : "none"));
+  }
+  const int64_t channels = k->ocb_ * 16;
+  if (!b.defined() || b.dtype() != tensor::DType::kI32 || b.shape() != tensor::Shape{channels}) {
+    return absl::InvalidArgumentError(absl::StrCat("packed bias should be i32[", channels, "], got ",
+                                                   b.defined() ? tensor::ShapeToString(b.shape()) : "none"));
+  }
+  if ((reinterpret_cast<uintptr_t>(w.raw_data()) % tensor::Tensor::kAlignment) != 0) {
+    return absl::InvalidArgumentError("packed weights are not 64-byte aligned");
+  }
+  k->bias_.assign(b.data<int32_t>(), b.data<int32_t>() + channels);
+  k->packed_view_ = w;
+  return Finish(std::move(k), describe_only);
+}
+
+std::optional<PackedConvWeights> U8S8Dense::packed() const {
+  if (!Restorable()) return std::nullopt;
+  PackedConvWeights out;
+  out.packing = Packing();
+  out.weights = packed_view_;
+  if (!out.weights.defined()) {
+    absl::StatusOr<tensor::Tensor> w =
+        tensor::Tensor::CreateForOverwrite(tensor::DType::kI8, {static_cast<int64_t>(packed_.size())});
+    if (!w.ok()) return std::nullopt;
+    if (!packed_.empty()) std::memcpy(w->raw_data(), packed_.data(), packed_.size());
+    out.weights = *std::move(w);
+  }
+  absl::StatusOr<tensor::Tensor> b =
+      tensor::Tensor::CreateForOverwrite(tensor::DType::kI32, {static_cast<int64_t>(bias_.size())});
+  if (!b.ok()) return std::nullopt;
+  std::memcpy(b->raw_data(), bias_.data(), bias_.size() * sizeof(int32_t));
+  out.bias = *std::move(b);
+  return out;
+}
+
+std::string U8S8Dense::Packing() const { return absl::StrCat(description_, " packing=", kPackingVersion); }
 
 // The madd16 and AVX-VNNI tiles hold a group's channels in Madd16Lane
 // order (their epilogue's), so do their weights, bias and multipliers.
@@ -209,6 +282,13 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Dense(const std::vector<in
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith, bool describe_only) {
   return U8S8Dense::Make(weight, params, tile_co, tile_ow, isa, arith, describe_only);
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> RestoreU8S8Dense(const PackedConvWeights& packed,
+                                                               const QuantizedConvParams& params,
+                                                               int64_t tile_co, int64_t tile_ow,
+                                                               Isa isa, Arithmetic arith, bool describe_only) {
+  return U8S8Dense::Restore(packed, params, tile_co, tile_ow, isa, arith, describe_only);
 }
 
 std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith, int64_t row_steps) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,11 +28,23 @@ class U8S8Dense final : public Conv2DKernel {
                                                             int64_t tile_co, int64_t tile_ow,
                                                             Isa isa, Arithmetic arith, bool describe_only);
 
+  // Over the weights Make packed (packed()); RestoreU8S8Dense.
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Restore(const PackedConvWeights& packed,
+                                                               const QuantizedConvParams& p,
+                                                               int64_t tile_co, int64_t tile_ow,
+                                                               Isa isa, Arithmetic arith, bool describe_only);
+
   static std::string Description(int64_t tile_co, int64_t tile_ow, Isa isa, Arithmetic arith,
                                  const PairingPlan* plan, int64_t row_steps);
 
   absl::Status RunImpl(const Tensor& input, int32_t zx, Tensor* output, pthreadpool_t pool,
                        const TileEpilogue* tile_epilogue) const override;
+  std::optional<PackedConvWeights> packed() const override;
+
+  // The version of the packing (Pack and its helpers): a plan's packed
+  // weights are used only by a kernel of the same version, so a change to
+  // the packed bytes' order must change it.
+  static constexpr int kPackingVersion = 1;
 
  private:
   // A step's corrections while packing: its place and both halves' weights.
@@ -53,7 +66,16 @@ class U8S8Dense final : public Conv2DKernel {
 
   struct RunCtx;  // u8s8_dense_run.cc
 
-  // Making one (u8s8_dense.cc).
+  // Making one (u8s8_dense.cc): Begin sets up what the parameters give,
+  // then Make packs (or Restore adopts packed weights), then Finish binds.
+  static absl::StatusOr<std::unique_ptr<U8S8Dense>> Begin(const QuantizedConvParams& p, int64_t tile_co,
+                                                          int64_t tile_ow, Isa isa, Arithmetic arith,
+                                                          bool describe_only);
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Finish(std::unique_ptr<U8S8Dense> k, bool describe_only);
+  // Whether the packed bytes and the bias are all the weights decide: every
+  // kernel but AVX2 vpmaddubsw's (its pairs and corrections, PlanPairs).
+  bool Restorable() const { return !(isa_ == Isa::kAvx2 && !madd16_); }
+  std::string Packing() const;  // PackedConvWeights::packing
   void SetLaneOrder();
   void AddSdotInputTerm(const std::vector<int16_t>& weight);
   absl::Status PlanPairs(const std::vector<int16_t>& weight, bool describe_only, PairingPlan* plan);
@@ -72,7 +94,18 @@ class U8S8Dense final : public Conv2DKernel {
     return steps * nco * (madd16_ ? 128 : 64);
   }
   void Pack(const int16_t* w);
-  OcTile NewTile(int64_t ocb0) const;
+  // The tile of output-channel blocks from `ocb0`, its weights at
+  // `w_offset` of the packing.
+  OcTile NewTile(int64_t ocb0, int64_t w_offset) const;
+  // The packed bytes of tile `t` (before AVX2 vpmaddubsw's pairing).
+  int64_t TileWeightBytes(const OcTile& t) const;
+  // The packed weights, made here or adopted from a plan.
+  const int8_t* weights() const {
+    return packed_view_.defined() ? packed_view_.data<int8_t>() : packed_.data();
+  }
+  int64_t weight_bytes() const {
+    return packed_view_.defined() ? packed_view_.num_elements() : static_cast<int64_t>(packed_.size());
+  }
   void PackRowTaps(const int16_t* w, const OcTile& t);
   void PackGrouped(const int16_t* w, const OcTile& t);
   void PackBlocks(const int16_t* w, OcTile& t);
@@ -123,6 +156,7 @@ class U8S8Dense final : public Conv2DKernel {
   std::vector<int32_t> bias_;
   std::vector<float> mult_;
   AlignedVector<int8_t> packed_;  // 64-byte aligned: the AVX2 tiles read weights as memory operands
+  tensor::Tensor packed_view_;  // or the packed weights of a plan, used in place (Restore)
   std::vector<OcTile> tiles_;
   std::vector<internal::DenseTileFn> fns_;
 };

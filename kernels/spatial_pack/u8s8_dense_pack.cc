@@ -81,7 +81,7 @@ void U8S8Dense::Pack(const int16_t* w) {
                                         (in_block_ / 4) * (madd16_ ? 128 : 64)));
   }
   for (int64_t ocb0 = 0; ocb0 < ocb_; ocb0 += nco_) {
-    OcTile t = NewTile(ocb0);
+    OcTile t = NewTile(ocb0, static_cast<int64_t>(packed_.size()));
     if (row_steps_ > 0) {
       PackRowTaps(w, t);
     } else if (group_words_ > 0) {
@@ -114,9 +114,7 @@ void U8S8Dense::ToMmlaPacking(const OcTile& t) {
   }
 }
 
-// The tile of output-channel blocks from `ocb0`, its weights to be packed
-// at the end of packed_.
-U8S8Dense::OcTile U8S8Dense::NewTile(int64_t ocb0) const {
+U8S8Dense::OcTile U8S8Dense::NewTile(int64_t ocb0, int64_t w_offset) const {
   const QuantizedConvParams& p = params_;
   const int64_t cg = p.in_channels / p.groups, og = p.out_channels / p.groups;
   const int64_t ib = in_block_;
@@ -131,8 +129,16 @@ U8S8Dense::OcTile U8S8Dense::NewTile(int64_t ocb0) const {
   t.icb_count = CeilDiv(ic_hi, ib) - t.icb_lo;
   t.q_last = static_cast<int>(CeilDiv(ic_hi - (t.icb_lo + t.icb_count - 1) * ib, 4));
   if (t.q_last == ib / 4) t.q_last = 0;
-  t.w_offset = static_cast<int64_t>(packed_.size());
+  t.w_offset = w_offset;
   return t;
+}
+
+int64_t U8S8Dense::TileWeightBytes(const OcTile& t) const {
+  if (row_steps_ > 0) return IcbWeightBytes(t.nco);
+  const int64_t j_bytes = madd16_ ? 128 : 64;
+  const int64_t kk = params_.kernel_h * params_.kernel_w;
+  if (group_words_ > 0) return kk * group_words_ * t.nco * j_bytes;
+  return t.icb_count * IcbWeightBytes(t.nco);
 }
 
 // [ky][q < row_steps_][j][128 bytes]: value 4 q + m of a kernel row is tap
@@ -146,7 +152,7 @@ void U8S8Dense::PackRowTaps(const int16_t* w, const OcTile& t) {
   const int64_t j_bytes = madd16_ ? 128 : 64;
   const int64_t oc_lo = t.ocb0 * 16;
   const int64_t channels = p.in_channels;
-  packed_.resize(packed_.size() + IcbWeightBytes(t.nco), 0);
+  packed_.resize(packed_.size() + TileWeightBytes(t), 0);
   int8_t* dst = packed_.data() + t.w_offset;
   for (int64_t ky = 0; ky < p.kernel_h; ++ky) {
     for (int64_t q = 0; q < row_steps_; ++q) {
@@ -171,7 +177,7 @@ void U8S8Dense::PackGrouped(const int16_t* w, const OcTile& t) {
   const int64_t cg = p.in_channels / p.groups, kk = p.kernel_h * p.kernel_w;
   const int64_t j_bytes = madd16_ ? 128 : 64;
   const int64_t oc_lo = t.ocb0 * 16;
-  packed_.resize(packed_.size() + kk * group_words_ * t.nco * j_bytes, 0);
+  packed_.resize(packed_.size() + TileWeightBytes(t), 0);
   int8_t* dst = packed_.data() + t.w_offset;
   for (int64_t k = 0; k < kk; ++k) {
     for (int64_t d = 0; d < group_words_; ++d) {
@@ -203,7 +209,7 @@ void U8S8Dense::PackBlocks(const int16_t* w, OcTile& t) {
   const int64_t j_bytes = madd16_ ? 128 : 64;
   const int64_t oc_lo = t.ocb0 * 16;
   const int64_t q4 = ib / 4;
-  packed_.resize(packed_.size() + t.icb_count * kk * q4 * t.nco * j_bytes, 0);
+  packed_.resize(packed_.size() + TileWeightBytes(t), 0);
   int8_t* dst = packed_.data() + t.w_offset;
   std::vector<Correction> runs[3];  // the tile's corrections (SplitStep)
   // Dense s8 weights in the natural order: the same bytes as the general

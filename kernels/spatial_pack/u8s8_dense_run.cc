@@ -114,7 +114,7 @@ void U8S8Dense::RunTile(const RunCtx& c, const WorkItem& w, const OcTile& t, Den
   for (int64_t i0 = 0; i0 < t.icb_count; i0 += chunk) {
     const int64_t count = std::min(chunk, t.icb_count - i0);
     const bool first = i0 == 0, last = i0 + count == t.icb_count;
-    call.w = packed_.data() + t.w_offset + i0 * IcbWeightBytes(t.nco);
+    call.w = weights() + t.w_offset + i0 * IcbWeightBytes(t.nco);
     call.icb_count = count;
     call.q_last = last ? t.q_last : 0;
     // u8s8.avx2 (the only kernel with corrections) runs no chunks, so `in`
@@ -206,7 +206,7 @@ absl::Status U8S8Dense::RunImpl(const Tensor& input, int32_t zx, Tensor* output,
   c.sh = p.strides[0];
   c.n = g.n;
   const int64_t threads = pool ? static_cast<int64_t>(pthreadpool_get_threads_count(pool)) : 1;
-  const bool spatial_major = static_cast<int64_t>(packed_.size()) <= kSpatialMajorWeightBytes;
+  const bool spatial_major = weight_bytes() <= kSpatialMajorWeightBytes;
   int64_t oc_chunks = 0;
   size_t spatial_items = 0;
   SetUpWork(c, g.n, threads, spatial_major, &oc_chunks, &spatial_items);
@@ -233,7 +233,7 @@ void U8S8Dense::SetUpWork(RunCtx& c, int64_t n, int64_t threads, bool spatial_ma
   const int64_t tiles_in_row = CeilDiv(c.ow, tile_ow_);
   int64_t chunk_tiles = std::min(tiles_in_row, std::max<int64_t>(1, 128 / tile_ow_));
   const int64_t ntiles = static_cast<int64_t>(tiles_.size());
-  const int64_t tile_bytes = std::max<int64_t>(1, static_cast<int64_t>(packed_.size()) / ntiles);
+  const int64_t tile_bytes = std::max<int64_t>(1, weight_bytes() / ntiles);
   int64_t oc_chunks = CeilDiv(ntiles, std::clamp<int64_t>((128 << 10) / tile_bytes, 1, ntiles));
   // With threads, at least 4 work items per thread where the layer allows
   // it (late, small layers have only one or two chunks): split pixels

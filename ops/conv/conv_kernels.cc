@@ -112,6 +112,16 @@ class SpatialPackKernel : public PreparedKernel {
   std::string description() const override { return "spatial_pack " + kernel_->description(); }
   // Everything but the data was packed or copied when the kernel was made.
   bool ReadsConstantsWhenRun() const override { return false; }
+  std::optional<PackedState> packed_state() const override { return StateOf(*kernel_); }
+
+  // The packed weights and bias as a plan saves them, standing for the
+  // weight (the bias, scales and zero points stay: they are small, and the
+  // parameters are read from them).
+  static std::optional<PackedState> StateOf(const sp::Conv2DKernel& kernel) {
+    std::optional<sp::PackedConvWeights> w = kernel.packed();
+    if (!w) return std::nullopt;
+    return PackedState{w->packing, {kWeight}, {w->weights, w->bias}};
+  }
 
  private:
   std::unique_ptr<sp::Conv2DKernel> kernel_;
@@ -124,17 +134,20 @@ class SpatialPackKernel : public PreparedKernel {
 // set is one this host may not use.
 class DescribedKernel : public PreparedKernel {
  public:
-  DescribedKernel(std::string description, std::string isa)
-      : description_(std::move(description)), isa_(std::move(isa)) {}
+  // `state`: the weights packed for the host that runs it.
+  DescribedKernel(std::string description, std::string isa, std::optional<PackedState> state = std::nullopt)
+      : description_(std::move(description)), isa_(std::move(isa)), state_(std::move(state)) {}
   absl::Status Run(const std::vector<Tensor>&, std::vector<Tensor>&, pthreadpool_t) const override {
     return absl::FailedPreconditionError(absl::StrCat(
         description_, " needs the instruction set ", isa_, ", which this host may not use"));
   }
   std::string description() const override { return description_; }
   std::string missing_isa() const override { return isa_; }
+  std::optional<PackedState> packed_state() const override { return state_; }
 
  private:
   std::string description_, isa_;
+  std::optional<PackedState> state_;
 };
 
 }  // namespace
@@ -145,19 +158,31 @@ std::unique_ptr<PreparedKernel> MakeDescribedKernel(std::string description, std
 
 namespace {
 
-absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
-    const ir::Node& n, bool int16, sp::Isa isa, sp::Arithmetic arith = sp::Arithmetic::kMaddubs) {
+// A spatial-pack kernel's parameters and config, from the node (the
+// weight's shape from its type: a plan may hold it packed, not as data).
+struct SpatialPackSetup {
+  sp::QuantizedConvParams params;
+  sp::KnobMap knobs;
+  tensor::Shape weight_shape;
+  std::string data_layout, out_layout;
+};
+
+absl::StatusOr<SpatialPackSetup> SetUpSpatialPack(const ir::Node& n) {
   for (int i : {kWeight, kBias, kRequantScale, kOutScale, kOutZp}) {
     RETURN_IF_ERROR(NeedConstant(n, i, "weight, bias and requantization"));
   }
   ASSIGN_OR_RETURN(CommonParams c, Common(n));
-  const Tensor& w = n.input(kWeight)->data();
-  sp::QuantizedConvParams p;
+  SpatialPackSetup s;
+  s.weight_shape = n.input(kWeight)->type()->shape;
+  if (s.weight_shape.size() != 4) {
+    return absl::InvalidArgumentError(absl::StrCat(n.Describe(), ": the weight is not OIHW"));
+  }
+  sp::QuantizedConvParams& p = s.params;
   p.geometry() = c.conv.geometry();
-  p.out_channels = w.dim(0);
-  p.in_channels = w.dim(1) * c.conv.groups;
-  p.kernel_h = w.dim(2);
-  p.kernel_w = w.dim(3);
+  p.out_channels = s.weight_shape[0];
+  p.in_channels = s.weight_shape[1] * c.conv.groups;
+  p.kernel_h = s.weight_shape[2];
+  p.kernel_w = s.weight_shape[3];
   if (const ir::Shape& in = n.input(kData)->type()->shape; in.size() >= 4) {
     p.in_height = in[2], p.in_width = in[3];  // NCHW and the blocked NCHWxc alike
   }
@@ -173,32 +198,78 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
   p.clamp_min = c.clamp_min;
   p.clamp_max = c.clamp_max;
   p.out_dtype = c.out_dtype;
-  ASSIGN_OR_RETURN(sp::KnobMap knobs, Knobs(n));
-  if (!int16 && !sp::IsaSupported(isa)) {
-    // Compiled for a host that has this instruction set: checked and
-    // described now, created where the plan runs.
-    auto description = sp::Conv2DKernel::DescribeU8S8(w, p, knobs, isa, arith);
-    if (!description.ok()) {
-      return absl::Status(description.status().code(),
-                          absl::StrCat(n.Describe(), ": ", description.status().message()));
-    }
-    return std::unique_ptr<PreparedKernel>(
-        new DescribedKernel("spatial_pack " + *description, sp::IsaName(isa)));
-  }
-  auto kernel = int16 ? sp::Conv2DKernel::CreateInt16(w, p, knobs)
-                      : sp::Conv2DKernel::CreateU8S8(w, p, knobs, isa, arith);
-  if (!kernel.ok()) {
-    return absl::Status(kernel.status().code(), absl::StrCat(n.Describe(), ": ", kernel.status().message()));
-  }
-  const std::string& data_layout = c.conv.data_layout;
-  bool blocked_io = data_layout != "NCHW";
-  if (blocked_io && (data_layout != (*kernel)->input_layout() || c.conv.out_layout != (*kernel)->output_layout())) {
+  ASSIGN_OR_RETURN(s.knobs, Knobs(n));
+  s.data_layout = c.conv.data_layout;
+  s.out_layout = c.conv.out_layout;
+  return s;
+}
+
+absl::Status Prefixed(const ir::Node& n, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrCat(n.Describe(), ": ", s.message()));
+}
+
+// The kernel as the op runs it, converting from and to NCHW unless the
+// graph already gives the kernel's layouts.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> Wrapped(const ir::Node& n, const SpatialPackSetup& s,
+                                                        std::unique_ptr<sp::Conv2DKernel> kernel) {
+  const bool blocked_io = s.data_layout != "NCHW";
+  if (blocked_io && (s.data_layout != kernel->input_layout() || s.out_layout != kernel->output_layout())) {
     return absl::FailedPreconditionError(absl::StrCat(
-        n.Describe(), ": the graph gives ", data_layout, " but the kernel reads ",
-        (*kernel)->input_layout(), " and writes ", (*kernel)->output_layout()));
+        n.Describe(), ": the graph gives ", s.data_layout, " but the kernel reads ",
+        kernel->input_layout(), " and writes ", kernel->output_layout()));
   }
+  const int64_t out_channels = s.params.out_channels;
+  const int32_t pad_value = s.params.input_zero_point;
   return std::unique_ptr<PreparedKernel>(
-      new SpatialPackKernel(*std::move(kernel), p.out_channels, p.input_zero_point, blocked_io));
+      new SpatialPackKernel(std::move(kernel), out_channels, pad_value, blocked_io));
+}
+
+// A u8s8 kernel this host may not run (compiled for another): checked,
+// described and, where the kernel can take them, its weights packed for
+// the plan; created where the plan runs.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> DescribeSpatialPack(const ir::Node& n, const SpatialPackSetup& s,
+                                                                    sp::Isa isa, sp::Arithmetic arith) {
+  const Tensor& w = n.input(kWeight)->data();
+  auto packed = sp::Conv2DKernel::PackU8S8(w, s.params, s.knobs, isa, arith);
+  if (packed.ok()) {
+    return std::unique_ptr<PreparedKernel>(new DescribedKernel(
+        "spatial_pack " + (*packed)->description(), sp::IsaName(isa), SpatialPackKernel::StateOf(**packed)));
+  }
+  if (packed.status().code() != absl::StatusCode::kUnimplemented) return Prefixed(n, packed.status());
+  auto description = sp::Conv2DKernel::DescribeU8S8(w, s.params, s.knobs, isa, arith);
+  if (!description.ok()) return Prefixed(n, description.status());
+  return std::unique_ptr<PreparedKernel>(new DescribedKernel("spatial_pack " + *description, sp::IsaName(isa)));
+}
+
+absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
+    const ir::Node& n, bool int16, sp::Isa isa, sp::Arithmetic arith = sp::Arithmetic::kMaddubs) {
+  ASSIGN_OR_RETURN(SpatialPackSetup s, SetUpSpatialPack(n));
+  if (!int16 && !sp::IsaSupported(isa)) return DescribeSpatialPack(n, s, isa, arith);
+  const Tensor& w = n.input(kWeight)->data();
+  auto kernel = int16 ? sp::Conv2DKernel::CreateInt16(w, s.params, s.knobs)
+                      : sp::Conv2DKernel::CreateU8S8(w, s.params, s.knobs, isa, arith);
+  if (!kernel.ok()) return Prefixed(n, kernel.status());
+  return Wrapped(n, s, *std::move(kernel));
+}
+
+// The kernel CreateSpatialPack made, from the packed state it saved.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> RestoreSpatialPack(const ir::Node& n, sp::Isa isa,
+                                                                   sp::Arithmetic arith, const PackedState& state) {
+  if (state.blobs.size() != 2 || state.inputs != std::vector<int>{kWeight}) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(n.Describe(), ": a spatial-pack kernel's state is its packed weights and bias, for input ",
+                     kWeight));
+  }
+  ASSIGN_OR_RETURN(SpatialPackSetup s, SetUpSpatialPack(n));
+  const sp::PackedConvWeights w{state.packing, state.blobs[0], state.blobs[1]};
+  const bool runnable = sp::IsaSupported(isa);
+  auto kernel = sp::Conv2DKernel::RestoreU8S8(s.weight_shape, s.params, s.knobs, isa, arith, w, runnable);
+  if (!kernel.ok()) return Prefixed(n, kernel.status());
+  if (!runnable) {
+    return std::unique_ptr<PreparedKernel>(
+        new DescribedKernel("spatial_pack " + (*kernel)->description(), sp::IsaName(isa), state));
+  }
+  return Wrapped(n, s, *std::move(kernel));
 }
 
 class XnnpackKernel : public PreparedKernel {
@@ -291,6 +362,10 @@ void RegisterConvKernels(KernelRegistry& r) {
     r.Register(kOp, v.implementation, [isa = v.isa, arith = v.arith](const ir::Node& n) {
       return CreateSpatialPack(n, false, isa, arith);
     });
+    r.RegisterRestorer(kOp, v.implementation,
+                       [isa = v.isa, arith = v.arith](const ir::Node& n, const PackedState& state) {
+                         return RestoreSpatialPack(n, isa, arith, state);
+                       });
   }
   for (const char* impl : sp::kInt16Implementations) {
     r.Register(kOp, impl, [](const ir::Node& n) { return CreateSpatialPack(n, true, sp::Isa::kScalar); });
