@@ -9,6 +9,8 @@
 //   checks behind it instead of stopping at the checksum.
 // - A text plan that parses must also come back whole through the binary
 //   format (the writer and reader agree on every graph the parser accepts).
+// - A binary plan's packed kernel states go to the executor, whose kernels
+//   are restored from them (the seeds hold u8s8 dense kernels' packings).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -37,7 +39,13 @@ std::shared_ptr<uint8_t> AlignedCopy(const uint8_t* data, size_t size) {
   return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
 }
 
-absl::StatusOr<std::unique_ptr<qnnc::ir::Graph>> LoadBinary(const uint8_t* data, size_t size) {
+// The plan's graph and its kernels' packed states (none for a text plan).
+struct Loaded {
+  std::unique_ptr<qnnc::ir::Graph> graph;
+  std::shared_ptr<const qnnc::runtime::PackedStates> packed;
+};
+
+absl::StatusOr<Loaded> LoadBinary(const uint8_t* data, size_t size) {
   std::shared_ptr<uint8_t> bytes = AlignedCopy(data, size);
   if (size >= static_cast<size_t>(qnnc::runtime::kBinaryPlanHeaderBytes)) {
     qnnc::runtime::PlanHeader h = qnnc::runtime::ReadPlanHeader(bytes.get());
@@ -46,12 +54,13 @@ absl::StatusOr<std::unique_ptr<qnnc::ir::Graph>> LoadBinary(const uint8_t* data,
   }
   auto plan = qnnc::runtime::ParseBinaryPlan(bytes, static_cast<int64_t>(size), "fuzz.qplan", kMaxBytes);
   if (!plan.ok()) return plan.status();
-  return std::move(plan->graph);
+  return Loaded{std::move(plan->graph),
+                std::make_shared<const qnnc::runtime::PackedStates>(std::move(plan->packed))};
 }
 
-absl::StatusOr<std::unique_ptr<qnnc::ir::Graph>> LoadText(const uint8_t* data, size_t size) {
+absl::StatusOr<Loaded> LoadText(const uint8_t* data, size_t size) {
   auto graph = qnnc::ir::ParseGraph(absl::string_view(reinterpret_cast<const char*>(data), size), "fuzz.plan");
-  if (!graph.ok()) return graph;
+  if (!graph.ok()) return graph.status();
   auto bytes = qnnc::runtime::BinaryPlanBytes(**graph, "generic");
   FUZZ_CHECK(bytes.ok(), bytes.status().ToString());
   auto back = qnnc::runtime::ParseBinaryPlan(AlignedCopy(reinterpret_cast<const uint8_t*>(bytes->data()),
@@ -61,7 +70,7 @@ absl::StatusOr<std::unique_ptr<qnnc::ir::Graph>> LoadText(const uint8_t* data, s
   FUZZ_CHECK(back.ok(), back.status().ToString());
   const std::string diff = qnnc::ir::StructuralDiff(*back->graph, **graph);
   FUZZ_CHECK(diff.empty(), diff);
-  return graph;
+  return Loaded{*std::move(graph), nullptr};
 }
 
 }  // namespace
@@ -69,11 +78,12 @@ absl::StatusOr<std::unique_ptr<qnnc::ir::Graph>> LoadText(const uint8_t* data, s
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool binary =
       qnnc::runtime::IsBinaryPlan(absl::string_view(reinterpret_cast<const char*>(data), size));
-  auto graph = binary ? LoadBinary(data, size) : LoadText(data, size);
-  if (!graph.ok()) return 0;
+  auto loaded = binary ? LoadBinary(data, size) : LoadText(data, size);
+  if (!loaded.ok()) return 0;
   qnnc::runtime::ExecutorOptions options;
   options.max_bytes = kMaxBytes;
-  auto executor = qnnc::runtime::Executor::Create(*std::move(graph), options);
+  options.packed = loaded->packed;
+  auto executor = qnnc::runtime::Executor::Create(std::move(loaded->graph), options);
   if (!executor.ok()) return 0;
   std::vector<qnnc::tensor::Tensor> inputs;
   for (const qnnc::ir::Value* in : (*executor)->graph().inputs()) {

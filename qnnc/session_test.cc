@@ -83,6 +83,15 @@ TEST_F(SessionTest, SavedPlanLoadsAndRunsTheSame) {
   auto out = (*loaded)->Run({{"input", input_}});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_TRUE((*out)[0].BitwiseEquals(expected_));
+  // Saved again, the loaded plan (its kernels restored from their packed
+  // weights, the weights themselves not held) gives the same file; a text
+  // plan, which holds every weight, cannot be written from it.
+  const std::string again = std::string(getenv("TEST_TMPDIR")) + "/again.plan";
+  ASSERT_TRUE((*loaded)->SavePlan(again).ok());
+  EXPECT_EQ(*io::ReadFileToString(again), *io::ReadFileToString(plan));
+  absl::Status text = (*loaded)->SavePlan(again + ".txt", runtime::PlanFormat::kText);
+  const bool packed = absl::StrContains(*io::ReadFileToString(plan), " packing=");
+  EXPECT_EQ(text.ok(), !packed) << text;
 
   SessionOptions compile_only;
   compile_only.records = {"r.jsonl"};

@@ -136,6 +136,9 @@ struct PackedConvWeights {
   std::string packing;
   tensor::Tensor weights;  // i8 [bytes]: the packed weights
   tensor::Tensor bias;     // i32 [channels]: the bias with the zero points' terms, in tile order
+  // The AVX2 vpmaddubsw kernel's pairing, which followed the weights'
+  // values (its channel orders, paired steps, corrections); else empty.
+  std::vector<tensor::Tensor> pairing;
 };
 
 struct IoLayouts {
@@ -239,8 +242,7 @@ class Conv2DKernel {
   const std::string& description() const { return description_; }
   const QuantizedConvParams& params() const { return params_; }
   // The packed weights, for a kernel RestoreU8S8 can make from them (the
-  // u8s8 dense kernels but AVX2 vpmaddubsw's, whose pairing and corrections
-  // follow the weights' values); otherwise nullopt.
+  // u8s8 dense kernels); otherwise nullopt.
   virtual std::optional<PackedConvWeights> packed() const { return std::nullopt; }
 
  protected:

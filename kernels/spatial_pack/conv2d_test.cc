@@ -470,9 +470,42 @@ TEST(U8S8Test, ConsecutiveRunsOnDifferentInputs) {
 }
 
 // A plan's packed weights: PackU8S8 (for a host that may not run the
-// kernel) packs what CreateU8S8 packs; the AVX2 vpmaddubsw kernel, whose
-// packing follows the weights' values, has none; and weights packed
-// otherwise, or of another size, are refused.
+// kernel) packs what CreateU8S8 packs, the AVX2 vpmaddubsw kernel's pairing
+// included; weights packed otherwise, of another size, or a damaged
+// pairing, are refused.
+// Each part of the AVX2 pairing damaged where it indexes a table: refused.
+void CheckDamagedPairing(const Problem& p, const U8S8Variant& v, const PackedConvWeights& w) {
+  auto restore = [&](size_t blob, int64_t at, int64_t value) {
+    PackedConvWeights bad = w;
+    bad.pairing[blob] = w.pairing[blob].Clone();
+    if (at >= bad.pairing[blob].num_elements()) return absl::OkStatus();  // nothing there to damage
+    switch (bad.pairing[blob].dtype()) {
+      case DType::kI64: bad.pairing[blob].data<int64_t>()[at] = value; break;
+      case DType::kI32: bad.pairing[blob].data<int32_t>()[at] = static_cast<int32_t>(value); break;
+      default: bad.pairing[blob].data<uint8_t>()[at] = static_cast<uint8_t>(value); break;
+    }
+    return Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, bad, false).status();
+  };
+  EXPECT_TRUE(restore(3, 0, w.pairing[3].data<int32_t>()[0]).ok());  // unchanged
+  for (auto [blob, at, value] : std::vector<std::array<int64_t, 3>>{
+           {0, 2, 1},           // the first tile's step0
+           {0, 3, 1 << 20},     // its paired steps
+           {0, 7, 5},           // its corrections' start
+           {3, 0, -1},          // a step number
+           {3, 0, 1 << 20},
+           {4, 0, 1 << 20},     // a correction's step
+           {1, 0, 16},          // an order's channel
+       }) {
+    const absl::Status s = restore(blob, at, value);
+    if (blob == 1 && w.pairing[1].num_elements() == 0) continue;
+    if (blob == 4 && w.pairing[4].num_elements() == 0) continue;
+    EXPECT_NE(s.message().find("damaged"), std::string::npos) << blob << "[" << at << "] = " << value << ": " << s;
+  }
+  PackedConvWeights fewer = w;
+  fewer.pairing.pop_back();
+  EXPECT_FALSE(Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, fewer, false).ok());
+}
+
 TEST(PackedWeightsTest, PackedOnceRestoredOrRefused) {
   const Problem p = MakeProblem({"packed", 1, 40, 7, 9, 40, 3, 3, {1, 1}, {1, 1, 1, 1}}, false);
   int restorable = 0;
@@ -481,11 +514,10 @@ TEST(PackedWeightsTest, PackedOnceRestoredOrRefused) {
     auto packed_only = Conv2DKernel::PackU8S8(p.w, p.params, {}, v.isa, v.arith);
     ASSERT_TRUE(packed_only.ok()) << v.name << ": " << packed_only.status();
     const std::optional<PackedConvWeights> w = (*packed_only)->packed();
-    if (v.isa == Isa::kAvx2 && v.arith == Arithmetic::kMaddubs) {
-      EXPECT_FALSE(w.has_value()) << v.name;
-      continue;
-    }
     ASSERT_TRUE(w.has_value()) << v.name;
+    const bool paired = v.isa == Isa::kAvx2 && v.arith == Arithmetic::kMaddubs;
+    EXPECT_EQ(w->pairing.size(), paired ? 6u : 0u) << v.name;
+    if (paired) CheckDamagedPairing(p, v, *w);
     ++restorable;
     EXPECT_NE(w->packing.find((*packed_only)->description()), std::string::npos) << w->packing;
     if (IsaSupported(v.isa)) {
@@ -496,6 +528,7 @@ TEST(PackedWeightsTest, PackedOnceRestoredOrRefused) {
       EXPECT_EQ(m->packing, w->packing);
       EXPECT_TRUE(m->weights.BitwiseEquals(w->weights)) << v.name;
       EXPECT_TRUE(m->bias.BitwiseEquals(w->bias)) << v.name;
+      for (size_t i = 0; i < w->pairing.size(); ++i) EXPECT_TRUE(m->pairing[i].BitwiseEquals(w->pairing[i])) << i;
     }
     // Restored without binding, anywhere: the same packed weights back.
     auto restored = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, *w, /*bind=*/false);

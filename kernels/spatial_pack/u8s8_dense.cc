@@ -7,6 +7,7 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "util/status_macros.h"
 
@@ -94,19 +95,26 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Restore(const PackedCon
                                                                  int64_t tile_ow, Isa isa, Arithmetic arith,
                                                                  bool describe_only) {
   ASSIGN_OR_RETURN(std::unique_ptr<U8S8Dense> k, Begin(p, tile_co, tile_ow, isa, arith, describe_only));
-  k->description_ = Description(tile_co, tile_ow, isa, arith, nullptr, k->row_steps_);
-  if (!k->Restorable()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(k->description_, " packs by its weights' values: it cannot take packed weights"));
+  const std::string base = Description(tile_co, tile_ow, isa, arith, nullptr, k->row_steps_);
+  const std::string suffix = absl::StrCat(" packing=", kPackingVersion);
+  const absl::string_view packing = packed.packing;
+  // The AVX2 vpmaddubsw kernel's description goes on with its pairing's.
+  const bool described = k->PackedByShape() ? packing == base + suffix
+                                            : absl::StartsWith(packing, base + " ") && absl::EndsWith(packing, suffix);
+  if (!described) {
+    return absl::InvalidArgumentError(absl::StrCat("the weights were packed as '", packing,
+                                                   "', but this kernel packs as '", base, suffix, "'"));
   }
-  if (packed.packing != k->Packing()) {
-    return absl::InvalidArgumentError(absl::StrCat("the weights were packed as '", packed.packing,
-                                                   "', but this kernel packs as '", k->Packing(), "'"));
-  }
+  k->description_ = std::string(packing.substr(0, packing.size() - suffix.size()));
   int64_t bytes = 0;
-  for (int64_t ocb0 = 0; ocb0 < k->ocb_; ocb0 += k->nco_) {
-    k->tiles_.push_back(k->NewTile(ocb0, bytes));
-    bytes += k->TileWeightBytes(k->tiles_.back());
+  if (k->PackedByShape()) {
+    if (!packed.pairing.empty()) return absl::InvalidArgumentError("this kernel packs no pairing");
+    for (int64_t ocb0 = 0; ocb0 < k->ocb_; ocb0 += k->nco_) {
+      k->tiles_.push_back(k->NewTile(ocb0, bytes));
+      bytes += k->TileWeightBytes(k->tiles_.back());
+    }
+  } else {
+    RETURN_IF_ERROR(k->AdoptPairing(packed.pairing, describe_only, &bytes));
   }
   const tensor::Tensor& w = packed.weights;
   const tensor::Tensor& b = packed.bias;
@@ -128,9 +136,13 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Restore(const PackedCon
 }
 
 std::optional<PackedConvWeights> U8S8Dense::packed() const {
-  if (!Restorable()) return std::nullopt;
   PackedConvWeights out;
   out.packing = Packing();
+  if (!PackedByShape()) {
+    absl::StatusOr<std::vector<Tensor>> pairing = PairingBlobs();
+    if (!pairing.ok()) return std::nullopt;
+    out.pairing = *std::move(pairing);
+  }
   out.weights = packed_view_;
   if (!out.weights.defined()) {
     absl::StatusOr<tensor::Tensor> w =

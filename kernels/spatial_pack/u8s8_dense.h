@@ -73,9 +73,23 @@ class U8S8Dense final : public Conv2DKernel {
                                                           bool describe_only);
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Finish(std::unique_ptr<U8S8Dense> k, bool describe_only);
   // Whether the packed bytes and the bias are all the weights decide: every
-  // kernel but AVX2 vpmaddubsw's (its pairs and corrections, PlanPairs).
-  bool Restorable() const { return !(isa_ == Isa::kAvx2 && !madd16_); }
+  // kernel but AVX2 vpmaddubsw's, whose pairs and corrections (PlanPairs)
+  // are saved too (PackedConvWeights::pairing).
+  bool PackedByShape() const { return !(isa_ == Isa::kAvx2 && !madd16_); }
   std::string Packing() const;  // PackedConvWeights::packing
+
+  // The AVX2 vpmaddubsw kernel's pairing for a plan, and adopting it back
+  // checked (u8s8_dense_state.cc): the layout (orders and the tiles' counts),
+  // the orders, the flips, the step numbers, the corrections' steps and
+  // weights. `bytes`: the packed weights the tiles take.
+  struct Adopted {
+    int64_t corrections = 0, words = 0, bytes = 0;
+  };
+  absl::StatusOr<std::vector<Tensor>> PairingBlobs() const;
+  absl::Status AdoptPairing(const std::vector<Tensor>& blobs, bool describe_only, int64_t* bytes);
+  absl::Status AdoptOrders(const std::vector<int64_t>& layout, const Tensor& order, const Tensor& flips,
+                           bool describe_only);
+  absl::Status AdoptTile(const int64_t* fields, int64_t ocb0, Adopted* so_far);
   void SetLaneOrder();
   void AddSdotInputTerm(const std::vector<int16_t>& weight);
   absl::Status PlanPairs(const std::vector<int16_t>& weight, bool describe_only, PairingPlan* plan);

@@ -120,7 +120,9 @@ class SpatialPackKernel : public PreparedKernel {
   static std::optional<PackedState> StateOf(const sp::Conv2DKernel& kernel) {
     std::optional<sp::PackedConvWeights> w = kernel.packed();
     if (!w) return std::nullopt;
-    return PackedState{w->packing, {kWeight}, {w->weights, w->bias}};
+    PackedState state{w->packing, {kWeight}, {w->weights, w->bias}};
+    state.blobs.insert(state.blobs.end(), w->pairing.begin(), w->pairing.end());
+    return state;
   }
 
  private:
@@ -255,13 +257,14 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
 // The kernel CreateSpatialPack made, from the packed state it saved.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> RestoreSpatialPack(const ir::Node& n, sp::Isa isa,
                                                                    sp::Arithmetic arith, const PackedState& state) {
-  if (state.blobs.size() != 2 || state.inputs != std::vector<int>{kWeight}) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(n.Describe(), ": a spatial-pack kernel's state is its packed weights and bias, for input ",
-                     kWeight));
+  if (state.blobs.size() < 2 || state.inputs != std::vector<int>{kWeight}) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        n.Describe(), ": a spatial-pack kernel's state is its packed weights, bias and pairing, for input ",
+        kWeight));
   }
   ASSIGN_OR_RETURN(SpatialPackSetup s, SetUpSpatialPack(n));
-  const sp::PackedConvWeights w{state.packing, state.blobs[0], state.blobs[1]};
+  const sp::PackedConvWeights w{state.packing, state.blobs[0], state.blobs[1],
+                                std::vector<Tensor>(state.blobs.begin() + 2, state.blobs.end())};
   const bool runnable = sp::IsaSupported(isa);
   auto kernel = sp::Conv2DKernel::RestoreU8S8(s.weight_shape, s.params, s.knobs, isa, arith, w, runnable);
   if (!kernel.ok()) return Prefixed(n, kernel.status());
