@@ -43,6 +43,8 @@ runtime::ExecutorOptions ExecutorOptionsOf(const SessionOptions& options, int64_
   executor.threads = options.threads;
   executor.pool = options.thread_pool;
   executor.max_bytes = max_bytes;
+  // Weights are held once, packed (SavePlan writes binary plans of them).
+  executor.release_packed_constants = true;
   return executor;
 }
 

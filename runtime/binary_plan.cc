@@ -43,21 +43,6 @@ std::vector<T> CopyOf(const flatbuffers::Vector<T>* v) {
   return out;
 }
 
-// The data of a constant the plan does not hold: zero pages mapped but never
-// touched (no memory), since only kernels restored from packed states may
-// read it, which the executor checks.
-absl::StatusOr<tensor::Tensor> AbsentData(const ir::TensorType& type) {
-  const int64_t bytes = *tensor::NumElements(type.shape, type.dtype) * tensor::DTypeSize(type.dtype);
-  const size_t size = static_cast<size_t>(tensor::Tensor::StorageBytes(bytes));
-  void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (map == MAP_FAILED) {
-    return absl::ResourceExhaustedError(absl::StrCat("cannot map ", size, " bytes: ", std::strerror(errno)));
-  }
-  std::shared_ptr<uint8_t> storage(static_cast<uint8_t*>(map), [size](uint8_t* p) { munmap(p, size); });
-  ASSIGN_OR_RETURN(tensor::Tensor base, tensor::Tensor::Wrap(std::move(storage), bytes, /*file_mapped=*/false));
-  return tensor::Tensor::View(base, 0, type.dtype, type.shape, /*zero_padding=*/false);  // zero already
-}
-
 // Builds the graph from a verified FlatBuffer; every error names the plan.
 class GraphReader {
  public:
@@ -179,7 +164,7 @@ class GraphReader {
         if (c->offset() != 0 || c->size() != 0) {
           return Bad(absl::StrCat("constant %", name, " is packed but has bytes in the data section"));
         }
-        ASSIGN_OR_RETURN(tensor::Tensor t, AbsentData(type));
+        ASSIGN_OR_RETURN(tensor::Tensor t, AbsentConstantData(type));
         ir::Value* v = graph_->AddConstant(name, std::move(t));
         RETURN_IF_ERROR(Define(v, name));
         packed_->absent.insert(v);

@@ -144,7 +144,7 @@ TEST(BinaryPlan, PackedStatesStandForTheirConstants) {
   PackedStates stateless = loaded->packed;
   stateless.by_node.clear();
   absl::Status read = CheckAbsentConstants(*loaded->graph, stateless);
-  EXPECT_NE(read.message().find("reads constant %w, which the plan holds only packed"), std::string::npos)
+  EXPECT_NE(read.message().find("reads constant %w, which is held only packed"), std::string::npos)
       << read;
   EXPECT_FALSE(BinaryPlanBytes(*loaded->graph, loaded->target, stateless).ok());
   // A state standing for an input that is no constant is refused at load.

@@ -60,39 +60,6 @@ struct DataSection {
   }
 };
 
-// The constants a plan need not hold: read by nodes whose packed state
-// stands for every position they read them at, and no graph output.
-// `states.absent` must be among them (their bytes are gone).
-absl::StatusOr<absl::flat_hash_set<const ir::Value*>> PackedConstants(const ir::Graph& graph,
-                                                                       const PackedStates& states) {
-  absl::flat_hash_map<const ir::Value*, bool> packed;  // false once a reader needs the bytes
-  for (const ir::Value* v : graph.constants()) packed[v] = true;
-  for (const ir::Value* v : graph.outputs()) packed[v] = false;
-  absl::flat_hash_set<const ir::Value*> read;
-  for (const ir::Node* node : graph.nodes()) {
-    auto state = states.by_node.find(node);
-    for (size_t i = 0; i < node->inputs().size(); ++i) {
-      const ir::Value* v = node->input(i);
-      read.insert(v);
-      const bool stands_for = state != states.by_node.end() &&
-                              std::count(state->second.inputs.begin(), state->second.inputs.end(),
-                                         static_cast<int>(i)) > 0;
-      if (!stands_for && packed.count(v)) packed[v] = false;
-    }
-  }
-  absl::flat_hash_set<const ir::Value*> out;
-  for (const auto& [v, ok] : packed) {
-    if (ok && read.count(v)) out.insert(v);
-  }
-  for (const ir::Value* v : states.absent) {
-    if (!out.count(v)) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("constant %", v->name(), " is held packed only, but an op reads its bytes"));
-    }
-  }
-  return out;
-}
-
 flatbuffers::Offset<fb::PackedState> StateOf(Builder& b, const PackedState& state, DataSection& data) {
   std::vector<flatbuffers::Offset<fb::Blob>> blobs;
   for (const tensor::Tensor& t : state.blobs) {
@@ -161,13 +128,14 @@ absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string
     inputs.push_back(fb::CreateInput(b, name, TypeOf(b, v->type()->dtype, v->type()->shape)));
     define(v);
   }
-  ASSIGN_OR_RETURN(const auto packed, PackedConstants(graph, states));
+  RETURN_IF_ERROR(CheckAbsentConstants(graph, states));
+  const absl::flat_hash_set<const ir::Value*> packed = ConstantsHeldPacked(graph, states);
   DataSection data;
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
   for (const ir::Value* v : graph.constants()) {
-    const tensor::Tensor& t = v->data();
+    const tensor::Tensor& t = v->data();  // none when held packed only
     auto name = b.CreateString(v->name());
-    auto type = TypeOf(b, t.dtype(), t.shape());
+    auto type = TypeOf(b, v->type()->dtype, v->type()->shape);
     if (packed.count(v)) {
       constants.push_back(fb::CreateConstant(b, name, type, 0, 0, /*packed=*/true));
     } else {

@@ -36,29 +36,4 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> BindKernel(const ir::Node& n, co
   return kernel;
 }
 
-absl::Status CheckAbsentConstants(const ir::Graph& graph, const PackedStates& states) {
-  if (states.absent.empty()) return absl::OkStatus();
-  for (const ir::Value* v : graph.outputs()) {
-    if (states.absent.count(v)) {
-      return absl::InvalidArgumentError(absl::StrCat("constant %", v->name(),
-                                                     " is a graph output, but the plan does not hold it"));
-    }
-  }
-  for (const ir::Node* n : graph.nodes()) {
-    auto state = states.by_node.find(n);
-    for (size_t i = 0; i < n->inputs().size(); ++i) {
-      if (!states.absent.count(n->input(i))) continue;
-      const bool stands_for = state != states.by_node.end() &&
-                              std::count(state->second.inputs.begin(), state->second.inputs.end(),
-                                         static_cast<int>(i)) > 0;
-      if (!stands_for) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            n->Describe(), " reads constant %", n->input(i)->name(),
-            ", which the plan holds only packed, for another op's kernel"));
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace qnnc::runtime

@@ -18,10 +18,6 @@ namespace qnnc::runtime {
 // silent substitution by another kernel).
 absl::StatusOr<std::unique_ptr<PreparedKernel>> BindKernel(const ir::Node& node, const PackedState* state);
 
-// Checks that the constants a plan did not hold (states.absent) are read
-// only where a restored kernel's state stands for them, and are no output.
-absl::Status CheckAbsentConstants(const ir::Graph& graph, const PackedStates& states);
-
 }  // namespace qnnc::runtime
 
 #endif  // QNNC_RUNTIME_BIND_KERNEL_H_

@@ -153,6 +153,8 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
                                       : "reference",
                         0});
   }
+  if (packed_) absent_ = packed_->absent;
+  if (options.release_packed_constants) RETURN_IF_ERROR(ReleasePackedConstants());
   // A borrowed input is used in place when no step reads past it: every
   // reader runs a kernel that reads within its inputs, and it is no output.
   for (int in : input_slots_) {
@@ -165,18 +167,6 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
   }
   last_timings_ = timings_;  // all 0 until a run finishes
   return absl::OkStatus();
-}
-
-PackedStates Executor::packed_states() const {
-  PackedStates out;
-  if (packed_) out.absent = packed_->absent;
-  for (const Step& step : steps_) {
-    if (!step.kernel) continue;
-    if (std::optional<PackedState> state = step.kernel->packed_state()) {
-      out.by_node.emplace(step.node, *std::move(state));
-    }
-  }
-  return out;
 }
 
 std::vector<int> Executor::ReadersOfSlots() const {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
 #include "runtime/kernel_registry.h"
@@ -43,6 +44,11 @@ struct ExecutorOptions {
   // A loaded plan's packed states (runtime/packed_state.h): their kernels
   // are restored from them, nothing packed.
   std::shared_ptr<const PackedStates> packed;
+  // Constants only kernels holding them packed read (packed_state()) leave
+  // memory once the kernels are made: the weights are held once. The graph
+  // keeps their types; a binary plan still holds them (packed), a text plan
+  // can no longer be written.
+  bool release_packed_constants = false;
 };
 
 // The time one op took in the last run.
@@ -127,6 +133,7 @@ class Executor {
   // How many steps and graph outputs read each slot.
   std::vector<int> ReadersOfSlots() const;
   absl::Status PlanMemoryOf(int64_t max_bytes);
+  absl::Status ReleasePackedConstants();
   void MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std::vector<int>& first,
                            const std::vector<bool>& outside, std::vector<BufferLifetime>* buffers);
   // Moves a kernel's result into its planned view (a copy unless it is
@@ -150,6 +157,7 @@ class Executor {
   std::vector<OpTiming> timings_;  // one per step, built at plan load; each run copies them
   std::string unrunnable_;
   std::shared_ptr<const PackedStates> packed_;
+  absl::flat_hash_set<const ir::Value*> absent_;  // constants held only packed
   int restored_kernels_ = 0;
   std::vector<int> buffer_of_slot_;  // slot -> arena buffer, or -1 (outside the arena)
   std::vector<int64_t> slot_offset_;  // slot -> bytes into its buffer (a concat's slice)

@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
 #include "ir/graph.h"
 #include "tensor/tensor.h"
 
@@ -33,6 +34,20 @@ struct PackedStates {
   absl::flat_hash_map<const ir::Node*, PackedState> by_node;
   absl::flat_hash_set<const ir::Value*> absent;
 };
+
+// The constants `states` stand for wherever an op reads them, and no graph
+// output: a plan need not hold their bytes, nor memory once the kernels
+// are made.
+absl::flat_hash_set<const ir::Value*> ConstantsHeldPacked(const ir::Graph& graph, const PackedStates& states);
+
+// Ok when every constant of states.absent is held packed; otherwise an
+// error naming an op that reads one's bytes, or the output it is.
+absl::Status CheckAbsentConstants(const ir::Graph& graph, const PackedStates& states);
+
+// The data of a constant whose bytes are not held: zero pages mapped and
+// never touched, so it takes no memory (only kernels restored from packed
+// states, which do not read it, are given it).
+absl::StatusOr<tensor::Tensor> AbsentConstantData(const ir::TensorType& type);
 
 }  // namespace qnnc::runtime
 

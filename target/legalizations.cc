@@ -6,6 +6,7 @@
 #include "ir/builder.h"
 #include "ir/op_views.h"
 #include "target/decision_attrs.h"
+#include "target/weight_offsets.h"
 #include "target/workload.h"
 #include "util/status_macros.h"
 
@@ -108,12 +109,8 @@ absl::StatusOr<Value*> Xnnpack(const LegalizeCall& call, const Implementation& i
 
 // sum over the non-output axes of w' = w - zw, for each output channel.
 absl::StatusOr<std::vector<int64_t>> WeightSums(const tensor::Tensor& w, const tensor::Tensor& zw) {
-  int64_t rows = w.dim(0), per_row = w.num_elements() / std::max<int64_t>(rows, 1);
-  std::vector<int64_t> sums(rows, 0);
-  for (int64_t o = 0; o < rows; ++o) {
-    int64_t z = zw.GetAsInt(zw.num_elements() == 1 ? 0 : o);
-    for (int64_t k = 0; k < per_row; ++k) sums[o] += w.GetAsInt(o * per_row + k) - z;
-  }
+  std::vector<int64_t> sums(w.dim(0), 0);
+  ForEachWeightOffset(w, zw, [&](int64_t o, int64_t, int64_t v) { sums[o] += v; });
   return sums;
 }
 

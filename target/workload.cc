@@ -10,6 +10,7 @@
 #include "ir/op_views.h"
 #include "kernels/spatial_pack/weight_pairs.h"
 #include "nlohmann/json.hpp"
+#include "target/weight_offsets.h"
 #include "util/status_macros.h"
 
 namespace qnnc::target {
@@ -23,31 +24,6 @@ std::vector<double> Values(const ir::Value* v) {
   std::vector<double> out;
   for (int64_t i = 0; i < v->data().num_elements(); ++i) out.push_back(v->data().GetAsDouble(i));
   return out;
-}
-
-// The kernel zero point of output channel (row) `o`.
-int64_t RowZeroPoint(const tensor::Tensor& zt, int64_t o) {
-  return zt.GetAsInt(zt.num_elements() == 1 ? 0 : std::min(o, zt.num_elements() - 1));
-}
-
-// Calls f(o, w - zw) for every weight, row by row (typed loops for the
-// 8-bit weights every quantized model has: this runs over all of them).
-template <typename F>
-void ForEachOffset(const tensor::Tensor& wt, const tensor::Tensor& zt, F&& f) {
-  const int64_t rows = wt.dim(0), per_row = rows ? wt.num_elements() / rows : 0;
-  for (int64_t o = 0; o < rows; ++o) {
-    const int64_t z = RowZeroPoint(zt, o);
-    const int64_t base = o * per_row;
-    if (wt.dtype() == tensor::DType::kI8) {
-      const int8_t* row = wt.data<int8_t>() + base;
-      for (int64_t k = 0; k < per_row; ++k) f(base + k, row[k] - z);
-    } else if (wt.dtype() == tensor::DType::kU8) {
-      const uint8_t* row = wt.data<uint8_t>() + base;
-      for (int64_t k = 0; k < per_row; ++k) f(base + k, row[k] - z);
-    } else {
-      for (int64_t k = 0; k < per_row; ++k) f(base + k, wt.GetAsInt(base + k) - z);
-    }
-  }
 }
 
 }  // namespace
@@ -72,7 +48,8 @@ class LazyWeightPairs {
   void Analyse() {
     tensor::Tensor offsets = tensor::Tensor::Zeros(tensor::DType::kI8, weight_.shape());
     int8_t* out = offsets.data<int8_t>();
-    ForEachOffset(weight_, zero_points_, [out](int64_t i, int64_t v) { out[i] = static_cast<int8_t>(v); });
+    ForEachWeightOffset(weight_, zero_points_,
+                        [out](int64_t, int64_t i, int64_t v) { out[i] = static_cast<int8_t>(v); });
     pairs_.max_pair_sum = kernels::spatial_pack::MaxWeightPairSum(offsets, groups_);
     const int64_t orders =
         kernels::spatial_pack::PairingOrderGroups(offsets.shape(), groups_, in_height_, in_width_);
@@ -98,7 +75,7 @@ void AddWeightOffsetStats(const ir::Node& node, const ir::Value* kernel_zp, Work
   const tensor::Tensor& zt = kernel_zp->data();
   int64_t lo = 0, hi = 0;
   bool any = false;
-  ForEachOffset(wt, zt, [&](int64_t, int64_t v) {
+  ForEachWeightOffset(wt, zt, [&](int64_t, int64_t, int64_t v) {
     lo = any ? std::min(lo, v) : v;
     hi = any ? std::max(hi, v) : v;
     any = true;

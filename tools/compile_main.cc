@@ -212,6 +212,9 @@ absl::StatusOr<std::unique_ptr<runtime::Executor>> CreateExecutor(
     std::unique_ptr<ir::Graph> graph, std::shared_ptr<const runtime::PackedStates> packed, const RunSettings& s) {
   runtime::ExecutorOptions options;
   options.packed = std::move(packed);
+  // The weights are held once, packed, unless a text plan (every constant's
+  // bytes) is to be written.
+  options.release_packed_constants = s.out_path.empty() || s.plan_format != runtime::PlanFormat::kText;
   options.threads = s.threads;
   options.max_bytes = s.max_bytes;
   return CreateHostExecutor(std::move(graph), options, {s.plan_path, s.target, s.no_run});
@@ -259,7 +262,7 @@ absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings
     // described) at plan load; nothing ran.
     summary.timings = executor.last_timings();
     summary.peak_rss_bytes = PeakRssBytes();
-    RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), executor.packed_states(), target_name, summary, nullptr));
+    RETURN_IF_ERROR(WriteCompileOutputs(paths, executor, target_name, summary, nullptr));
     std::cout << HumanSummary(executor.graph(), summary);
     return true;
   }
@@ -279,8 +282,7 @@ absl::StatusOr<bool> RunAndReport(runtime::Executor& executor, const RunSettings
     all_match = all_match && c.match;
   }
   summary.peak_rss_bytes = PeakRssBytes();
-  RETURN_IF_ERROR(WriteCompileOutputs(paths, executor.graph(), executor.packed_states(), target_name, summary,
-                                      &outputs[0]));
+  RETURN_IF_ERROR(WriteCompileOutputs(paths, executor, target_name, summary, &outputs[0]));
   std::cout << HumanSummary(executor.graph(), summary);
   return all_match;
 }

@@ -10,9 +10,10 @@
 
 namespace qnnc::tools {
 
-absl::Status WriteCompileOutputs(const OutputPaths& paths, const ir::Graph& graph,
-                                 const runtime::PackedStates& packed, const std::string& target,
-                                 const CompileSummary& summary, const tensor::Tensor* output) {
+absl::Status WriteCompileOutputs(const OutputPaths& paths, const runtime::Executor& executor,
+                                 const std::string& target, const CompileSummary& summary,
+                                 const tensor::Tensor* output) {
+  const ir::Graph& graph = executor.graph();
   std::vector<std::string> written;
   auto put = [&](const std::string& path, absl::Status s) {
     if (!s.ok()) {
@@ -23,7 +24,7 @@ absl::Status WriteCompileOutputs(const OutputPaths& paths, const ir::Graph& grap
     return absl::OkStatus();
   };
   if (!paths.plan.empty()) {
-    absl::StatusOr<std::string> plan = runtime::PlanBytes(graph, target, paths.plan_format, packed);
+    absl::StatusOr<std::string> plan = runtime::PlanBytes(graph, target, paths.plan_format, executor.packed_states());
     if (!plan.ok()) return put(paths.plan, plan.status());
     RETURN_IF_ERROR(put(paths.plan, io::WriteFileAtomically(paths.plan, *plan)));
   }

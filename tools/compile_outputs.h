@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "ir/graph.h"
+#include "runtime/executor.h"
 #include "runtime/plan.h"
 #include "tensor/tensor.h"
 #include "tools/compile_report.h"
@@ -23,10 +24,10 @@ struct OutputPaths {
 
 // `output` is the model's first output, or nullptr when nothing ran; the
 // plan names `target` (a target's ToString()).
-// The plan holds the kernels' `packed` states (Executor::packed_states()).
-absl::Status WriteCompileOutputs(const OutputPaths& paths, const ir::Graph& graph,
-                                 const runtime::PackedStates& packed, const std::string& target,
-                                 const CompileSummary& summary, const tensor::Tensor* output);
+// The plan is the executor's graph with its kernels' packed states.
+absl::Status WriteCompileOutputs(const OutputPaths& paths, const runtime::Executor& executor,
+                                 const std::string& target, const CompileSummary& summary,
+                                 const tensor::Tensor* output);
 
 }  // namespace qnnc::tools
 

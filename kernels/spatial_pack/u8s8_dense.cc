@@ -82,6 +82,7 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Make(const std::vector<
   PairingPlan plan;
   RETURN_IF_ERROR(k->PlanPairs(weight, describe_only, &plan));
   k->Pack(weight.data());
+  RETURN_IF_ERROR(k->KeepPackedInTensor());
   k->description_ = Description(tile_co, tile_ow, isa, arith, k->correct_ ? &plan : nullptr, k->row_steps_);
   if (k->correct_) {
     absl::StrAppend(&k->description_, " paired=", k->paired_steps_, "/", k->all_steps_);
@@ -144,19 +145,24 @@ std::optional<PackedConvWeights> U8S8Dense::packed() const {
     out.pairing = *std::move(pairing);
   }
   out.weights = packed_view_;
-  if (!out.weights.defined()) {
-    absl::StatusOr<tensor::Tensor> w =
-        tensor::Tensor::CreateForOverwrite(tensor::DType::kI8, {static_cast<int64_t>(packed_.size())});
-    if (!w.ok()) return std::nullopt;
-    if (!packed_.empty()) std::memcpy(w->raw_data(), packed_.data(), packed_.size());
-    out.weights = *std::move(w);
-  }
   absl::StatusOr<tensor::Tensor> b =
       tensor::Tensor::CreateForOverwrite(tensor::DType::kI32, {static_cast<int64_t>(bias_.size())});
   if (!b.ok()) return std::nullopt;
   std::memcpy(b->raw_data(), bias_.data(), bias_.size() * sizeof(int32_t));
   out.bias = *std::move(b);
   return out;
+}
+
+// The packing done, a tensor takes over its buffer (no copy), which
+// packed() then shares with a plan.
+absl::Status U8S8Dense::KeepPackedInTensor() {
+  const int64_t bytes = static_cast<int64_t>(packed_.size());
+  packed_.resize(packed_.size() + tensor::Tensor::kPaddingBytes, 0);  // within the capacity Pack reserved
+  auto* owner = new AlignedVector<int8_t>(std::move(packed_));
+  std::shared_ptr<uint8_t> storage(reinterpret_cast<uint8_t*>(owner->data()), [owner](uint8_t*) { delete owner; });
+  ASSIGN_OR_RETURN(tensor::Tensor all, tensor::Tensor::Wrap(std::move(storage), bytes, /*file_mapped=*/false));
+  ASSIGN_OR_RETURN(packed_view_, tensor::Tensor::View(all, 0, tensor::DType::kI8, {bytes}, /*zero_padding=*/false));
+  return absl::OkStatus();
 }
 
 std::string U8S8Dense::Packing() const { return absl::StrCat(description_, " packing=", kPackingVersion); }

@@ -77,6 +77,7 @@ class U8S8Dense final : public Conv2DKernel {
   // are saved too (PackedConvWeights::pairing).
   bool PackedByShape() const { return !(isa_ == Isa::kAvx2 && !madd16_); }
   std::string Packing() const;  // PackedConvWeights::packing
+  absl::Status KeepPackedInTensor();
 
   // The AVX2 vpmaddubsw kernel's pairing for a plan, and adopting it back
   // checked (u8s8_dense_state.cc): the layout (orders and the tiles' counts),
@@ -114,12 +115,8 @@ class U8S8Dense final : public Conv2DKernel {
   // The packed bytes of tile `t` (before AVX2 vpmaddubsw's pairing).
   int64_t TileWeightBytes(const OcTile& t) const;
   // The packed weights, made here or adopted from a plan.
-  const int8_t* weights() const {
-    return packed_view_.defined() ? packed_view_.data<int8_t>() : packed_.data();
-  }
-  int64_t weight_bytes() const {
-    return packed_view_.defined() ? packed_view_.num_elements() : static_cast<int64_t>(packed_.size());
-  }
+  const int8_t* weights() const { return packed_view_.data<int8_t>(); }
+  int64_t weight_bytes() const { return packed_view_.num_elements(); }
   void PackRowTaps(const int16_t* w, const OcTile& t);
   void PackGrouped(const int16_t* w, const OcTile& t);
   void PackBlocks(const int16_t* w, OcTile& t);
@@ -169,8 +166,11 @@ class U8S8Dense final : public Conv2DKernel {
   Epilogue ep_;
   std::vector<int32_t> bias_;
   std::vector<float> mult_;
-  AlignedVector<int8_t> packed_;  // 64-byte aligned: the AVX2 tiles read weights as memory operands
-  tensor::Tensor packed_view_;  // or the packed weights of a plan, used in place (Restore)
+  // The packing while it is made (Pack); then, 64-byte aligned (the AVX2
+  // tiles read weights as memory operands), the packed weights: moved from
+  // packed_ (Make) or a plan's, used in place (Restore).
+  AlignedVector<int8_t> packed_;
+  tensor::Tensor packed_view_;
   std::vector<OcTile> tiles_;
   std::vector<internal::DenseTileFn> fns_;
 };

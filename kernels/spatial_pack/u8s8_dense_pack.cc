@@ -78,7 +78,8 @@ void U8S8Dense::Pack(const int16_t* w) {
     // Every tile reads every input block: the whole packing at once, not
     // grown tile by tile.
     packed_.reserve(static_cast<size_t>(ocb_ * icb_total_ * params_.kernel_h * params_.kernel_w *
-                                        (in_block_ / 4) * (madd16_ ? 128 : 64)));
+                                            (in_block_ / 4) * (madd16_ ? 128 : 64) +
+                                        tensor::Tensor::kPaddingBytes));
   }
   for (int64_t ocb0 = 0; ocb0 < ocb_; ocb0 += nco_) {
     OcTile t = NewTile(ocb0, static_cast<int64_t>(packed_.size()));

@@ -141,18 +141,35 @@ void ForEachBroadcast(const Shape& out, const std::vector<int64_t>& sa,
     f(int64_t{0}, int64_t{0}, int64_t{0});
     return;
   }
-  const int64_t inner = out[r - 1], step_a = sa[r - 1], step_b = sb[r - 1];
-  std::vector<int64_t> idx(r, 0);
+  // Adjacent dimensions both operands step through as one (each contiguous
+  // across them, or broadcast along both) merge, so that the inner loop runs
+  // as long as it can: w - zw over OIHW weights is one loop per output
+  // channel, not one per kernel row.
+  std::vector<int64_t> dims = {out[0]}, da = {sa[0]}, db = {sb[0]};
+  for (int64_t d = 1; d < r; ++d) {
+    if (da.back() == sa[d] * out[d] && db.back() == sb[d] * out[d]) {
+      dims.back() *= out[d];
+      da.back() = sa[d];
+      db.back() = sb[d];
+    } else {
+      dims.push_back(out[d]);
+      da.push_back(sa[d]);
+      db.push_back(sb[d]);
+    }
+  }
+  const int64_t m = static_cast<int64_t>(dims.size());
+  const int64_t inner = dims[m - 1], step_a = da[m - 1], step_b = db[m - 1];
+  std::vector<int64_t> idx(m, 0);
   int64_t a = 0, b = 0;
   for (int64_t o = 0; o < total; o += inner) {
     for (int64_t j = 0; j < inner; ++j) f(o + j, a + j * step_a, b + j * step_b);
-    for (int64_t d = r - 2; d >= 0; --d) {
+    for (int64_t d = m - 2; d >= 0; --d) {
       ++idx[d];
-      a += sa[d];
-      b += sb[d];
-      if (idx[d] < out[d]) break;
-      a -= sa[d] * out[d];
-      b -= sb[d] * out[d];
+      a += da[d];
+      b += db[d];
+      if (idx[d] < dims[d]) break;
+      a -= da[d] * dims[d];
+      b -= db[d] * dims[d];
       idx[d] = 0;
     }
   }
