@@ -20,12 +20,8 @@ for arg in "$@"; do
     *) echo "compile_scaling.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
-bazel build -c opt //tools:compile //bench:scaled_conv_model >&2
-bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-scripts/host_isa.sh
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+source bench/bench_lib.sh
+bench_setup //tools:compile //bench:scaled_conv_model
 echo "| weights | model | compile ms | ms per MB | per MB vs 1x | plan MB | plan load ms |"
 echo "|---|---|---|---|---|---|---|"
 base=""

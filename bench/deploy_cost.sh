@@ -30,12 +30,8 @@ command -v node >/dev/null || { echo "deploy_cost.sh: needs Node.js (>= 18) and 
 if [ ! -d bench/peers/node_modules/onnxruntime-node ]; then
   (cd bench/peers && npm install --ignore-scripts --no-audit --no-fund >&2)
 fi
-bazel build -c opt //tools:compile //bench:scaled_conv_model >&2
-bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-scripts/host_isa.sh
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+source bench/bench_lib.sh
+bench_setup //tools:compile //bench:scaled_conv_model
 # field FILE PATTERN: the number after PATTERN in FILE.
 field() { sed -n "s/^.*$2 *\([0-9.]*\).*/\1/p" "$1" | head -1; }
 
