@@ -10,7 +10,6 @@
 #include "ir/structural_equal.h"
 #include "ir/text_parser.h"
 #include "runtime/binary_plan_header.h"
-#include "runtime/bind_kernel.h"
 #include "runtime/plan.h"
 
 namespace qnnc::runtime {

@@ -101,7 +101,7 @@ class Executor {
   // kernel needs an instruction set the host may not use.
   const std::string& unrunnable() const { return unrunnable_; }
   // The kernels' packed states, for a binary plan (BinaryPlanBytes), and the
-  // constants the loaded plan did not hold.
+  // constants held only packed (a loaded plan's, or released after binding).
   PackedStates packed_states() const;
   // How many kernels were restored from a plan's packed states (none packed).
   int restored_kernels() const { return restored_kernels_; }
