@@ -73,7 +73,8 @@ class Session {
   static absl::StatusOr<std::unique_ptr<Session>> CompileOnnx(absl::string_view model_bytes,
                                                               const SessionOptions& options = {});
   // Loads a plan written by SavePlan or `compile --out`: no import and no
-  // passes; its kernels bind and pack their weights now. Only the options
+  // passes; its kernels bind now, the dense convolutions over the weights
+  // the plan holds packed (nothing is packed for them). Only the options
   // that do not shape compilation apply (threads, thread_pool, max_memory_mb).
   static absl::StatusOr<std::unique_ptr<Session>> LoadPlan(const std::string& plan_path,
                                                            const SessionOptions& options = {});
@@ -100,7 +101,10 @@ class Session {
                    std::vector<tensor::Tensor>* outputs) const;
 
   // Writes the compiled plan (LoadPlan reads it) atomically: a failed write
-  // leaves no file. Binary by default (runtime/plan.h).
+  // leaves no file. Binary by default (runtime/plan.h). A session holds the
+  // weights its kernels packed only packed, so a text plan, which holds
+  // every weight's bytes, is an error here (`compile --out
+  // --plan-format=text` writes one).
   absl::Status SavePlan(const std::string& path,
                         runtime::PlanFormat format = runtime::PlanFormat::kBinary) const;
 
