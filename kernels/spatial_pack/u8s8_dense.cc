@@ -4,7 +4,6 @@
 #include "kernels/spatial_pack/u8s8_dense.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -139,17 +138,9 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> U8S8Dense::Restore(const PackedCon
 std::optional<PackedConvWeights> U8S8Dense::packed() const {
   PackedConvWeights out;
   out.packing = Packing();
-  if (!PackedByShape()) {
-    absl::StatusOr<std::vector<Tensor>> pairing = PairingBlobs();
-    if (!pairing.ok()) return std::nullopt;
-    out.pairing = *std::move(pairing);
-  }
+  if (!PackedByShape()) out.pairing = PairingBlobs();
   out.weights = packed_view_;
-  absl::StatusOr<tensor::Tensor> b =
-      tensor::Tensor::CreateForOverwrite(tensor::DType::kI32, {static_cast<int64_t>(bias_.size())});
-  if (!b.ok()) return std::nullopt;
-  std::memcpy(b->raw_data(), bias_.data(), bias_.size() * sizeof(int32_t));
-  out.bias = *std::move(b);
+  out.bias = Tensor::FromVector({static_cast<int64_t>(bias_.size())}, bias_);
   return out;
 }
 

@@ -86,7 +86,7 @@ class U8S8Dense final : public Conv2DKernel {
   struct Adopted {
     int64_t corrections = 0, words = 0, bytes = 0;
   };
-  absl::StatusOr<std::vector<Tensor>> PairingBlobs() const;
+  std::vector<Tensor> PairingBlobs() const;
   absl::Status AdoptPairing(const std::vector<Tensor>& blobs, bool describe_only, int64_t* bytes);
   absl::Status AdoptOrders(const std::vector<int64_t>& layout, const Tensor& order, const Tensor& flips,
                            bool describe_only);

@@ -4,7 +4,6 @@
 // packed weights, and adopted back checked: a damaged plan is an error,
 // never a read outside the kernel's tables.
 #include <algorithm>
-#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "kernels/spatial_pack/step_pairs.h"
@@ -20,13 +19,6 @@ using tensor::DType;
 // correction_w0, correction_count[3].
 constexpr int64_t kTileFields = 10;
 
-template <typename Container>
-absl::StatusOr<Tensor> BlobOf(const Container& values, DType dtype) {
-  ASSIGN_OR_RETURN(Tensor t, Tensor::CreateForOverwrite(dtype, {static_cast<int64_t>(values.size())}));
-  if (!values.empty()) std::memcpy(t.raw_data(), values.data(), values.size() * sizeof(values[0]));
-  return t;
-}
-
 template <typename T>
 std::vector<T> ValuesOf(const Tensor& t) {
   const T* p = t.data<T>();
@@ -39,21 +31,16 @@ absl::Status Bad(absl::string_view what) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<Tensor>> U8S8Dense::PairingBlobs() const {
+std::vector<Tensor> U8S8Dense::PairingBlobs() const {
   std::vector<int64_t> layout = {order_groups_, oc_per_order_};
   for (const OcTile& t : tiles_) {
     layout.insert(layout.end(), {t.step0, t.paired, t.half_paired[0], t.half_paired[1], t.single, t.correction0,
                                  t.correction_w0, t.correction_count[0], t.correction_count[1],
                                  t.correction_count[2]});
   }
-  std::vector<Tensor> blobs;
-  ASSIGN_OR_RETURN(blobs.emplace_back(), BlobOf(layout, DType::kI64));
-  ASSIGN_OR_RETURN(blobs.emplace_back(), BlobOf(order_, DType::kU8));
-  ASSIGN_OR_RETURN(blobs.emplace_back(), BlobOf(flip_mask_, DType::kU8));
-  ASSIGN_OR_RETURN(blobs.emplace_back(), BlobOf(step_ids_, DType::kI32));
-  ASSIGN_OR_RETURN(blobs.emplace_back(), BlobOf(correction_steps_, DType::kI32));
-  ASSIGN_OR_RETURN(blobs.emplace_back(), BlobOf(correction_w_, DType::kI16));
-  return blobs;
+  auto vector = [](const auto& v) { return Tensor::FromVector({static_cast<int64_t>(v.size())}, v); };
+  return {vector(layout), vector(order_), vector(flip_mask_), vector(step_ids_), vector(correction_steps_),
+          vector(std::vector<int16_t>(correction_w_.begin(), correction_w_.end()))};
 }
 
 absl::Status U8S8Dense::AdoptOrders(const std::vector<int64_t>& layout, const Tensor& order, const Tensor& flips,
