@@ -9,9 +9,9 @@
 # - memory: the peak RSS of running the plan 10 times, against the weights
 #   plus the arena plus 20 MiB, and against ORT's peak over what its Node
 #   process held before the session (bench/peers/ort_session_cost.js).
-# Models: the bundled MobileNetV2 and ResNet-18, and a QDQ stack of 8 3x3
-# convolutions with ResNet-50's 26 MB of weights (//bench:scaled_conv_model
-# --channels=600, 1x600x28x28 input). Prints a Markdown table.
+# Models: the bundled MobileNetV2 and ResNet-18, and a QDQ ResNet-50 of
+# torchvision's layout with random weights (//bench:resnet_model, 25.5 MB of
+# weights). Prints a Markdown table.
 #
 #   bench/deploy_cost.sh [--runs=5] [--isa=LEVEL]
 set -euo pipefail
@@ -31,20 +31,20 @@ if [ ! -d bench/peers/node_modules/onnxruntime-node ]; then
   (cd bench/peers && npm install --ignore-scripts --no-audit --no-fund >&2)
 fi
 source bench/bench_lib.sh
-bench_setup //tools:compile //bench:scaled_conv_model
+bench_setup //tools:compile //bench:resnet_model
 # field FILE PATTERN: the number after PATTERN in FILE.
 field() { sed -n "s/^.*$2 *\([0-9.]*\).*/\1/p" "$1" | head -1; }
 
-"$bin/bench/scaled_conv_model" --channels=600 --layers=8 --out="$work/stack26mb.onnx"
+"$bin/bench/resnet_model" --depth=50 --out="$work/resnet50.onnx" 2>/dev/null
 /usr/bin/python3 -c 'import random, struct, sys
 random.seed(1)
-n = 600 * 28 * 28
-sys.stdout.buffer.write(struct.pack("<%df" % n, *[random.random() for _ in range(n)]))' >"$work/stack26mb.input.f32"
+n = 3 * 224 * 224
+sys.stdout.buffer.write(struct.pack("<%df" % n, *[random.uniform(-1, 1) for _ in range(n)]))' >"$work/resnet50.input.f32"
 
 echo "| model | weights | compile | plan | load | ORT session | load / ORT | peak RSS running | weights + arena + 20 MiB | ORT's own RSS |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for spec in "$PWD/testdata/models/mobilenet_v2_qdq:1,3,224,224" "$PWD/testdata/models/resnet18_qdq:1,3,224,224" \
-  "$work/stack26mb:1,600,28,28"; do
+  "$work/resnet50:1,3,224,224"; do
   base="${spec%%:*}" shape="${spec##*:}"
   name=$(basename "$base")
   for ((i = 0; i < runs; i++)); do
