@@ -200,8 +200,11 @@ absl::Status ConfirmInModel(const ConfirmSettings& s, const std::vector<const tu
     }
     RETURN_IF_ERROR(tuning::AppendRecord(s.records_path, fallback_record));
     RETURN_IF_ERROR(tuning::AppendRecord(s.records_path, tuned_record));
-    const double a = fallback_record.result.median_s, b = tuned_record.result.median_s;
-    const bool keep = tuned_record.valid() && b <= a * (1 - target::kInModelMargin);
+    // The verdict is what the two records decide, by the rule compile applies.
+    const tuning::RecordsDispatchContext verdict({fallback_record, tuned_record}, s.cpu, s.threads);
+    auto decided = verdict.Decide(op->workload, s.target, candidates);
+    const bool keep = decided.ok() && SameChoice(*decided, *tuned);
+    const double a = fallback_record.result.median_s, b = Median(runs.b_s);
     out << absl::StrFormat("confirm:   %-28s %-34s model %.3f ms, fallback %.3f ms (%+.1f%%): %s\n",
                            op->node, tuned->implementation, b * 1e3, a * 1e3, (b / a - 1) * 100,
                            !runs.same_outputs ? "outputs differ, fallback stays"
