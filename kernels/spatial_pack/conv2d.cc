@@ -249,6 +249,18 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::CreateInt16(
   return MakeInt16(weight, params, tiles.first, tiles.second, IsDepthwise(params));
 }
 
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::RestoreInt16(const Shape& weight_shape,
+                                                                         const QuantizedConvParams& params,
+                                                                         const KnobMap& config,
+                                                                         const PackedConvWeights& packed) {
+  RETURN_IF_ERROR(ValidateParams(params, weight_shape));
+  if (params.input_zero_point != 0) {
+    return Invalid("int16 input_zero_point must be 0 (already subtracted), got ", params.input_zero_point);
+  }
+  ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceInt16(), DefaultConfigInt16(params)));
+  return MakeInt16FromPacked(packed, params, tiles.first, tiles.second, IsDepthwise(params));
+}
+
 absl::StatusOr<Shape> Conv2DKernel::OutputShape(const Shape& input_shape) const {
   const DType in_dtype = in_block_ ? DType::kU8 : DType::kI16;
   ASSIGN_OR_RETURN(OutGeom g, Geometry(params_, input_shape, in_block_, in_dtype, in_dtype));

@@ -187,6 +187,11 @@ class Conv2DKernel {
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> CreateInt16(
       const tensor::Tensor& weight_i16_OIHW, const QuantizedConvParams& params,
       const KnobMap& config);
+  // The kernel CreateInt16 made, from the weights it packed (packed()),
+  // used in place.
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> RestoreInt16(
+      const tensor::Shape& weight_shape, const QuantizedConvParams& params, const KnobMap& config,
+      const PackedConvWeights& packed);
 
   // input: input_layout() of dtype u8 (u8s8) or i16 (int16), batch N,
   // in_channels, any H, W with an output of at least 1x1.

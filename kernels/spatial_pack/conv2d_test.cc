@@ -404,17 +404,27 @@ void CheckKernel(const Conv2DKernel& kernel, const Problem& p, pthreadpool_t poo
   }
 }
 
+// Runs the int16 kernel on the problem and compares with the reference; so
+// does the kernel restored from a copy of its packed weights.
 void CheckInt16(const Problem& p, const KnobMap& config, pthreadpool_t pool,
                 const std::string& what, int32_t zx) {
   auto kernel = Conv2DKernel::CreateInt16(p.w, p.params, config);
   ASSERT_TRUE(kernel.ok()) << what << ": " << kernel.status();
   EXPECT_EQ((*kernel)->layout(), "NCHW");
+  std::optional<PackedConvWeights> packed = (*kernel)->packed();
+  ASSERT_TRUE(packed.has_value()) << what;
+  packed->weights = packed->weights.Clone();
+  auto restored = Conv2DKernel::RestoreInt16(p.w.shape(), p.params, config, *packed);
+  ASSERT_TRUE(restored.ok()) << what << ": " << restored.status();
+  EXPECT_EQ((*restored)->description(), (*kernel)->description());
   std::vector<int16_t> x16(p.x.num_elements());
   for (int64_t i = 0; i < p.x.num_elements(); ++i) x16[i] = p.x.data<uint8_t>()[i] - zx;
   Tensor x = Tensor::FromVector<int16_t>(p.x.shape(), x16);
-  Tensor y;
-  ASSERT_TRUE((*kernel)->Run(x, &y, pool).ok()) << what;
-  ASSERT_TRUE(y.BitwiseEquals(p.expected)) << what << " " << (*kernel)->description();
+  for (const Conv2DKernel* k : {kernel->get(), restored->get()}) {
+    Tensor y;
+    ASSERT_TRUE(k->Run(x, &y, pool).ok()) << what;
+    ASSERT_TRUE(y.BitwiseEquals(p.expected)) << what << " " << k->description() << (k == kernel->get() ? "" : " restored");
+  }
 }
 
 // Each u8s8 kernel this host may run on the problem (kU8S8Variants).
@@ -554,6 +564,39 @@ TEST(PackedWeightsTest, PackedOnceRestoredOrRefused) {
     }
   }
   EXPECT_GE(restorable, 3);
+}
+
+// The int16 kernel's packing is named and sized by its tiles: another
+// packing, tile or size is refused.
+TEST(PackedWeightsTest, Int16RestoredOrRefused) {
+  for (const bool depthwise : {false, true}) {
+    const Problem p = depthwise ? MakeProblem({"packed dw", 1, 24, 7, 9, 24, 3, 3, {1, 1}, {1, 1, 1, 1}, 24}, true)
+                                : MakeProblem({"packed", 1, 40, 7, 9, 40, 3, 3, {1, 1}, {1, 1, 1, 1}}, true);
+    auto made = Conv2DKernel::CreateInt16(p.w, p.params, {});
+    ASSERT_TRUE(made.ok()) << made.status();
+    const std::optional<PackedConvWeights> w = (*made)->packed();
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->packing, (*made)->description() + " packing=1");
+    EXPECT_FALSE(w->bias.defined());
+    auto restored = Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, *w);
+    ASSERT_TRUE(restored.ok()) << restored.status();
+    EXPECT_EQ((*restored)->packed()->weights.raw_data(), w->weights.raw_data()) << "used in place";
+    PackedConvWeights other = *w;
+    other.packing += "x";
+    auto bad = Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, other);
+    EXPECT_NE(bad.status().message().find("packed as"), std::string::npos) << bad.status();
+    other = *w;
+    other.weights = Tensor::FromVector<int16_t>({3}, {1, 2, 3});
+    bad = Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, other);
+    EXPECT_NE(bad.status().message().find("packed weights should be i16["), std::string::npos) << bad.status();
+    other = *w;
+    other.bias = Tensor::FromVector<int32_t>({1}, {0});
+    EXPECT_FALSE(Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, other).ok());
+    if (!depthwise) {
+      const KnobMap tiles = {{"tile_co", 4}};
+      EXPECT_FALSE(Conv2DKernel::RestoreInt16(p.w.shape(), p.params, tiles, *w).ok());
+    }
+  }
 }
 
 class SuiteTest : public ::testing::TestWithParam<Case> {};

@@ -300,6 +300,11 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeInt16(const Tensor& weight,
                                                         const QuantizedConvParams& params,
                                                         int64_t tile_co, int64_t tile_ow,
                                                         bool depthwise);
+// The kernel MakeInt16 made, over the weights it packed (packed()), used in
+// place: nothing is packed.
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeInt16FromPacked(const PackedConvWeights& packed,
+                                                           const QuantizedConvParams& params,
+                                                           int64_t tile_co, int64_t tile_ow, bool depthwise);
 
 }  // namespace qnnc::kernels::spatial_pack
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -36,31 +37,51 @@ struct PadCopyMinusZeroPoint {
   }
 };
 
+// What a plan's int16 packing is: raised when the layout of the packed
+// weights changes, so that an older plan is refused, never misread.
+constexpr int kInt16PackingVersion = 1;
+
 class Int16Kernel final : public Conv2DKernel {
  public:
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const Tensor& weight,
                                                             const QuantizedConvParams& p,
                                                             int64_t tile_co, int64_t tile_ow,
                                                             bool depthwise) {
-    std::unique_ptr<Int16Kernel> k(new Int16Kernel());
-    k->params_ = p;
-    const IoLayouts layouts = LayoutsInt16(p);
-    k->input_layout_ = layouts.input;
-    k->output_layout_ = layouts.output;
-    k->depthwise_ = depthwise;
-    internal::Int16Setup& s = k->setup_;
-    s.ep = MakeEpilogue(p);
-    s.tile_co = depthwise ? 1 : tile_co;
-    s.tile_ow = tile_ow;
-    const int64_t oc_pad = CeilDiv(p.out_channels, s.tile_co) * s.tile_co;
-    s.bias = PaddedBias(p, oc_pad);
-    s.mult = PaddedMultipliers(p, oc_pad);
-    internal::PackInt16(weight.data<int16_t>(), p.in_channels, p.out_channels, p.groups,
-                        p.kernel_h, p.kernel_w, depthwise, &s);
-    k->description_ = depthwise ? std::string("int16.portable.depthwise")
-                                : absl::StrCat("int16.portable.dense tile_co=", tile_co,
-                                               " tile_ow=", tile_ow);
+    std::unique_ptr<Int16Kernel> k = Begin(p, tile_co, tile_ow, depthwise);
+    ASSIGN_OR_RETURN(k->packed_, Tensor::Create(DType::kI16, {k->packed_count_}));
+    internal::PackInt16(weight.data<int16_t>(), p.in_channels, p.out_channels, p.groups, p.kernel_h,
+                        p.kernel_w, depthwise, k->setup_, k->packed_.data<int16_t>());
+    k->setup_.weights = k->packed_.data<int16_t>();
     return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  // Over weights Make packed (a plan's, used in place): nothing is packed.
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Restore(const PackedConvWeights& packed,
+                                                               const QuantizedConvParams& p,
+                                                               int64_t tile_co, int64_t tile_ow,
+                                                               bool depthwise) {
+    std::unique_ptr<Int16Kernel> k = Begin(p, tile_co, tile_ow, depthwise);
+    if (packed.packing != k->Packing()) {
+      return Invalid("the weights were packed as '", packed.packing, "', but this kernel packs as '",
+                     k->Packing(), "'");
+    }
+    const Tensor& w = packed.weights;
+    if (!w.defined() || w.dtype() != DType::kI16 || w.shape() != tensor::Shape{k->packed_count_}) {
+      return Invalid("packed weights should be i16[", k->packed_count_, "], got ",
+                     w.defined() ? absl::StrCat(tensor::DTypeName(w.dtype()), tensor::ShapeToString(w.shape()))
+                                 : "none");
+    }
+    if (packed.bias.defined() || !packed.pairing.empty()) return Invalid("the int16 kernel packs only weights");
+    k->packed_ = w;
+    k->setup_.weights = w.data<int16_t>();
+    return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  std::optional<PackedConvWeights> packed() const override {
+    PackedConvWeights out;
+    out.packing = Packing();
+    out.weights = packed_;
+    return out;
   }
 
   // i16 input: the zero point already subtracted (by the int16
@@ -112,8 +133,35 @@ class Int16Kernel final : public Conv2DKernel {
   }
 
  private:
+  // Everything but the weights, which the tiles say how to lay out.
+  static std::unique_ptr<Int16Kernel> Begin(const QuantizedConvParams& p, int64_t tile_co, int64_t tile_ow,
+                                            bool depthwise) {
+    std::unique_ptr<Int16Kernel> k(new Int16Kernel());
+    k->params_ = p;
+    const IoLayouts layouts = LayoutsInt16(p);
+    k->input_layout_ = layouts.input;
+    k->output_layout_ = layouts.output;
+    k->depthwise_ = depthwise;
+    internal::Int16Setup& s = k->setup_;
+    s.ep = MakeEpilogue(p);
+    s.tile_co = depthwise ? 1 : tile_co;
+    s.tile_ow = tile_ow;
+    const int64_t oc_pad = CeilDiv(p.out_channels, s.tile_co) * s.tile_co;
+    s.bias = PaddedBias(p, oc_pad);
+    s.mult = PaddedMultipliers(p, oc_pad);
+    k->packed_count_ = internal::LayOutInt16(p.in_channels, p.out_channels, p.groups, p.kernel_h,
+                                             p.kernel_w, depthwise, &s);
+    k->description_ = depthwise ? std::string("int16.portable.depthwise")
+                                : absl::StrCat("int16.portable.dense tile_co=", tile_co, " tile_ow=", tile_ow);
+    return k;
+  }
+
+  std::string Packing() const { return absl::StrCat(description_, " packing=", kInt16PackingVersion); }
+
   bool depthwise_ = false;
   internal::Int16Setup setup_;
+  int64_t packed_count_ = 0;
+  Tensor packed_;  // i16 [packed_count_], its own or a plan's
 };
 
 }  // namespace
@@ -123,6 +171,12 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeInt16(const Tensor& weight,
                                                         int64_t tile_co, int64_t tile_ow,
                                                         bool depthwise) {
   return Int16Kernel::Make(weight, params, tile_co, tile_ow, depthwise);
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeInt16FromPacked(const PackedConvWeights& packed,
+                                                           const QuantizedConvParams& params,
+                                                           int64_t tile_co, int64_t tile_ow, bool depthwise) {
+  return Int16Kernel::Restore(packed, params, tile_co, tile_ow, depthwise);
 }
 
 }  // namespace qnnc::kernels::spatial_pack

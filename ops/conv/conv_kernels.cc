@@ -2,8 +2,10 @@
 // dynamically quantized convolutions in dynamic_conv_kernels.cc.
 //
 // Kernels of qnn.conv2d_requantize (built by FuseOps) for the implementations
-// that have one: the native spatial-pack kernels and XNNPACK. Weights are
-// packed when the plan is loaded. The activations arrive and leave in the
+// that have one: the native spatial-pack kernels and XNNPACK. The
+// spatial-pack kernels (but the u8s8 depthwise one) hand their packed weights
+// to a binary plan, whose load restores them without packing; the others
+// pack when the plan is loaded. The activations arrive and leave in the
 // layouts the graph gives the op (data_layout, out_layout: AlterOpLayout sets
 // the decision's); a kernel given NCHW converts around its run.
 #include <cmath>
@@ -120,7 +122,8 @@ class SpatialPackKernel : public PreparedKernel {
   static std::optional<PackedState> StateOf(const sp::Conv2DKernel& kernel) {
     std::optional<sp::PackedConvWeights> w = kernel.packed();
     if (!w) return std::nullopt;
-    PackedState state{w->packing, {kWeight}, {w->weights, w->bias}};
+    PackedState state{w->packing, {kWeight}, {w->weights}};
+    if (w->bias.defined()) state.blobs.push_back(w->bias);
     state.blobs.insert(state.blobs.end(), w->pairing.begin(), w->pairing.end());
     return state;
   }
@@ -254,17 +257,25 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
   return Wrapped(n, s, *std::move(kernel));
 }
 
-// The kernel CreateSpatialPack made, from the packed state it saved.
-absl::StatusOr<std::unique_ptr<PreparedKernel>> RestoreSpatialPack(const ir::Node& n, sp::Isa isa,
+// The kernel CreateSpatialPack made, from the packed state it saved: u8s8
+// weights, bias and pairing, or int16 weights.
+absl::StatusOr<std::unique_ptr<PreparedKernel>> RestoreSpatialPack(const ir::Node& n, bool int16, sp::Isa isa,
                                                                    sp::Arithmetic arith, const PackedState& state) {
-  if (state.blobs.size() < 2 || state.inputs != std::vector<int>{kWeight}) {
+  const size_t blobs = state.blobs.size();
+  if ((int16 ? blobs != 1 : blobs < 2) || state.inputs != std::vector<int>{kWeight}) {
     return absl::InvalidArgumentError(absl::StrCat(
-        n.Describe(), ": a spatial-pack kernel's state is its packed weights, bias and pairing, for input ",
-        kWeight));
+        n.Describe(), ": a spatial-pack kernel's state is its packed weights",
+        int16 ? "" : ", bias and pairing", ", for input ", kWeight));
   }
   ASSIGN_OR_RETURN(SpatialPackSetup s, SetUpSpatialPack(n));
-  const sp::PackedConvWeights w{state.packing, state.blobs[0], state.blobs[1],
-                                std::vector<Tensor>(state.blobs.begin() + 2, state.blobs.end())};
+  sp::PackedConvWeights w{state.packing, state.blobs[0], Tensor(), {}};
+  if (int16) {
+    auto kernel = sp::Conv2DKernel::RestoreInt16(s.weight_shape, s.params, s.knobs, w);
+    if (!kernel.ok()) return Prefixed(n, kernel.status());
+    return Wrapped(n, s, *std::move(kernel));
+  }
+  w.bias = state.blobs[1];
+  w.pairing.assign(state.blobs.begin() + 2, state.blobs.end());
   const bool runnable = sp::IsaSupported(isa);
   auto kernel = sp::Conv2DKernel::RestoreU8S8(s.weight_shape, s.params, s.knobs, isa, arith, w, runnable);
   if (!kernel.ok()) return Prefixed(n, kernel.status());
@@ -367,11 +378,14 @@ void RegisterConvKernels(KernelRegistry& r) {
     });
     r.RegisterRestorer(kOp, v.implementation,
                        [isa = v.isa, arith = v.arith](const ir::Node& n, const PackedState& state) {
-                         return RestoreSpatialPack(n, isa, arith, state);
+                         return RestoreSpatialPack(n, false, isa, arith, state);
                        });
   }
   for (const char* impl : sp::kInt16Implementations) {
     r.Register(kOp, impl, [](const ir::Node& n) { return CreateSpatialPack(n, true, sp::Isa::kScalar); });
+    r.RegisterRestorer(kOp, impl, [](const ir::Node& n, const PackedState& state) {
+      return RestoreSpatialPack(n, true, sp::Isa::kScalar, sp::Arithmetic::kMaddubs, state);
+    });
   }
   r.Register(kOp, "xnnpack.qu8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQu8); });
   r.Register(kOp, "xnnpack.qs8", [](const ir::Node& n) { return CreateXnnpack(n, xnn::Variant::kQs8); });

@@ -30,7 +30,7 @@ void DenseRow(const Int16Setup& s, const Int16Run& r, size_t ti, size_t item) {
     for (int p = 0; p < TOW; ++p) {
       for (int c = 0; c < TCO; ++c) acc[p][c] = static_cast<uint32_t>(s.bias[t.oc0 + c]);
     }
-    const int16_t* w = s.packed.data() + t.w_offset;
+    const int16_t* w = s.weights + t.w_offset;
     const int16_t* in_tile = in_row + ox * sw;
     for (int64_t ic = 0; ic < t.ic_count; ++ic) {
       for (int64_t ky = 0; ky < r.kh; ++ky) {
@@ -74,7 +74,7 @@ void DepthwiseTask(void* vctx, size_t n_oc, size_t oy) {
   const int64_t n = n_oc / r.oc, oc = n_oc % r.oc, ch = oc / s.mult_ch;
   const int64_t plane = r.hp * r.wp;
   const int16_t* in = r.in + (n * r.c + ch) * plane + oy * r.sh * r.wp;
-  const int16_t* w = s.packed.data() + oc * r.kh * r.kw;
+  const int16_t* w = s.weights + oc * r.kh * r.kw;
   const int64_t at = ((n * r.oc + oc) * r.oh + oy) * r.ow;
   uint8_t* out = r.out + at;
   int32_t* out32 = reinterpret_cast<int32_t*>(r.out) + at;  // raw32
@@ -98,36 +98,51 @@ void DepthwiseTask(void* vctx, size_t n_oc, size_t oy) {
 
 }  // namespace
 
-void PackInt16(const int16_t* w, int64_t in_channels, int64_t out_channels, int64_t groups,
-               int64_t kh, int64_t kw, bool depthwise, Int16Setup* s) {
+int64_t LayOutInt16(int64_t in_channels, int64_t out_channels, int64_t groups, int64_t kh, int64_t kw,
+                    bool depthwise, Int16Setup* s) {
   const int64_t kk = kh * kw;
+  s->tiles.clear();
   if (depthwise) {
     s->mult_ch = out_channels / groups;
-    s->packed.assign(w, w + out_channels * kk);
-    return;
+    return out_channels * kk;
   }
   const int64_t cg = in_channels / groups, og = out_channels / groups;
   const int64_t tco = s->tile_co;
+  int64_t count = 0;
   for (int64_t oc0 = 0; oc0 < out_channels; oc0 += tco) {
     Int16Setup::Tile t;
     t.oc0 = oc0;
     const int64_t oc_hi = std::min(out_channels, oc0 + tco);
     t.ic_lo = (oc0 / og) * cg;
     t.ic_count = ((oc_hi - 1) / og + 1) * cg - t.ic_lo;
-    t.w_offset = static_cast<int64_t>(s->packed.size());
-    s->packed.resize(s->packed.size() + t.ic_count * kk * tco, 0);
-    int16_t* dst = s->packed.data() + t.w_offset;
+    t.w_offset = count;
+    count += t.ic_count * kk * tco;
+    s->tiles.push_back(t);
+  }
+  return count;
+}
+
+void PackInt16(const int16_t* w, int64_t in_channels, int64_t out_channels, int64_t groups,
+               int64_t kh, int64_t kw, bool depthwise, const Int16Setup& s, int16_t* dst) {
+  const int64_t kk = kh * kw;
+  if (depthwise) {
+    std::copy(w, w + out_channels * kk, dst);
+    return;
+  }
+  const int64_t cg = in_channels / groups, og = out_channels / groups;
+  const int64_t tco = s.tile_co;
+  for (const Int16Setup::Tile& t : s.tiles) {
+    int16_t* d = dst + t.w_offset;
     for (int64_t i = 0; i < t.ic_count; ++i) {
       const int64_t ic = t.ic_lo + i;
-      for (int64_t k = 0; k < kk; ++k, dst += tco) {
+      for (int64_t k = 0; k < kk; ++k, d += tco) {
         for (int64_t c = 0; c < tco; ++c) {
-          const int64_t oc = oc0 + c;
+          const int64_t oc = t.oc0 + c;
           if (oc >= out_channels || ic / cg != oc / og) continue;
-          dst[c] = w[(oc * cg + ic % cg) * kk + k];
+          d[c] = w[(oc * cg + ic % cg) * kk + k];
         }
       }
     }
-    s->tiles.push_back(t);
   }
 }
 

@@ -22,12 +22,19 @@ struct Int16Setup {
     int64_t oc0, ic_lo, ic_count, w_offset;
   };
   std::vector<Tile> tiles;
-  std::vector<int16_t> packed;
+  const int16_t* weights = nullptr;  // packed as the tiles say (depthwise: OIHW)
   int64_t mult_ch = 1;  // depthwise channel multiplier
 };
 
+// Lays out s's tiles (and channel multiplier) for weights of this shape;
+// returns how many int16 values the packed weights take. Needs no weights:
+// a plan's packed weights are checked against it.
+int64_t LayOutInt16(int64_t in_channels, int64_t out_channels, int64_t groups, int64_t kh, int64_t kw,
+                    bool depthwise, Int16Setup* s);
+// Packs OIHW weights `w` into `dst` (LayOutInt16's count of zeros) as s's
+// tiles say.
 void PackInt16(const int16_t* w, int64_t in_channels, int64_t out_channels, int64_t groups,
-               int64_t kh, int64_t kw, bool depthwise, Int16Setup* s);
+               int64_t kh, int64_t kw, bool depthwise, const Int16Setup& s, int16_t* dst);
 
 struct Int16Run {
   const int16_t* in = nullptr;  // padded input [N][C][hp][wp], readable past its end
