@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -12,6 +13,7 @@
 #include "kernels/cpu/isa.h"
 #include "runtime/bind_kernel.h"
 #include "runtime/memory_plan.h"
+#include "tensor/buffer_cache.h"
 #include "eval/node_evaluator.h"
 #include "util/status_macros.h"
 
@@ -145,6 +147,10 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
         if (readers[s] == 1) constant_slots_[s].ReleasePages();
       }
     }
+    if (std::optional<PackedState> packed = kernel ? kernel->packed_state() : std::nullopt) {
+      for (const tensor::Tensor& blob : packed->blobs) memory_.packed_bytes += blob.byte_size();
+      if (options.release_packed_constants) RETURN_IF_ERROR(ReleaseConstantsPackedBy(step, *packed, readers));
+    }
     if (state != nullptr) ++restored_kernels_;
     step.kernel = std::move(kernel);
     timings_.push_back({n->op(), n->name(), ir::ImplementationOf(*n), ir::KernelLayoutOf(*n),
@@ -153,7 +159,7 @@ absl::Status Executor::Plan(const ExecutorOptions& options) {
                                       : "reference",
                         0});
   }
-  if (packed_) absent_ = packed_->absent;
+  if (packed_) absent_.insert(packed_->absent.begin(), packed_->absent.end());
   if (options.release_packed_constants) RETURN_IF_ERROR(ReleasePackedConstants());
   // A borrowed input is used in place when no step reads past it: every
   // reader runs a kernel that reads within its inputs, and it is no output.
@@ -382,6 +388,8 @@ absl::StatusOr<std::vector<tensor::Tensor>> Executor::Run(
     }
   }
   if (!unrunnable_.empty()) return absl::FailedPreconditionError(unrunnable_);
+  // What the run frees recurs in the next run: kept for it (tensor/buffer_cache.h).
+  const tensor::RecyclingScope recycling;
   ASSIGN_OR_RETURN(std::unique_ptr<RunState> state, TakeState());
   for (size_t i = 0; i < inputs.size(); ++i) {
     state->slots[input_slots_[i]] =

@@ -68,6 +68,7 @@ struct MemoryStats {
   int64_t sum_bytes = 0;       // every buffer's bytes: the size without reuse (an in-place
                                // concat's inputs count once, inside its result)
   int64_t constant_bytes = 0;  // the graph's constants (kernels' packed copies aside)
+  int64_t packed_bytes = 0;    // the packed weights a binary plan holds (PreparedKernel::packed_state)
   int64_t io_bytes = 0;        // inputs and outputs
   int64_t in_place_concats = 0;  // concats whose inputs write their slices of the result
 };
@@ -134,6 +135,11 @@ class Executor {
   std::vector<int> ReadersOfSlots() const;
   absl::Status PlanMemoryOf(int64_t max_bytes);
   absl::Status ReleasePackedConstants();
+  // Releases the constants only `step` reads whose bytes its kernel holds
+  // packed, as soon as the kernel is made (so a compile holds one weight,
+  // not all, beside its packed form).
+  absl::Status ReleaseConstantsPackedBy(const Step& step, const PackedState& packed,
+                                        const std::vector<int>& readers);
   void MergeInPlaceConcats(const std::vector<int64_t>& bytes, const std::vector<int>& first,
                            const std::vector<bool>& outside, std::vector<BufferLifetime>* buffers);
   // Moves a kernel's result into its planned view (a copy unless it is

@@ -30,4 +30,17 @@ absl::Status Executor::ReleasePackedConstants() {
   return absl::OkStatus();
 }
 
+absl::Status Executor::ReleaseConstantsPackedBy(const Step& step, const PackedState& packed,
+                                                const std::vector<int>& readers) {
+  for (int i : packed.inputs) {
+    const int s = step.inputs[i];
+    ir::Value* v = step.node->input(i);
+    if (!v->is_constant() || readers[s] != 1 || absent_.count(v)) continue;
+    ASSIGN_OR_RETURN(constant_slots_[s], AbsentConstantData(*v->type()));
+    graph_->ReleaseConstantData(v);
+    absent_.insert(v);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace qnnc::runtime

@@ -1,5 +1,8 @@
 #include "tensor/buffer_cache.h"
 
+#include <sys/mman.h>
+
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -23,11 +26,18 @@ Cache& TheCache() {
 
 // Under AddressSanitizer buffers are not recycled, so that a use after free
 // is still caught.
+// Nor mapped: AddressSanitizer checks heap blocks, not pages.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kRecycle = false;
+constexpr bool kMap = false;
 #else
 constexpr bool kRecycle = true;
+constexpr bool kMap = true;
 #endif
+
+std::atomic<int> runs_in_progress{0};
+
+bool Mapped(size_t bytes) { return kMap && bytes >= kMappedBytes; }
 
 }  // namespace
 
@@ -43,12 +53,16 @@ void* AllocateBuffer(size_t alignment, size_t bytes) {
       return p;
     }
   }
+  if (Mapped(bytes)) {  // page-aligned, which `alignment` divides
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+  }
   return std::aligned_alloc(alignment, bytes);
 }
 
 void ReleaseBuffer(void* buffer, size_t bytes) {
   if (buffer == nullptr) return;
-  if (kRecycle && bytes >= kMinCachedBytes) {
+  if (kRecycle && bytes >= kMinCachedBytes && runs_in_progress.load(std::memory_order_relaxed) > 0) {
     Cache& c = TheCache();
     std::lock_guard<std::mutex> lock(c.mu);
     if (c.cached + bytes <= kMaxCachedBytes) {
@@ -57,8 +71,15 @@ void ReleaseBuffer(void* buffer, size_t bytes) {
       return;
     }
   }
+  if (Mapped(bytes)) {
+    munmap(buffer, bytes);
+    return;
+  }
   std::free(buffer);
 }
+
+RecyclingScope::RecyclingScope() { runs_in_progress.fetch_add(1, std::memory_order_relaxed); }
+RecyclingScope::~RecyclingScope() { runs_in_progress.fetch_sub(1, std::memory_order_relaxed); }
 
 size_t CachedBufferBytes() {
   Cache& c = TheCache();

@@ -105,7 +105,8 @@ namespace {
 // A large buffer freed by one tensor is the next same-sized tensor's (no
 // page faults on the model's next run); small ones are left to malloc; a
 // reused buffer still gets its padding zeroed.
-TEST(BufferCache, RecyclesLargeBuffersOfTheSameSize) {
+TEST(BufferCache, RecyclesLargeBuffersOfTheSameSizeDuringARun) {
+  const RecyclingScope run;
   const size_t before = CachedBufferBytes();
   void* first = nullptr;
   {
@@ -127,8 +128,19 @@ TEST(BufferCache, RecyclesLargeBuffersOfTheSameSize) {
   EXPECT_EQ(CachedBufferBytes(), cached);
 }
 
+// Outside a run nothing is kept: what compiling frees leaves memory.
+TEST(BufferCache, KeepsNothingOutsideARun) {
+  const size_t before = CachedBufferBytes();
+  {  // a size no other test caches
+    Tensor a = *Tensor::CreateForOverwrite(DType::kU8, {1, 93, 111, 111});
+    std::memset(a.raw_data(), 1, a.byte_size());
+  }
+  EXPECT_EQ(CachedBufferBytes(), before);
+}
+
 // The free lists hold at most kMaxCachedBytes.
 TEST(BufferCache, HoldsAtMostItsLimit) {
+  const RecyclingScope run;
   std::vector<Tensor> many;
   for (int i = 0; i < 40; ++i) many.push_back(*Tensor::CreateForOverwrite(DType::kU8, {16 << 20}));
   many.clear();

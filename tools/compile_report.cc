@@ -63,6 +63,7 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
                  {"peak_bytes", s.memory.peak_bytes},
                  {"sum_without_reuse_bytes", s.memory.sum_bytes},
                  {"constant_bytes", s.memory.constant_bytes},
+                 {"packed_bytes", s.memory.packed_bytes},
                  {"input_output_bytes", s.memory.io_bytes},
                  {"in_place_concats", s.memory.in_place_concats},
                  {"peak_rss_bytes", s.peak_rss_bytes}};

@@ -1,5 +1,7 @@
 #include "frontend/onnx/import.h"
 
+#include <utility>
+
 #include "frontend/onnx/importer.h"
 #include "frontend/onnx/onnx_loader.h"
 #include "passes/fold_constant.h"
@@ -9,9 +11,8 @@
 namespace qnnc::frontend::onnx {
 namespace {
 
-absl::StatusOr<std::unique_ptr<ir::Graph>> Import(const LoadedModel& model,
-                                                  const ImportOptions& options) {
-  ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, ImportGraph(model, options));
+absl::StatusOr<std::unique_ptr<ir::Graph>> Import(LoadedModel model, const ImportOptions& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, ImportGraph(std::move(model), options));
   RETURN_IF_ERROR(passes::CheckConstantBytes(*graph, options.max_bytes));
   if (options.clean_up) {
     RETURN_IF_ERROR(passes::RunImportPipeline(*graph, options.fold_constants, options.fuse_qdq,
@@ -25,13 +26,13 @@ absl::StatusOr<std::unique_ptr<ir::Graph>> Import(const LoadedModel& model,
 absl::StatusOr<std::unique_ptr<ir::Graph>> ImportOnnxFile(const std::string& path,
                                                           const ImportOptions& options) {
   ASSIGN_OR_RETURN(LoadedModel model, LoadOnnxFile(path));
-  return Import(model, options);
+  return Import(std::move(model), options);
 }
 
 absl::StatusOr<std::unique_ptr<ir::Graph>> ImportOnnxBytes(absl::string_view bytes,
                                                            const ImportOptions& options) {
   ASSIGN_OR_RETURN(LoadedModel model, LoadOnnxBytes(bytes));
-  return Import(model, options);
+  return Import(std::move(model), options);
 }
 
 }  // namespace qnnc::frontend::onnx

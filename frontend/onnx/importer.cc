@@ -27,8 +27,10 @@ absl::Status Prefixed(const absl::Status& s, const std::string& prefix) {
 
 class GraphImporter {
  public:
-  GraphImporter(const LoadedModel& model, const ImportOptions& options)
-      : model_(model), options_(options), graph_(std::make_unique<ir::Graph>()) {}
+  // `consumed`: the same model, whose initializers' data the import frees
+  // as it converts them (nullptr: left alone).
+  GraphImporter(const LoadedModel& model, const ImportOptions& options, LoadedModel* consumed)
+      : model_(model), consumed_(consumed), options_(options), graph_(std::make_unique<ir::Graph>()) {}
 
   absl::StatusOr<std::unique_ptr<ir::Graph>> Run() {
     const ::onnx::GraphProto& g = model_.model.graph();
@@ -83,12 +85,16 @@ class GraphImporter {
             total, options_.max_bytes);
       }
     }
-    for (const auto& init : g.initializer()) {
+    for (int i = 0; i < g.initializer_size(); ++i) {
+      const ::onnx::TensorProto& init = g.initializer(i);
       auto t = TensorFromProto(init);
       if (!t.ok()) {  // the message starts with "tensor '<name>': "
         return absl::InvalidArgumentError(absl::StrCat("initializer ", t.status().message()));
       }
       RETURN_IF_ERROR(Define(init.name(), graph_->AddConstant(init.name(), *std::move(t))));
+      // The graph holds the weights now: the proto's copy leaves memory
+      // (swapped into a temporary that frees it), so they are held once.
+      if (consumed_ != nullptr) ::onnx::TensorProto().Swap(consumed_->model.mutable_graph()->mutable_initializer(i));
     }
     return absl::OkStatus();
   }
@@ -254,6 +260,7 @@ class GraphImporter {
   }
 
   const LoadedModel& model_;
+  LoadedModel* consumed_;
   const ImportOptions& options_;
   std::unique_ptr<ir::Graph> graph_;
   absl::flat_hash_map<std::string, ir::Value*> values_;
@@ -265,7 +272,12 @@ class GraphImporter {
 
 absl::StatusOr<std::unique_ptr<ir::Graph>> ImportGraph(const LoadedModel& model,
                                                        const ImportOptions& options) {
-  return GraphImporter(model, options).Run();
+  return GraphImporter(model, options, nullptr).Run();
+}
+
+absl::StatusOr<std::unique_ptr<ir::Graph>> ImportGraph(LoadedModel&& model,
+                                                       const ImportOptions& options) {
+  return GraphImporter(model, options, &model).Run();
 }
 
 }  // namespace qnnc::frontend::onnx

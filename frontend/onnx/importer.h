@@ -18,6 +18,10 @@ namespace qnnc::frontend::onnx {
 // collected and reported together in one InvalidArgumentError.
 absl::StatusOr<std::unique_ptr<ir::Graph>> ImportGraph(const LoadedModel& model,
                                                        const ImportOptions& options = {});
+// As above, freeing each initializer's data in `model` once the graph holds
+// it, so that a model's weights are not held twice while importing.
+absl::StatusOr<std::unique_ptr<ir::Graph>> ImportGraph(LoadedModel&& model,
+                                                       const ImportOptions& options = {});
 
 }  // namespace qnnc::frontend::onnx
 
