@@ -81,6 +81,14 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
 }
 
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
+  return WriteFileAtomically(path, [contents](std::ostream& out) {
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    return absl::OkStatus();
+  });
+}
+
+absl::Status WriteFileAtomically(const std::string& path,
+                                 const std::function<absl::Status(std::ostream&)>& write) {
   std::string tmp = absl::StrCat(path, ".tmp.", getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -88,11 +96,11 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
       return absl::PermissionDeniedError(
           absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
     }
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    absl::Status written = write(out);
     out.close();
-    if (!out) {
+    if (!written.ok() || !out) {
       std::remove(tmp.c_str());
-      return absl::DataLossError(absl::StrCat("cannot write '", path, "'"));
+      return written.ok() ? absl::DataLossError(absl::StrCat("cannot write '", path, "'")) : written;
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {

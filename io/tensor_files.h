@@ -4,6 +4,8 @@
 #ifndef QNNC_IO_TENSOR_FILES_H_
 #define QNNC_IO_TENSOR_FILES_H_
 
+#include <functional>
+#include <ostream>
 #include <string>
 
 #include "absl/status/status.h"
@@ -40,6 +42,11 @@ absl::Status WriteTensorFile(const std::string& path, const tensor::Tensor& t);
 
 // Writes `contents` to `path` atomically (temporary file + rename).
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
+// As above, what `write` writes to the stream it is given (a large file
+// need not be held in memory); its error, or a failed stream, leaves no
+// file.
+absl::Status WriteFileAtomically(const std::string& path,
+                                 const std::function<absl::Status(std::ostream&)>& write);
 absl::StatusOr<std::string> ReadFileToString(const std::string& path);
 
 }  // namespace qnnc::io

@@ -61,6 +61,34 @@ TEST(TensorFiles, RawNeedsTheExactSize) {
   EXPECT_FALSE(ReadTensorFile(TempPath("missing.bin"), {DType::kF32, {3}}).ok());
 }
 
+// A file written by a writer is there whole, or not at all: a writer's
+// error leaves neither the file nor its temporary, and an older file stays.
+TEST(TensorFiles, WrittenByAWriterWholeOrNotAtAll) {
+  const std::string path = TempPath("streamed.bin");
+  ASSERT_TRUE(WriteFileAtomically(path, [](std::ostream& out) {
+                out << "first";
+                out << "second";
+                return absl::OkStatus();
+              }).ok());
+  auto read = ReadFileToString(path);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(*read, "firstsecond");
+  absl::Status failed = WriteFileAtomically(path, [](std::ostream& out) {
+    out << "partial";
+    return absl::DataLossError("the writer gave up");
+  });
+  EXPECT_EQ(failed.message(), "the writer gave up");
+  read = ReadFileToString(path);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(*read, "firstsecond");
+  const std::string dir = TempPath("");
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    files += e.path().filename().string().rfind("streamed.bin", 0) == 0;
+  }
+  EXPECT_EQ(files, 1) << "a temporary file was left";
+}
+
 TEST(TensorFiles, NpyOfAnotherDTypeIsRejected) {
   std::string path = TempPath("i32.npy");
   ASSERT_TRUE(WriteTensorFile(path, Tensor::Zeros(DType::kI32, {3})).ok());

@@ -188,8 +188,10 @@ absl::Status Session::Run(const NamedTensors& inputs, const std::vector<std::str
 }
 
 absl::Status Session::SavePlan(const std::string& path, runtime::PlanFormat format) const {
-  ASSIGN_OR_RETURN(std::string bytes, runtime::PlanBytes(executor_->graph(), target_, format, executor_->packed_states()));
-  return io::WriteFileAtomically(path, bytes);
+  const runtime::PackedStates states = executor_->packed_states();
+  return io::WriteFileAtomically(path, [&](std::ostream& out) {
+    return runtime::WritePlan(out, executor_->graph(), target_, format, states);
+  });
 }
 
 }  // namespace qnnc

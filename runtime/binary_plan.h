@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -39,6 +40,12 @@ bool IsBinaryPlan(absl::string_view first_bytes);
 // with its kernels' packed `states` (Executor::packed_states()); a
 // constant only they read is not written. An error names what the format
 // cannot hold (an op input that is not set).
+// Written to `out` from where the bytes are (the graph section built in
+// memory, the constants and packed blobs as they are held): the file is
+// never assembled whole.
+absl::Status WriteBinaryPlan(const ir::Graph& graph, absl::string_view target, const PackedStates& states,
+                             std::ostream& out);
+// The same bytes in memory (tests, the fuzzer).
 absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target,
                                             const PackedStates& states = {});
 

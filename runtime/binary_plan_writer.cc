@@ -1,6 +1,8 @@
 // Writes the binary plan (runtime/binary_plan.h).
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <sstream>
 #include <variant>
 #include <vector>
 
@@ -12,6 +14,8 @@
 #include "runtime/binary_plan_header.h"
 #include "runtime/plan_generated.h"
 #include "util/status_macros.h"
+#define XXH_INLINE_ALL
+#include "xxhash.h"
 
 namespace qnnc::runtime {
 namespace {
@@ -109,10 +113,45 @@ absl::StatusOr<std::vector<flatbuffers::Offset<fb::Node>>> NodesOf(Builder& b, c
   return nodes;
 }
 
+// Writes the header, then what follows it in file order: the graph, zeros
+// to the data section, and each tensor where it was placed with zeros
+// between. Passed over twice, for the checksum the header holds and to
+// write, from where the bytes are: the file is never assembled in memory.
+absl::Status WriteSections(PlanHeader header, const Builder& b, const DataSection& data, std::ostream& out) {
+  static const char kZeros[4096] = {};
+  auto for_each_piece = [&](const std::function<void(const char*, size_t)>& f) {
+    auto zeros = [&](int64_t n) {
+      for (; n > 0; n -= static_cast<int64_t>(sizeof(kZeros))) {
+        f(kZeros, static_cast<size_t>(std::min<int64_t>(n, sizeof(kZeros))));
+      }
+    };
+    f(reinterpret_cast<const char*>(b.GetBufferPointer()), header.graph_size);
+    zeros(static_cast<int64_t>(header.data_offset - header.graph_offset - header.graph_size));
+    int64_t at = 0;
+    for (const auto& [offset, t] : data.placed) {
+      zeros(offset - at);
+      f(static_cast<const char*>(t->raw_data()), t->byte_size());
+      at = offset + static_cast<int64_t>(t->byte_size());
+    }
+    zeros(static_cast<int64_t>(header.data_size) - at);
+  };
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  for_each_piece([&](const char* p, size_t n) { XXH3_64bits_update(state, p, n); });
+  header.checksum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  char head[kBinaryPlanHeaderBytes] = {};
+  WritePlanHeader(header, head);
+  out.write(head, sizeof(head));
+  for_each_piece([&](const char* p, size_t n) { out.write(p, static_cast<std::streamsize>(n)); });
+  if (!out) return absl::DataLossError("the plan could not be written in full");
+  return absl::OkStatus();
+}
+
 }  // namespace
 
-absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target,
-                                            const PackedStates& states) {
+absl::Status WriteBinaryPlan(const ir::Graph& graph, absl::string_view target, const PackedStates& states,
+                             std::ostream& out) {
   static_assert(ABSL_IS_LITTLE_ENDIAN, "the binary plan's header and data are little-endian");
   Builder b(1 << 16);
   // Every field written, even at its default: a float attribute of -0.0
@@ -166,14 +205,14 @@ absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string
   header.graph_size = b.GetSize();
   header.data_offset = RoundUp(header.graph_offset + header.graph_size, tensor::Tensor::kAlignment);
   header.data_size = data_size;
-  std::string bytes(header.data_offset + header.data_size, '\0');
-  std::memcpy(&bytes[header.graph_offset], b.GetBufferPointer(), header.graph_size);
-  for (const auto& [offset, t] : data.placed) {
-    if (t->byte_size() > 0) std::memcpy(&bytes[header.data_offset + offset], t->raw_data(), t->byte_size());
-  }
-  header.checksum = PlanChecksum(bytes.data(), bytes.size());
-  WritePlanHeader(header, &bytes[0]);
-  return bytes;
+  return WriteSections(header, b, data, out);
+}
+
+absl::StatusOr<std::string> BinaryPlanBytes(const ir::Graph& graph, absl::string_view target,
+                                            const PackedStates& states) {
+  std::ostringstream out;
+  RETURN_IF_ERROR(WriteBinaryPlan(graph, target, states, out));
+  return std::move(out).str();
 }
 
 }  // namespace qnnc::runtime

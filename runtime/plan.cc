@@ -1,12 +1,14 @@
 #include "runtime/plan.h"
 
 #include <fstream>
+#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "ir/text_printer.h"
 #include "runtime/binary_plan.h"
+#include "util/status_macros.h"
 
 namespace qnnc::runtime {
 
@@ -17,15 +19,24 @@ absl::StatusOr<PlanFormat> ParsePlanFormat(absl::string_view name) {
       absl::StrCat("unknown plan format '", name, "' (valid: binary, text)"));
 }
 
-absl::StatusOr<std::string> PlanBytes(const ir::Graph& graph, absl::string_view target,
-                                      PlanFormat format, const PackedStates& states) {
-  if (format == PlanFormat::kBinary) return BinaryPlanBytes(graph, target, states);
+absl::Status WritePlan(std::ostream& out, const ir::Graph& graph, absl::string_view target,
+                       PlanFormat format, const PackedStates& states) {
+  if (format == PlanFormat::kBinary) return WriteBinaryPlan(graph, target, states, out);
   if (!states.absent.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "a text plan holds every constant's bytes, but this plan holds ", states.absent.size(),
         " only packed for its kernels (compile the model to write a text plan)"));
   }
-  return PlanText(graph, target);
+  out << PlanText(graph, target);
+  if (!out) return absl::DataLossError("the plan could not be written in full");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> PlanBytes(const ir::Graph& graph, absl::string_view target,
+                                      PlanFormat format, const PackedStates& states) {
+  std::ostringstream out;
+  RETURN_IF_ERROR(WritePlan(out, graph, target, format, states));
+  return std::move(out).str();
 }
 
 bool IsBinaryPlanFile(const std::string& path) {

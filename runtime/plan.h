@@ -13,6 +13,7 @@
 #ifndef QNNC_RUNTIME_PLAN_H_
 #define QNNC_RUNTIME_PLAN_H_
 
+#include <ostream>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -34,6 +35,9 @@ absl::StatusOr<PlanFormat> ParsePlanFormat(absl::string_view name);
 // packed only (loaded from a binary plan).
 absl::StatusOr<std::string> PlanBytes(const ir::Graph& graph, absl::string_view target,
                                       PlanFormat format, const PackedStates& states = {});
+// The same, written to `out` (a binary plan as it goes: WriteBinaryPlan).
+absl::Status WritePlan(std::ostream& out, const ir::Graph& graph, absl::string_view target,
+                       PlanFormat format, const PackedStates& states = {});
 
 // The plan text of `graph` compiled for `target` (a target's ToString()).
 std::string PlanText(const ir::Graph& graph, absl::string_view target);

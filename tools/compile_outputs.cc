@@ -24,9 +24,10 @@ absl::Status WriteCompileOutputs(const OutputPaths& paths, const runtime::Execut
     return absl::OkStatus();
   };
   if (!paths.plan.empty()) {
-    absl::StatusOr<std::string> plan = runtime::PlanBytes(graph, target, paths.plan_format, executor.packed_states());
-    if (!plan.ok()) return put(paths.plan, plan.status());
-    RETURN_IF_ERROR(put(paths.plan, io::WriteFileAtomically(paths.plan, *plan)));
+    const runtime::PackedStates states = executor.packed_states();
+    RETURN_IF_ERROR(put(paths.plan, io::WriteFileAtomically(paths.plan, [&](std::ostream& out) {
+                          return runtime::WritePlan(out, graph, target, paths.plan_format, states);
+                        })));
   }
   if (output != nullptr && !paths.output.empty()) {
     RETURN_IF_ERROR(put(paths.output, io::WriteTensorFile(paths.output, *output)));
