@@ -1,5 +1,6 @@
 #include "bench/qdq_model_builder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -96,12 +97,23 @@ std::pair<std::string, std::string> QdqModelBuilder::Weights(const std::string& 
   int64_t count = 1;
   for (int64_t d : dims) count *= d;
   const int64_t cout = dims[0], fan_in = count / cout;
-  // Scales that keep an output's spread near its inputs' (He-style).
-  const float scale = 2.0f / (127.0f * std::sqrt(static_cast<float>(fan_in)));
-  std::uniform_int_distribution<int> weight(-127, 127);
-  std::uniform_real_distribution<float> spread(0.5f, 1.5f);
+  // Trained weights are bell-shaped: each output channel's are normal,
+  // quantized symmetrically as quantize_static does per channel (its
+  // largest magnitude to 127), which leaves most of them small.
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_int_distribution<int> bias(-127, 127);
   std::string bytes(static_cast<size_t>(count), '\0');
-  for (char& b : bytes) b = static_cast<char>(weight(rng_));
+  std::vector<float> channel(static_cast<size_t>(fan_in));
+  std::vector<float> w_scales(static_cast<size_t>(cout));
+  for (int64_t o = 0; o < cout; ++o) {
+    float max_abs = 1e-6f;
+    for (float& v : channel) max_abs = std::max(max_abs, std::abs(v = normal(rng_)));
+    for (int64_t i = 0; i < fan_in; ++i) {
+      bytes[static_cast<size_t>(o * fan_in + i)] = static_cast<char>(std::lround(127.0f * channel[i] / max_abs));
+    }
+    // A scale that keeps an output's spread near its inputs' (He-style).
+    w_scales[o] = max_abs / 127.0f * std::sqrt(2.0f / static_cast<float>(fan_in));
+  }
   weight_bytes_ += count;
   Initializer(p + "w", onnx::TensorProto::INT8, dims)->set_raw_data(std::move(bytes));
   onnx::TensorProto* ws = Initializer(p + "w_scale", onnx::TensorProto::FLOAT, {cout});
@@ -111,10 +123,9 @@ std::pair<std::string, std::string> QdqModelBuilder::Weights(const std::string& 
   onnx::TensorProto* bs = Initializer(p + "b_scale", onnx::TensorProto::FLOAT, {cout});
   onnx::TensorProto* bz = Initializer(p + "b_zp", onnx::TensorProto::INT32, {cout});
   for (int64_t o = 0; o < cout; ++o) {
-    const float s = scale * spread(rng_);
-    ws->add_float_data(s);
-    bs->add_float_data(s * kActScale);
-    b->add_int32_data(weight(rng_) * 8);
+    ws->add_float_data(w_scales[o]);
+    bs->add_float_data(w_scales[o] * kActScale);
+    b->add_int32_data(bias(rng_) * 8);
     bz->add_int32_data(0);
   }
   Node("DequantizeLinear", {p + "w", p + "w_scale", p + "w_zp"}, p + "w_dq");

@@ -2,8 +2,9 @@
 // and torch's QDQ export write them: u8 activations behind QuantizeLinear/DequantizeLinear pairs,
 // per-channel int8 weights and int32 biases behind DequantizeLinear, every
 // float op (Conv, Relu, Add, pools, Gemm) between a DQ and a Q. Weights are
-// pseudo-random from a seed, scaled by their fan-in so that activations stay
-// in range through deep networks. For the bench generators
+// pseudo-random from a seed, normal per output channel and quantized as
+// trained weights are, scaled by their fan-in so that activations stay in
+// range through deep networks. For the bench generators
 // (//bench:scaled_conv_model, //bench:resnet_model).
 #ifndef QNNC_BENCH_QDQ_MODEL_BUILDER_H_
 #define QNNC_BENCH_QDQ_MODEL_BUILDER_H_
