@@ -89,18 +89,19 @@ cmp -s "$TEST_TMPDIR/direct.npy" "$OUT/plan.npy" || fail "the plan's output diff
 expect 0 "match: +logits: match" --out="$OUT/mbv2.qplan" --report="$OUT/r.json"
 head -c 8 "$OUT/mbv2.qplan" | grep -q "qnncplan" || fail "the binary plan has no 'qnncplan' magic"
 cp "$OUT/mbv2.qplan" "$TEST_TMPDIR/"
-# Its dense convolutions' kernels hold their weights packed in the plan:
+# Its dense convolutions' kernels (and the portable int16 kernel's
+# depthwise ones) hold their weights packed in the plan:
 # loading makes each of them from those, packing nothing. u8s8.avx2's
 # pairing (a 4-byte step number per 64-byte step of weights, its
 # corrections) makes its plans up to 20% larger.
 constant_bytes=$(grep -oE '"constant_bytes": [0-9]+' "$OUT/r.json" | grep -oE '[0-9]+$')
 plan_bytes=$(stat -c %s "$TEST_TMPDIR/mbv2.qplan")
-dense_kernels=$(grep -cE '"kernel": "spatial_pack u8(s8|i16)\.[a-z0-9]+\.dense' "$OUT/r.json")
+packed_kernels=$(grep -cE '"kernel": "spatial_pack (u8(s8|i16)\.[a-z0-9]+\.dense|int16\.portable\.)' "$OUT/r.json")
 percent=110
 grep -q '"kernel": "spatial_pack u8s8.avx2.dense' "$OUT/r.json" && percent=120
 [ "$plan_bytes" -le $((constant_bytes * percent / 100)) ] ||
   fail "the binary plan is $plan_bytes bytes for $constant_bytes bytes of constants"
-expect 0 "load: +[0-9.]+ ms \(the plan loaded, until the kernels bound; $dense_kernels from the plan's packed weights\)" \
+expect 0 "load: +[0-9.]+ ms \(the plan loaded, until the kernels bound; $packed_kernels from the plan's packed weights\)" \
   --plan="$TEST_TMPDIR/mbv2.qplan" --input="$MODELS/mobilenet_v2_qdq.input.f32" --output="$OUT/binary.npy"
 cmp -s "$TEST_TMPDIR/direct.npy" "$OUT/binary.npy" || fail "the binary plan's output differs from the direct run's"
 expect 2 "--plan-format: unknown plan format 'json' \\(valid: binary, text\\)" --plan-format=json
