@@ -84,20 +84,21 @@ expect 0 "match: +logits: match" --plan="$TEST_TMPDIR/mbv2.plan" --threads=2 \
   --output="$OUT/plan.npy"
 cmp -s "$TEST_TMPDIR/direct.npy" "$OUT/plan.npy" || fail "the plan's output differs from the direct run's"
 # The binary plan (the default format): the same graph, loaded by mapping
-# the file; its output is the direct run's bit for bit, and it is no bigger
-# than the constants it holds plus 10% (names, attributes, padding).
+# the file; its output is the direct run's bit for bit, and it is little
+# bigger than the constants it stands for (below).
 expect 0 "match: +logits: match" --out="$OUT/mbv2.qplan" --report="$OUT/r.json"
 head -c 8 "$OUT/mbv2.qplan" | grep -q "qnncplan" || fail "the binary plan has no 'qnncplan' magic"
 cp "$OUT/mbv2.qplan" "$TEST_TMPDIR/"
-# Its dense convolutions' kernels (and the portable int16 kernel's
-# depthwise ones) hold their weights packed in the plan:
-# loading makes each of them from those, packing nothing. u8s8.avx2's
-# pairing (a 4-byte step number per 64-byte step of weights, its
-# corrections) makes its plans up to 20% larger.
+# Its spatial-pack convolutions' kernels hold their weights packed in the
+# plan:
+# loading makes each of them from those, packing nothing. The depthwise
+# kernels hold theirs as their microkernel reads them (int32 at VNNI: 1.15x
+# on MobileNetV2), and u8s8.avx2's pairing (a 4-byte step number per 64-byte
+# step of weights, its corrections) makes its plans up to 20% larger.
 constant_bytes=$(grep -oE '"constant_bytes": [0-9]+' "$OUT/r.json" | grep -oE '[0-9]+$')
 plan_bytes=$(stat -c %s "$TEST_TMPDIR/mbv2.qplan")
-packed_kernels=$(grep -cE '"kernel": "spatial_pack (u8(s8|i16)\.[a-z0-9]+\.dense|int16\.portable\.)' "$OUT/r.json")
-percent=110
+packed_kernels=$(grep -cE '"kernel": "spatial_pack (u8(s8|i16)|int16)\.' "$OUT/r.json")
+percent=115
 grep -q '"kernel": "spatial_pack u8s8.avx2.dense' "$OUT/r.json" && percent=120
 [ "$plan_bytes" -le $((constant_bytes * percent / 100)) ] ||
   fail "the binary plan is $plan_bytes bytes for $constant_bytes bytes of constants"

@@ -180,10 +180,7 @@ static absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8(const Tensor& weig
   if (bind) RETURN_IF_ERROR(NeedIsa(isa));
   ASSIGN_OR_RETURN(auto tiles, ResolveTiles(config, ConfigSpaceU8S8(isa, arith),
                                             DefaultConfigU8S8(params, isa, 0, arith)));
-  if (IsDepthwise(params)) {
-    if (!bind) return absl::UnimplementedError("the depthwise kernel packs when it is made, not for a plan");
-    return MakeU8S8Depthwise(values, params, isa);
-  }
+  if (IsDepthwise(params)) return MakeU8S8Depthwise(values, params, isa, /*describe_only=*/!bind);
   return MakeU8S8Dense(values, params, tiles.first, tiles.second, isa, arith, /*describe_only=*/!bind);
 }
 
@@ -206,7 +203,10 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> Conv2DKernel::RestoreU8S8(
   if (params.input_zero_point < 0 || params.input_zero_point > 255) {
     return Invalid("u8 input_zero_point must be in [0, 255], got ", params.input_zero_point);
   }
-  if (IsDepthwise(params)) return Invalid("the depthwise kernel takes no packed weights");
+  if (IsDepthwise(params)) {
+    if (bind) RETURN_IF_ERROR(NeedIsa(isa));
+    return RestoreU8S8Depthwise(packed, params, isa, /*describe_only=*/!bind);
+  }
   if (isa == Isa::kAvx512bw || (arith == Arithmetic::kMadd16 && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni)) {
     return Invalid("no u8s8 dense kernel ", IsaName(isa), arith == Arithmetic::kMadd16 ? " madd16" : "");
   }

@@ -360,7 +360,7 @@ absl::StatusOr<std::unique_ptr<Conv2DKernel>> Restored(const Conv2DKernel& made,
   if (!packed) return absl::NotFoundError("no packed weights");
   PackedConvWeights copy = *packed;
   copy.weights = packed->weights.Clone();
-  copy.bias = packed->bias.Clone();
+  if (packed->bias.defined()) copy.bias = packed->bias.Clone();
   return Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, config, isa, arith, copy, /*bind=*/true);
 }
 
@@ -562,6 +562,44 @@ TEST(PackedWeightsTest, PackedOnceRestoredOrRefused) {
     if ((*packed_only)->description().find("tile_co=16") == std::string::npos) {
       EXPECT_FALSE(other_tiles.ok()) << v.name;
     }
+  }
+  EXPECT_GE(restorable, 3);
+}
+
+// The depthwise kernel packs its weights as its level's microkernel reads
+// them (int32, int16 or int16 pairs), for a plan of any host; another
+// packing or size is refused.
+TEST(PackedWeightsTest, DepthwisePackedOnceRestoredOrRefused) {
+  const Problem p = MakeProblem({"packed dw", 1, 24, 7, 9, 24, 3, 3, {1, 1}, {1, 1, 1, 1}, 24}, false);
+  int restorable = 0;
+  for (const U8S8Variant& v : kU8S8Variants) {
+    if (!VariantApplies(v, /*depthwise=*/true) || v.isa == Isa::kAvx512bw) continue;
+    auto packed_only = Conv2DKernel::PackU8S8(p.w, p.params, {}, v.isa, v.arith);
+    ASSERT_TRUE(packed_only.ok()) << v.name << ": " << packed_only.status();
+    const std::optional<PackedConvWeights> w = (*packed_only)->packed();
+    ASSERT_TRUE(w.has_value()) << v.name;
+    ++restorable;
+    EXPECT_EQ(w->packing, (*packed_only)->description() + " packing=1");
+    EXPECT_FALSE(w->bias.defined());
+    if (IsaSupported(v.isa)) {
+      auto made = Conv2DKernel::CreateU8S8(p.w, p.params, {}, v.isa, v.arith);
+      ASSERT_TRUE(made.ok());
+      EXPECT_TRUE((*made)->packed()->weights.BitwiseEquals(w->weights)) << v.name;
+    }
+    auto restored = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, *w, /*bind=*/false);
+    ASSERT_TRUE(restored.ok()) << v.name << ": " << restored.status();
+    EXPECT_EQ((*restored)->packed()->weights.raw_data(), w->weights.raw_data()) << "used in place";
+    PackedConvWeights other = *w;
+    other.packing += "x";
+    auto bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
+    EXPECT_NE(bad.status().message().find("packed as"), std::string::npos) << bad.status();
+    other = *w;
+    other.weights = Tensor::FromVector<int8_t>({3}, {1, 2, 3});
+    bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
+    EXPECT_NE(bad.status().message().find("packed weights should be i"), std::string::npos) << bad.status();
+    other = *w;
+    other.bias = Tensor::FromVector<int32_t>({1}, {0});
+    EXPECT_FALSE(Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false).ok());
   }
   EXPECT_GE(restorable, 3);
 }

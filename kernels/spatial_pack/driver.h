@@ -292,9 +292,15 @@ std::string DescribeU8S8Dense(int64_t tile_co, int64_t tile_ow, Isa isa, Arithme
 // the real channels only. The steps per kernel row, or 0 where that saves
 // none (3x3 on RGB: 3 steps either way) or does not apply.
 int64_t RowTapSteps(const QuantizedConvParams& p, Isa isa, Arithmetic arith);
+// `describe_only` as MakeU8S8Dense's.
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Depthwise(const std::vector<int16_t>& weight,
-                                                                const QuantizedConvParams& params,
-                                                                Isa isa);
+                                                                const QuantizedConvParams& params, Isa isa,
+                                                                bool describe_only = false);
+// The kernel MakeU8S8Depthwise made, over the weights it packed (packed()),
+// used in place: nothing is packed.
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> RestoreU8S8Depthwise(const PackedConvWeights& packed,
+                                                                   const QuantizedConvParams& params, Isa isa,
+                                                                   bool describe_only);
 std::string DescribeU8S8Depthwise(Isa isa);
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeInt16(const Tensor& weight,
                                                         const QuantizedConvParams& params,

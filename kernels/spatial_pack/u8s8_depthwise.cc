@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -20,53 +21,60 @@ using internal::DwGeom;
 using internal::DwRow;
 using internal::DwRowFn;
 
+// What a plan's depthwise packing is: raised when the layout of the packed
+// weights changes, so that an older plan is refused, never misread.
+constexpr int kDepthwisePackingVersion = 1;
+
 class U8S8Depthwise final : public Conv2DKernel {
  public:
   static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Make(const std::vector<int16_t>& weight,
-                                                            const QuantizedConvParams& p,
-                                                            Isa isa) {
-    const bool neon = isa == Isa::kDotprod || isa == Isa::kI8mm;
-    if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni && !neon) {
-      return absl::InternalError(absl::StrCat("no u8s8 depthwise kernel for ", IsaName(isa)));
-    }
-    std::unique_ptr<U8S8Depthwise> k(new U8S8Depthwise());
-    k->params_ = p;
-    k->in_block_ = U8S8InputBlock(p);
-    k->out_block_ = kU8S8OutputBlock;
-    const IoLayouts layouts = LayoutsU8S8(p);
-    k->input_layout_ = layouts.input;
-    k->output_layout_ = layouts.output;
-    k->mult_ch_ = p.out_channels / p.groups;
-    k->ocb_ = CeilDiv(p.out_channels, 16);
-    k->ep_ = MakeEpilogue(p);
-    k->bias_ = PaddedBias(p, k->ocb_ * 16);
-    k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
-    const int64_t kk = p.kernel_h * p.kernel_w;
-    k->w_.assign(k->ocb_ * kk * 16, 0);
+                                                            const QuantizedConvParams& p, Isa isa,
+                                                            bool describe_only) {
+    ASSIGN_OR_RETURN(std::unique_ptr<U8S8Depthwise> k, Begin(p, isa));
+    ASSIGN_OR_RETURN(k->weights_, Tensor::Create(k->WeightsDType(), {k->WeightsCount()}));
+    const int64_t kk = p.kernel_h * p.kernel_w, pairs = CeilDiv(kk, 2);
     const int16_t* w = weight.data();
     for (int64_t oc = 0; oc < p.out_channels; ++oc) {
-      for (int64_t i = 0; i < kk; ++i) k->w_[((oc / 16) * kk + i) * 16 + oc % 16] = w[oc * kk + i];
-    }
-    // AVX2 multiplies two taps at once: their weights as int16 pairs.
-    const int64_t pairs = CeilDiv(kk, 2);
-    if (isa == Isa::kAvx2) {
-      k->w_pairs_.assign(k->ocb_ * pairs * 32, 0);
-      for (int64_t oc = 0; oc < p.out_channels; ++oc) {
-        for (int64_t i = 0; i < kk; ++i) {
-          k->w_pairs_[(((oc / 16) * pairs + i / 2) * 16 + oc % 16) * 2 + i % 2] = w[oc * kk + i];
+      for (int64_t i = 0; i < kk; ++i) {
+        const int16_t v = w[oc * kk + i];
+        const int64_t at = ((oc / 16) * kk + i) * 16 + oc % 16;
+        if (k->form_ == Form::kInt32) k->weights_.data<int32_t>()[at] = v;
+        if (k->form_ == Form::kInt16) k->weights_.data<int16_t>()[at] = v;
+        // AVX2 multiplies two taps at once: their weights as int16 pairs.
+        if (k->form_ == Form::kPairs) {
+          k->weights_.data<int16_t>()[(((oc / 16) * pairs + i / 2) * 16 + oc % 16) * 2 + i % 2] = v;
         }
       }
     }
-    // NEON widens the input to int16: the weights as int16 too.
-    if (neon) k->w16_.assign(k->w_.begin(), k->w_.end());
-    k->fn_ = &internal::DwRowScalar;
-    if (isa == Isa::kAvx512vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
-    if (isa == Isa::kAvx2) k->fn_ = internal::GetDwRowAvx2();
-    if (neon) k->fn_ = internal::GetDwRowNeon();
-    if (k->fn_ == nullptr) return absl::InternalError("missing depthwise microkernel");
-    k->pad_small_maps_ = isa != Isa::kScalar;
-    k->description_ = Description(isa);
-    return std::unique_ptr<Conv2DKernel>(std::move(k));
+    return Finish(std::move(k), describe_only);
+  }
+
+  // Over weights Make packed (a plan's, used in place): nothing is packed.
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Restore(const PackedConvWeights& packed,
+                                                               const QuantizedConvParams& p, Isa isa,
+                                                               bool describe_only) {
+    ASSIGN_OR_RETURN(std::unique_ptr<U8S8Depthwise> k, Begin(p, isa));
+    if (packed.packing != k->Packing()) {
+      return Invalid("the weights were packed as '", packed.packing, "', but this kernel packs as '",
+                     k->Packing(), "'");
+    }
+    const Tensor& w = packed.weights;
+    if (!w.defined() || w.dtype() != k->WeightsDType() || w.shape() != tensor::Shape{k->WeightsCount()}) {
+      return Invalid("packed weights should be ", tensor::DTypeName(k->WeightsDType()), "[", k->WeightsCount(),
+                     "], got ",
+                     w.defined() ? absl::StrCat(tensor::DTypeName(w.dtype()), tensor::ShapeToString(w.shape()))
+                                 : "none");
+    }
+    if (packed.bias.defined() || !packed.pairing.empty()) return Invalid("the depthwise kernel packs only weights");
+    k->weights_ = w;
+    return Finish(std::move(k), describe_only);
+  }
+
+  std::optional<PackedConvWeights> packed() const override {
+    PackedConvWeights out;
+    out.packing = Packing();
+    out.weights = weights_;
+    return out;
   }
 
   static std::string Description(Isa isa) { return absl::StrCat("u8s8.", IsaName(isa), ".depthwise"); }
@@ -197,9 +205,9 @@ class U8S8Depthwise final : public Conv2DKernel {
     const int64_t kk = k.params_.kernel_h * k.params_.kernel_w;
     DwRow r;
     r.in = c.in + nb * c.plane_in;
-    r.w = k.w_.data() + b * kk * 16;
-    if (!k.w_pairs_.empty()) r.w_pairs = k.w_pairs_.data() + b * CeilDiv(kk, 2) * 32;
-    if (!k.w16_.empty()) r.w16 = k.w16_.data() + b * kk * 16;
+    if (k.form_ == Form::kInt32) r.w = k.weights_.data<int32_t>() + b * kk * 16;
+    if (k.form_ == Form::kInt16) r.w16 = k.weights_.data<int16_t>() + b * kk * 16;
+    if (k.form_ == Form::kPairs) r.w_pairs = k.weights_.data<int16_t>() + b * CeilDiv(kk, 2) * 32;
     r.bias = k.bias_.data() + b * 16;
     r.mult = k.mult_.data() + b * 16;
     r.oh = oy;
@@ -215,22 +223,79 @@ class U8S8Depthwise final : public Conv2DKernel {
     k.fn_(c.geom, r);
   }
 
+  // The weights as the level's microkernel reads them, [ocb][taps][16]:
+  // int32 (AVX-512 VNNI, scalar: DwRow::w), int16 (NEON: DwRow::w16), or
+  // int16 pairs of taps [ocb][ceil(taps / 2)][16][2] (AVX2: DwRow::w_pairs).
+  enum class Form { kInt32, kInt16, kPairs };
+
+  // Everything but the weights and the microkernel.
+  static absl::StatusOr<std::unique_ptr<U8S8Depthwise>> Begin(const QuantizedConvParams& p, Isa isa) {
+    const bool neon = isa == Isa::kDotprod || isa == Isa::kI8mm;
+    if (isa != Isa::kScalar && isa != Isa::kAvx2 && isa != Isa::kAvx512vnni && !neon) {
+      return Invalid("no u8s8 depthwise kernel for ", IsaName(isa));
+    }
+    std::unique_ptr<U8S8Depthwise> k(new U8S8Depthwise());
+    k->params_ = p;
+    k->isa_ = isa;
+    k->form_ = isa == Isa::kAvx2 ? Form::kPairs : neon ? Form::kInt16 : Form::kInt32;
+    k->in_block_ = U8S8InputBlock(p);
+    k->out_block_ = kU8S8OutputBlock;
+    const IoLayouts layouts = LayoutsU8S8(p);
+    k->input_layout_ = layouts.input;
+    k->output_layout_ = layouts.output;
+    k->mult_ch_ = p.out_channels / p.groups;
+    k->ocb_ = CeilDiv(p.out_channels, 16);
+    k->ep_ = MakeEpilogue(p);
+    k->bias_ = PaddedBias(p, k->ocb_ * 16);
+    k->mult_ = PaddedMultipliers(p, k->ocb_ * 16);
+    k->pad_small_maps_ = isa != Isa::kScalar;
+    k->description_ = Description(isa);
+    return k;
+  }
+
+  // The microkernel, unless only described (a build for another
+  // architecture lacks it).
+  static absl::StatusOr<std::unique_ptr<Conv2DKernel>> Finish(std::unique_ptr<U8S8Depthwise> k,
+                                                              bool describe_only) {
+    if (describe_only) return std::unique_ptr<Conv2DKernel>(std::move(k));
+    k->fn_ = &internal::DwRowScalar;
+    if (k->isa_ == Isa::kAvx512vnni) k->fn_ = internal::GetDwRowAvx512Vnni();
+    if (k->isa_ == Isa::kAvx2) k->fn_ = internal::GetDwRowAvx2();
+    if (k->form_ == Form::kInt16) k->fn_ = internal::GetDwRowNeon();
+    if (k->fn_ == nullptr) return absl::InternalError("missing depthwise microkernel");
+    return std::unique_ptr<Conv2DKernel>(std::move(k));
+  }
+
+  tensor::DType WeightsDType() const { return form_ == Form::kInt32 ? DType::kI32 : DType::kI16; }
+  int64_t WeightsCount() const {
+    const int64_t kk = params_.kernel_h * params_.kernel_w;
+    return ocb_ * 16 * (form_ == Form::kPairs ? 2 * CeilDiv(kk, 2) : kk);
+  }
+  std::string Packing() const { return absl::StrCat(description_, " packing=", kDepthwisePackingVersion); }
+
+  Isa isa_ = Isa::kScalar;
+  Form form_ = Form::kInt32;
   int64_t mult_ch_ = 1, ocb_ = 0;
   bool pad_small_maps_ = false;  // see RunImpl
   Epilogue ep_;
-  std::vector<int32_t> bias_, w_;
-  std::vector<int16_t> w_pairs_;  // AVX2 (DwRow::w_pairs)
-  std::vector<int16_t> w16_;      // NEON (DwRow::w16)
+  std::vector<int32_t> bias_;
   std::vector<float> mult_;
+  Tensor weights_;  // its own or a plan's
   DwRowFn fn_ = nullptr;
 };
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Conv2DKernel>> MakeU8S8Depthwise(const std::vector<int16_t>& weight,
-                                                                const QuantizedConvParams& params,
-                                                                Isa isa) {
-  return U8S8Depthwise::Make(weight, params, isa);
+                                                                const QuantizedConvParams& params, Isa isa,
+                                                                bool describe_only) {
+  return U8S8Depthwise::Make(weight, params, isa, describe_only);
+}
+
+absl::StatusOr<std::unique_ptr<Conv2DKernel>> RestoreU8S8Depthwise(const PackedConvWeights& packed,
+                                                                   const QuantizedConvParams& params, Isa isa,
+                                                                   bool describe_only) {
+  return U8S8Depthwise::Restore(packed, params, isa, describe_only);
 }
 
 std::string DescribeU8S8Depthwise(Isa isa) { return U8S8Depthwise::Description(isa); }

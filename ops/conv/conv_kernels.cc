@@ -3,9 +3,9 @@
 //
 // Kernels of qnn.conv2d_requantize (built by FuseOps) for the implementations
 // that have one: the native spatial-pack kernels and XNNPACK. The
-// spatial-pack kernels (but the u8s8 depthwise one) hand their packed weights
-// to a binary plan, whose load restores them without packing; the others
-// pack when the plan is loaded. The activations arrive and leave in the
+// spatial-pack kernels hand their packed weights to a binary plan, whose
+// load restores them without packing; XNNPACK's pack inside its operators
+// when the plan is loaded. The activations arrive and leave in the
 // layouts the graph gives the op (data_layout, out_layout: AlterOpLayout sets
 // the decision's); a kernel given NCHW converts around its run.
 #include <cmath>
@@ -258,14 +258,14 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateSpatialPack(
 }
 
 // The kernel CreateSpatialPack made, from the packed state it saved: u8s8
-// weights, bias and pairing, or int16 weights.
+// weights, with the dense kernels' bias and pairing, or int16 weights.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> RestoreSpatialPack(const ir::Node& n, bool int16, sp::Isa isa,
                                                                    sp::Arithmetic arith, const PackedState& state) {
   const size_t blobs = state.blobs.size();
-  if ((int16 ? blobs != 1 : blobs < 2) || state.inputs != std::vector<int>{kWeight}) {
+  if ((int16 ? blobs != 1 : blobs < 1) || state.inputs != std::vector<int>{kWeight}) {
     return absl::InvalidArgumentError(absl::StrCat(
         n.Describe(), ": a spatial-pack kernel's state is its packed weights",
-        int16 ? "" : ", bias and pairing", ", for input ", kWeight));
+        int16 ? "" : " (and a dense kernel's bias and pairing)", ", for input ", kWeight));
   }
   ASSIGN_OR_RETURN(SpatialPackSetup s, SetUpSpatialPack(n));
   sp::PackedConvWeights w{state.packing, state.blobs[0], Tensor(), {}};
@@ -274,8 +274,8 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> RestoreSpatialPack(const ir::Nod
     if (!kernel.ok()) return Prefixed(n, kernel.status());
     return Wrapped(n, s, *std::move(kernel));
   }
-  w.bias = state.blobs[1];
-  w.pairing.assign(state.blobs.begin() + 2, state.blobs.end());
+  if (blobs > 1) w.bias = state.blobs[1];
+  if (blobs > 2) w.pairing.assign(state.blobs.begin() + 2, state.blobs.end());
   const bool runnable = sp::IsaSupported(isa);
   auto kernel = sp::Conv2DKernel::RestoreU8S8(s.weight_shape, s.params, s.knobs, isa, arith, w, runnable);
   if (!kernel.ok()) return Prefixed(n, kernel.status());
