@@ -516,6 +516,26 @@ void CheckDamagedPairing(const Problem& p, const U8S8Variant& v, const PackedCon
   EXPECT_FALSE(Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, fewer, false).ok());
 }
 
+// `restore` given `w` damaged three ways: another packing's name, weights of
+// 3 bytes, and a 1-channel bias; each must be refused.
+struct Damaged {
+  absl::Status packing, weights, bias;
+};
+Damaged RestoreDamaged(const PackedConvWeights& w,
+                       const std::function<absl::Status(const PackedConvWeights&)>& restore) {
+  Damaged out;
+  PackedConvWeights other = w;
+  other.packing += "x";
+  out.packing = restore(other);
+  other = w;
+  other.weights = Tensor::FromVector<int8_t>({3}, {1, 2, 3});
+  out.weights = restore(other);
+  other = w;
+  other.bias = Tensor::FromVector<int32_t>({1}, {0});
+  out.bias = restore(other);
+  return out;
+}
+
 TEST(PackedWeightsTest, PackedOnceRestoredOrRefused) {
   const Problem p = MakeProblem({"packed", 1, 40, 7, 9, 40, 3, 3, {1, 1}, {1, 1, 1, 1}}, false);
   int restorable = 0;
@@ -544,18 +564,12 @@ TEST(PackedWeightsTest, PackedOnceRestoredOrRefused) {
     auto restored = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, *w, /*bind=*/false);
     ASSERT_TRUE(restored.ok()) << v.name << ": " << restored.status();
     EXPECT_TRUE((*restored)->packed()->weights.BitwiseEquals(w->weights));
-    PackedConvWeights other = *w;
-    other.packing += "x";
-    auto bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
-    EXPECT_NE(bad.status().message().find("packed as"), std::string::npos) << bad.status();
-    other = *w;
-    other.weights = Tensor::FromVector<int8_t>({3}, {1, 2, 3});
-    bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
-    EXPECT_NE(bad.status().message().find("packed weights should be i8["), std::string::npos) << bad.status();
-    other = *w;
-    other.bias = Tensor::FromVector<int32_t>({1}, {0});
-    bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
-    EXPECT_NE(bad.status().message().find("packed bias should be i32["), std::string::npos) << bad.status();
+    const Damaged bad = RestoreDamaged(*w, [&](const PackedConvWeights& d) {
+      return Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, d, false).status();
+    });
+    EXPECT_NE(bad.packing.message().find("packed as"), std::string::npos) << bad.packing;
+    EXPECT_NE(bad.weights.message().find("packed weights should be i8["), std::string::npos) << bad.weights;
+    EXPECT_NE(bad.bias.message().find("packed bias should be i32["), std::string::npos) << bad.bias;
     // Another tile packs otherwise.
     const KnobMap tiles = {{"tile_co", 16}};
     auto other_tiles = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, tiles, v.isa, v.arith, *w, false);
@@ -589,17 +603,12 @@ TEST(PackedWeightsTest, DepthwisePackedOnceRestoredOrRefused) {
     auto restored = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, *w, /*bind=*/false);
     ASSERT_TRUE(restored.ok()) << v.name << ": " << restored.status();
     EXPECT_EQ((*restored)->packed()->weights.raw_data(), w->weights.raw_data()) << "used in place";
-    PackedConvWeights other = *w;
-    other.packing += "x";
-    auto bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
-    EXPECT_NE(bad.status().message().find("packed as"), std::string::npos) << bad.status();
-    other = *w;
-    other.weights = Tensor::FromVector<int8_t>({3}, {1, 2, 3});
-    bad = Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false);
-    EXPECT_NE(bad.status().message().find("packed weights should be i"), std::string::npos) << bad.status();
-    other = *w;
-    other.bias = Tensor::FromVector<int32_t>({1}, {0});
-    EXPECT_FALSE(Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, other, false).ok());
+    const Damaged bad = RestoreDamaged(*w, [&](const PackedConvWeights& d) {
+      return Conv2DKernel::RestoreU8S8(p.w.shape(), p.params, {}, v.isa, v.arith, d, false).status();
+    });
+    EXPECT_NE(bad.packing.message().find("packed as"), std::string::npos) << bad.packing;
+    EXPECT_NE(bad.weights.message().find("packed weights should be i"), std::string::npos) << bad.weights;
+    EXPECT_NE(bad.bias.message().find("packs only weights"), std::string::npos) << bad.bias;
   }
   EXPECT_GE(restorable, 3);
 }
@@ -619,17 +628,12 @@ TEST(PackedWeightsTest, Int16RestoredOrRefused) {
     auto restored = Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, *w);
     ASSERT_TRUE(restored.ok()) << restored.status();
     EXPECT_EQ((*restored)->packed()->weights.raw_data(), w->weights.raw_data()) << "used in place";
-    PackedConvWeights other = *w;
-    other.packing += "x";
-    auto bad = Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, other);
-    EXPECT_NE(bad.status().message().find("packed as"), std::string::npos) << bad.status();
-    other = *w;
-    other.weights = Tensor::FromVector<int16_t>({3}, {1, 2, 3});
-    bad = Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, other);
-    EXPECT_NE(bad.status().message().find("packed weights should be i16["), std::string::npos) << bad.status();
-    other = *w;
-    other.bias = Tensor::FromVector<int32_t>({1}, {0});
-    EXPECT_FALSE(Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, other).ok());
+    const Damaged bad = RestoreDamaged(*w, [&](const PackedConvWeights& d) {
+      return Conv2DKernel::RestoreInt16(p.w.shape(), p.params, {}, d).status();
+    });
+    EXPECT_NE(bad.packing.message().find("packed as"), std::string::npos) << bad.packing;
+    EXPECT_NE(bad.weights.message().find("packed weights should be i16["), std::string::npos) << bad.weights;
+    EXPECT_NE(bad.bias.message().find("packs only weights"), std::string::npos) << bad.bias;
     if (!depthwise) {
       const KnobMap tiles = {{"tile_co", 4}};
       EXPECT_FALSE(Conv2DKernel::RestoreInt16(p.w.shape(), p.params, tiles, *w).ok());
