@@ -22,8 +22,19 @@
 namespace qnnc::runtime {
 
 uint64_t PlanChecksum(const void* plan, uint64_t size) {
-  const auto* bytes = static_cast<const uint8_t*>(plan);
-  return XXH3_64bits(bytes + kBinaryPlanHeaderBytes, size - kBinaryPlanHeaderBytes);
+  const char* bytes = static_cast<const char*>(plan);
+  return PlanChecksumOfPieces([&](const PlanPieceSink& sink) {
+    sink(bytes + kBinaryPlanHeaderBytes, size - kBinaryPlanHeaderBytes);
+  });
+}
+
+uint64_t PlanChecksumOfPieces(const std::function<void(const PlanPieceSink&)>& pieces) {
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  pieces([state](const char* bytes, size_t size) { XXH3_64bits_update(state, bytes, size); });
+  const uint64_t digest = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return digest;
 }
 
 bool IsBinaryPlan(absl::string_view first_bytes) {

@@ -3,7 +3,9 @@
 #ifndef QNNC_RUNTIME_BINARY_PLAN_HEADER_H_
 #define QNNC_RUNTIME_BINARY_PLAN_HEADER_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <cstring>
 
 #include "runtime/binary_plan.h"
@@ -42,6 +44,11 @@ inline PlanHeader ReadPlanHeader(const uint8_t* in) {
 
 // XXH3-64 of every byte after the header (`size` counts the header too).
 uint64_t PlanChecksum(const void* plan, uint64_t size);
+// The same checksum of bytes that follow the header in pieces: `pieces`
+// hands each, in file order, to the function it is given (a plan written
+// from where its bytes are).
+using PlanPieceSink = std::function<void(const char* bytes, size_t size)>;
+uint64_t PlanChecksumOfPieces(const std::function<void(const PlanPieceSink&)>& pieces);
 
 }  // namespace qnnc::runtime
 

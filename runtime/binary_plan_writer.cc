@@ -14,8 +14,6 @@
 #include "runtime/binary_plan_header.h"
 #include "runtime/plan_generated.h"
 #include "util/status_macros.h"
-#define XXH_INLINE_ALL
-#include "xxhash.h"
 
 namespace qnnc::runtime {
 namespace {
@@ -119,7 +117,7 @@ absl::StatusOr<std::vector<flatbuffers::Offset<fb::Node>>> NodesOf(Builder& b, c
 // write, from where the bytes are: the file is never assembled in memory.
 absl::Status WriteSections(PlanHeader header, const Builder& b, const DataSection& data, std::ostream& out) {
   static const char kZeros[4096] = {};
-  auto for_each_piece = [&](const std::function<void(const char*, size_t)>& f) {
+  auto for_each_piece = [&](const PlanPieceSink& f) {
     auto zeros = [&](int64_t n) {
       for (; n > 0; n -= static_cast<int64_t>(sizeof(kZeros))) {
         f(kZeros, static_cast<size_t>(std::min<int64_t>(n, sizeof(kZeros))));
@@ -135,11 +133,7 @@ absl::Status WriteSections(PlanHeader header, const Builder& b, const DataSectio
     }
     zeros(static_cast<int64_t>(header.data_size) - at);
   };
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  for_each_piece([&](const char* p, size_t n) { XXH3_64bits_update(state, p, n); });
-  header.checksum = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
+  header.checksum = PlanChecksumOfPieces(for_each_piece);
   char head[kBinaryPlanHeaderBytes] = {};
   WritePlanHeader(header, head);
   out.write(head, sizeof(head));
