@@ -70,6 +70,19 @@ const DTypeNames& NamesOf(tensor::DType dtype) {
   throw std::runtime_error("a dtype without a numpy type");
 }
 
+// numpy's dtype object of `dtype`, made from its name once: run() checks and
+// makes arrays with it on every call, and a dtype from a name parses the name.
+// Called with the GIL held; kept for the process's life (never destroyed
+// after the interpreter).
+py::dtype NumpyDType(tensor::DType dtype) {
+  static auto* made = new std::vector<std::pair<tensor::DType, py::dtype>>();
+  for (const auto& [d, numpy] : *made) {
+    if (d == dtype) return numpy;
+  }
+  made->emplace_back(dtype, py::dtype(NamesOf(dtype).numpy));
+  return made->back().second;
+}
+
 // What ORT's get_inputs()/get_outputs() give: .name, .shape, .type.
 struct NodeArg {
   std::string name;
@@ -95,7 +108,7 @@ tensor::Tensor InputTensor(const TensorInfo& info, const py::handle& value, std:
   py::array array = py::reinterpret_borrow<py::array>(value);
   const DTypeNames& names = NamesOf(info.dtype);
   std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
-  if (!array.dtype().equal(py::dtype(names.numpy)) || shape != info.shape) {
+  if (!array.dtype().equal(NumpyDType(info.dtype)) || shape != info.shape) {
     std::string got = py::str(array.dtype()).cast<std::string>() + "[";
     for (size_t i = 0; i < shape.size(); ++i) got += (i ? "," : "") + std::to_string(shape[i]);
     std::string want = std::string(tensor::DTypeName(info.dtype)) + "[";
@@ -115,7 +128,7 @@ py::array OutputArray(const tensor::Tensor& t) {
   auto* owner = new tensor::Tensor(t);
   py::capsule keep(owner, [](void* p) { delete static_cast<tensor::Tensor*>(p); });
   std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
-  return py::array(py::dtype(NamesOf(t.dtype()).numpy), shape, t.raw_data(), keep);
+  return py::array(NumpyDType(t.dtype()), shape, t.raw_data(), keep);
 }
 
 class InferenceSession {
