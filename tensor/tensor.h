@@ -82,6 +82,11 @@ class Tensor {
   static Tensor FromVector(Shape shape, const std::vector<T>& values);
   template <typename T>
   static Tensor Scalar(T value) { return FromVector<T>({}, {value}); }
+  // A copy of the elements, FromVector's inverse; T is the dtype's type.
+  template <typename T>
+  std::vector<T> ToVector() const {
+    return std::vector<T>(data<T>(), data<T>() + num_elements_);
+  }
 
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }

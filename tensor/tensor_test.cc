@@ -89,6 +89,14 @@ TEST(Tensor, ReshapeAndClone) {
   EXPECT_TRUE(t.BitwiseEquals(*r->Reshaped({2, 2})));
 }
 
+TEST(Tensor, ToVectorInvertsFromVector) {
+  const std::vector<float> values = {1.5f, -0.0f, 3e38f, -7.25f, 0.125f, 42.0f};
+  const Tensor t = Tensor::FromVector<float>({2, 3}, values);
+  EXPECT_EQ(t.ToVector<float>(), values);
+  EXPECT_EQ(Tensor::Scalar<int64_t>(-5).ToVector<int64_t>(), (std::vector<int64_t>{-5}));
+  EXPECT_TRUE(Tensor::Zeros(DType::kU8, {0, 4}).ToVector<uint8_t>().empty());
+}
+
 TEST(Tensor, Strides) {
   EXPECT_EQ(Strides({2, 3, 4}), (std::vector<int64_t>{12, 4, 1}));
   EXPECT_EQ(ShapeToString({1, 3}), "1x3");

@@ -18,10 +18,6 @@ std::vector<float> Iota(int64_t n) {
   return v;
 }
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 // The ONNX Conv examples: x = 0..24 (or 0..34), 3x3 kernel of ones.
 TEST(Conv2DTest, OnnxExampleWithPadding) {
@@ -32,13 +28,13 @@ TEST(Conv2DTest, OnnxExampleWithPadding) {
   auto y = Conv2D(x, w, p);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (tensor::Shape{1, 1, 5, 5}));
-  EXPECT_EQ(Values<float>(*y),
+  EXPECT_EQ(y->ToVector<float>(),
             (std::vector<float>{12,  21, 27, 33,  24,  33,  54,  63, 72,  51,  63,  99, 108,
                                 117, 81, 93, 144, 153, 162, 111, 72, 111, 117, 123, 84}));
   p.pads = {0, 0, 0, 0};
   y = Conv2D(x, w, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{54, 63, 72, 99, 108, 117, 144, 153, 162}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{54, 63, 72, 99, 108, 117, 144, 153, 162}));
 }
 
 TEST(Conv2DTest, OnnxExampleStridesAndAsymmetricPadding) {
@@ -50,13 +46,13 @@ TEST(Conv2DTest, OnnxExampleStridesAndAsymmetricPadding) {
   auto y = Conv2D(x, w, p);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (tensor::Shape{1, 1, 4, 3}));
-  EXPECT_EQ(Values<float>(*y),
+  EXPECT_EQ(y->ToVector<float>(),
             (std::vector<float>{12, 27, 24, 63, 108, 81, 123, 198, 141, 112, 177, 124}));
   p.pads = {1, 0, 1, 0};  // top, left, bottom, right
   y = Conv2D(x, w, p);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (tensor::Shape{1, 1, 4, 2}));
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{21, 33, 99, 117, 189, 207, 171, 183}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{21, 33, 99, 117, 189, 207, 171, 183}));
 }
 
 TEST(Conv2DTest, DilationHandComputed) {
@@ -70,7 +66,7 @@ TEST(Conv2DTest, DilationHandComputed) {
   auto y = Conv2D(x, w, p);
   ASSERT_TRUE(y.ok()) << y.status();
   // (0,0): 0*1 + 2*2 + 8*3 + 10*4 = 68; each step right adds 10, down adds 40.
-  EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{68, 78, 108, 118}));
+  EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{68, 78, 108, 118}));
 }
 
 TEST(Conv2DTest, IntegerAccumulatorWraps) {
@@ -157,7 +153,7 @@ TEST(Conv2DTest, F32MatchesNaiveLoop) {
                     Tensor::FromVector<float>({cf.o, cf.c / cf.groups, cf.kh, cf.kw}, ws), nv.p);
     ASSERT_TRUE(y.ok()) << y.status();
     EXPECT_EQ(y->shape(), (tensor::Shape{cf.n, cf.o, nv.OutH(), nv.OutW()}));
-    EXPECT_EQ(Values<float>(*y), expected);  // same summation order: bitwise equal
+    EXPECT_EQ(y->ToVector<float>(), expected);  // same summation order: bitwise equal
   }
 }
 
@@ -187,7 +183,7 @@ TEST(Conv2DTest, QuantizedPerChannelMatchesNaiveLoop) {
                        Tensor::FromVector<int8_t>({cf.o, cf.c / cf.groups, cf.kh, cf.kw}, ws),
                        Tensor::Scalar<uint8_t>(zx), Tensor::FromVector<int8_t>({cf.o}, zw), nv.p);
     ASSERT_TRUE(y.ok()) << y.status();
-    std::vector<int32_t> got = Values<int32_t>(*y);
+    std::vector<int32_t> got = y->ToVector<int32_t>();
     ASSERT_EQ(got.size(), expected.size());
     for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], expected[i]) << "at " << i;
   }

@@ -12,10 +12,6 @@ using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 TEST(DenseTest, F32HandComputed) {
   Tensor x = Tensor::FromVector<float>({2, 3}, {1, 2, 3, 4, 5, 6});
@@ -23,7 +19,7 @@ TEST(DenseTest, F32HandComputed) {
   auto y = DenseF32(x, w);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{2, 2}));
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{-2, 3, -2, 7.5}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{-2, 3, -2, 7.5}));
 }
 
 TEST(DenseTest, QnnDensePerChannelZeroPoint) {
@@ -36,7 +32,7 @@ TEST(DenseTest, QnnDensePerChannelZeroPoint) {
   // Row 0: x - zx = (2, -8). n=0: 2*1 + -8*2 = -14; n=1: 2*-4 + -8*3 = -32;
   // n=2: 2*128 + -8*-127 = 1272. Row 1: (-128, 127): -128 + 254 = 126;
   // 512 + 381 = 893; -16384 - 16129 = -32513.
-  EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{-14, -32, 1272, 126, 893, -32513}));
+  EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{-14, -32, 1272, 126, 893, -32513}));
 }
 
 TEST(DenseTest, ThreadPoolMatchesSerial) {
@@ -58,11 +54,11 @@ TEST(MatMulTest, NumpyRankOnePromotion) {
   auto mv = MatMul(m, v3);  // [2, 3] x [3] -> [2]
   ASSERT_TRUE(mv.ok()) << mv.status();
   EXPECT_EQ(mv->shape(), (Shape{2}));
-  EXPECT_EQ(Values<float>(*mv), (std::vector<float>{9, 21}));
+  EXPECT_EQ(mv->ToVector<float>(), (std::vector<float>{9, 21}));
   auto vm = MatMul(v2, m);  // [2] x [2, 3] -> [3]
   ASSERT_TRUE(vm.ok()) << vm.status();
   EXPECT_EQ(vm->shape(), (Shape{3}));
-  EXPECT_EQ(Values<float>(*vm), (std::vector<float>{-3, -3, -3}));
+  EXPECT_EQ(vm->ToVector<float>(), (std::vector<float>{-3, -3, -3}));
   auto dot = MatMul(v3, v3);  // [3] x [3] -> scalar
   ASSERT_TRUE(dot.ok()) << dot.status();
   EXPECT_EQ(dot->shape(), (Shape{}));
@@ -77,7 +73,7 @@ TEST(MatMulTest, BroadcastBatch) {
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->dtype(), DType::kI32);
   EXPECT_EQ(y->shape(), (Shape{2, 3, 1, 1}));
-  EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{1, 2, 3, 3, 4, 7}));
+  EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{1, 2, 3, 3, 4, 7}));
 }
 
 TEST(MatMulTest, QnnMatMulPerColumnZeroPoint) {
@@ -87,7 +83,7 @@ TEST(MatMulTest, QnnMatMulPerColumnZeroPoint) {
       QnnMatMul(a, b, Tensor::Scalar<uint8_t>(10), Tensor::FromVector<int32_t>({3}, {1, 0, -1}));
   ASSERT_TRUE(y.ok()) << y.status();
   // a - za = [[0, 2], [-2, 1]]; b - zb = [[0, 2, 4], [3, 5, 7]].
-  EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{6, 10, 14, 3, 1, -1}));
+  EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{6, 10, 14, 3, 1, -1}));
 }
 
 TEST(MatMulTest, Errors) {

@@ -14,10 +14,6 @@ using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 TEST(ElementwiseTest, BroadcastF32) {
   Tensor a = Tensor::FromVector<float>({2, 1, 3}, {1, 2, 3, 4, 5, 6});
@@ -25,16 +21,16 @@ TEST(ElementwiseTest, BroadcastF32) {
   auto y = Add(a, b);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{2, 2, 3}));
-  EXPECT_EQ(Values<float>(*y),
+  EXPECT_EQ(y->ToVector<float>(),
             (std::vector<float>{11, 12, 13, 21, 22, 23, 14, 15, 16, 24, 25, 26}));
   auto d = Divide(Tensor::Scalar<float>(1), Tensor::FromVector<float>({3}, {2, 0, -4}));
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(Values<float>(*d),
+  EXPECT_EQ(d->ToVector<float>(),
             (std::vector<float>{0.5f, std::numeric_limits<float>::infinity(), -0.25f}));
   auto s = Subtract(Tensor::FromVector<float>({1, 2}, {5, 6}),
                     Tensor::FromVector<float>({2, 1}, {1, 2}));
   ASSERT_TRUE(s.ok()) << s.status();
-  EXPECT_EQ(Values<float>(*s), (std::vector<float>{4, 5, 3, 4}));
+  EXPECT_EQ(s->ToVector<float>(), (std::vector<float>{4, 5, 3, 4}));
 }
 
 TEST(ElementwiseTest, IntegerWrapAndTruncation) {
@@ -42,13 +38,13 @@ TEST(ElementwiseTest, IntegerWrapAndTruncation) {
   Tensor b = Tensor::FromVector<int8_t>({4}, {100, -1, 2, 2});
   auto add = Add(a, b);
   ASSERT_TRUE(add.ok()) << add.status();
-  EXPECT_EQ(Values<int8_t>(*add), (std::vector<int8_t>{-56, 127, 9, -5}));
+  EXPECT_EQ(add->ToVector<int8_t>(), (std::vector<int8_t>{-56, 127, 9, -5}));
   auto mul = Multiply(a, b);
   ASSERT_TRUE(mul.ok()) << mul.status();
-  EXPECT_EQ(Values<int8_t>(*mul), (std::vector<int8_t>{16, -128, 14, -14}));
+  EXPECT_EQ(mul->ToVector<int8_t>(), (std::vector<int8_t>{16, -128, 14, -14}));
   auto div = Divide(a, b);
   ASSERT_TRUE(div.ok()) << div.status();
-  EXPECT_EQ(Values<int8_t>(*div), (std::vector<int8_t>{1, -128, 3, -3}));
+  EXPECT_EQ(div->ToVector<int8_t>(), (std::vector<int8_t>{1, -128, 3, -3}));
   auto sub = Subtract(Tensor::Scalar<uint8_t>(1), Tensor::Scalar<uint8_t>(2));
   ASSERT_TRUE(sub.ok()) << sub.status();
   EXPECT_EQ(sub->data<uint8_t>()[0], 255);
@@ -66,8 +62,8 @@ TEST(ElementwiseTest, MaxMin) {
   Tensor b = Tensor::Scalar<int32_t>(2);
   auto mx = Maximum(a, b), mn = Minimum(a, b);
   ASSERT_TRUE(mx.ok() && mn.ok());
-  EXPECT_EQ(Values<int32_t>(*mx), (std::vector<int32_t>{2, 5, 2}));
-  EXPECT_EQ(Values<int32_t>(*mn), (std::vector<int32_t>{1, 2, -3}));
+  EXPECT_EQ(mx->ToVector<int32_t>(), (std::vector<int32_t>{2, 5, 2}));
+  EXPECT_EQ(mn->ToVector<int32_t>(), (std::vector<int32_t>{1, 2, -3}));
 }
 
 TEST(ElementwiseTest, Errors) {
@@ -85,11 +81,11 @@ TEST(BiasAddTest, AlongChannels) {
   Tensor x = Tensor::FromVector<float>({1, 2, 2, 1}, {1, 2, 3, 4});
   auto y = BiasAdd(x, Tensor::FromVector<float>({2}, {10, 20}), 1);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{11, 12, 23, 24}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{11, 12, 23, 24}));
   auto z = BiasAdd(Tensor::FromVector<int32_t>({2, 2}, {1, 2, 3, 4}),
                    Tensor::FromVector<int32_t>({2}, {-1, 1}), -1);
   ASSERT_TRUE(z.ok()) << z.status();
-  EXPECT_EQ(Values<int32_t>(*z), (std::vector<int32_t>{0, 3, 2, 5}));
+  EXPECT_EQ(z->ToVector<int32_t>(), (std::vector<int32_t>{0, 3, 2, 5}));
   EXPECT_FALSE(BiasAdd(x, Tensor::FromVector<float>({3}, {1, 2, 3}), 1).ok());
   EXPECT_FALSE(BiasAdd(x, Tensor::FromVector<float>({2}, {1, 2}), 4).ok());
   EXPECT_FALSE(BiasAdd(x, Tensor::FromVector<int32_t>({2}, {1, 2}), 1).ok());

@@ -12,24 +12,20 @@ using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 TEST(TransposeTest, HandComputed) {
   Tensor x = Tensor::FromVector<int16_t>({2, 3}, {1, 2, 3, 4, 5, 6});
   auto y = Transpose(x, {1, 0});
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{3, 2}));
-  EXPECT_EQ(Values<int16_t>(*y), (std::vector<int16_t>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(y->ToVector<int16_t>(), (std::vector<int16_t>{1, 4, 2, 5, 3, 6}));
   Tensor z = Tensor::FromVector<float>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
   auto t = Transpose(z, {2, 0, 1});  // out[k][i][j] = z[i][j][k]
   ASSERT_TRUE(t.ok()) << t.status();
-  EXPECT_EQ(Values<float>(*t), (std::vector<float>{0, 2, 4, 6, 1, 3, 5, 7}));
+  EXPECT_EQ(t->ToVector<float>(), (std::vector<float>{0, 2, 4, 6, 1, 3, 5, 7}));
   auto rev = Transpose(z, {});
   ASSERT_TRUE(rev.ok()) << rev.status();
-  EXPECT_EQ(Values<float>(*rev), (std::vector<float>{0, 4, 2, 6, 1, 5, 3, 7}));
+  EXPECT_EQ(rev->ToVector<float>(), (std::vector<float>{0, 4, 2, 6, 1, 5, 3, 7}));
   EXPECT_FALSE(Transpose(z, {0, 0, 1}).ok());
   EXPECT_FALSE(Transpose(z, {0, 1}).ok());
   EXPECT_FALSE(Transpose(z, {0, 1, 3}).ok());
@@ -41,11 +37,11 @@ TEST(ConcatTest, Axes) {
   auto y = Concat({a, b}, -1);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{2, 3}));
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{1, 2, 5, 3, 4, 6}));
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{1, 2, 5, 3, 4, 6}));
   auto z = Concat(
       {a, Tensor::FromVector<uint8_t>({1, 2}, {7, 8}), Tensor::Zeros(DType::kU8, {0, 2})}, 0);
   ASSERT_TRUE(z.ok()) << z.status();
-  EXPECT_EQ(Values<uint8_t>(*z), (std::vector<uint8_t>{1, 2, 3, 4, 7, 8}));
+  EXPECT_EQ(z->ToVector<uint8_t>(), (std::vector<uint8_t>{1, 2, 3, 4, 7, 8}));
   EXPECT_FALSE(Concat({a, b}, 0).ok());
   EXPECT_FALSE(Concat({a, Tensor::Zeros(DType::kI8, {2, 2})}, 0).ok());
   EXPECT_FALSE(Concat({}, 0).ok());
@@ -57,23 +53,23 @@ TEST(PadTest, Modes) {
   // ONNX Pad examples (pads [0, 2, 0, 0]).
   auto c = Pad(x, {0, 2, 0, 0}, "constant", 0.0);
   ASSERT_TRUE(c.ok()) << c.status();
-  EXPECT_EQ(Values<float>(*c),
+  EXPECT_EQ(c->ToVector<float>(),
             (std::vector<float>{0, 0, 1.0f, 1.2f, 0, 0, 2.3f, 3.4f, 0, 0, 4.5f, 5.7f}));
   auto r = Pad(x, {0, 1, 0, 0}, "reflect");
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(Values<float>(*r),
+  EXPECT_EQ(r->ToVector<float>(),
             (std::vector<float>{1.2f, 1.0f, 1.2f, 3.4f, 2.3f, 3.4f, 5.7f, 4.5f, 5.7f}));
   auto e = Pad(x, {0, 2, 0, 0}, "edge");
   ASSERT_TRUE(e.ok()) << e.status();
-  EXPECT_EQ(Values<float>(*e), (std::vector<float>{1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f, 2.3f, 3.4f,
+  EXPECT_EQ(e->ToVector<float>(), (std::vector<float>{1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f, 2.3f, 3.4f,
                                                    4.5f, 4.5f, 4.5f, 5.7f}));
   Tensor v = Tensor::FromVector<int8_t>({4}, {1, 2, 3, 4});
   auto r2 = Pad(v, {2, 3}, "reflect");
   ASSERT_TRUE(r2.ok()) << r2.status();
-  EXPECT_EQ(Values<int8_t>(*r2), (std::vector<int8_t>{3, 2, 1, 2, 3, 4, 3, 2, 1}));
+  EXPECT_EQ(r2->ToVector<int8_t>(), (std::vector<int8_t>{3, 2, 1, 2, 3, 4, 3, 2, 1}));
   auto c2 = Pad(v, {1, 1}, "constant", 300.7);  // saturates to 127
   ASSERT_TRUE(c2.ok()) << c2.status();
-  EXPECT_EQ(Values<int8_t>(*c2), (std::vector<int8_t>{127, 1, 2, 3, 4, 127}));
+  EXPECT_EQ(c2->ToVector<int8_t>(), (std::vector<int8_t>{127, 1, 2, 3, 4, 127}));
   EXPECT_FALSE(Pad(v, {4, 0}, "reflect").ok());
   EXPECT_FALSE(Pad(v, {-1, 0}).ok());
   EXPECT_FALSE(Pad(v, {1}).ok());
@@ -85,7 +81,7 @@ TEST(ReshapeTest, CopiesAndInfers) {
   auto y = Reshape(x, {3, -1});
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{3, 2}));
-  EXPECT_EQ(Values<int32_t>(*y), Values<int32_t>(x));
+  EXPECT_EQ(y->ToVector<int32_t>(), x.ToVector<int32_t>());
   EXPECT_NE(y->raw_data(), x.raw_data());
   EXPECT_FALSE(Reshape(x, {4, -1}).ok());
   EXPECT_FALSE(Reshape(x, {-1, -1}).ok());

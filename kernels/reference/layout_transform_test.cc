@@ -13,10 +13,6 @@ using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 Tensor Iota(Shape shape) {
   int64_t n = 1;
@@ -31,7 +27,7 @@ TEST(LayoutTransformTest, NchwToNhwc) {
   auto y = LayoutTransform(x, "NCHW", "NHWC");
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{1, 1, 2, 3}));
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{0, 2, 4, 1, 3, 5}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{0, 2, 4, 1, 3, 5}));
   auto back = LayoutTransform(*y, "NHWC", "NCHW");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_TRUE(back->BitwiseEquals(x));
@@ -43,11 +39,11 @@ TEST(LayoutTransformTest, BlockedChannelsPadWithZeros) {
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{1, 2, 1, 2, 2}));
   // Block 0 = channels 0, 1; block 1 = channel 2 and a zero channel.
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{1, 3, 2, 4, 5, 0, 6, 0}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{1, 3, 2, 4, 5, 0, 6, 0}));
   auto back = LayoutTransform(*y, "NCHW2c", "NCHW");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->shape(), (Shape{1, 4, 1, 2}));
-  EXPECT_EQ(Values<int8_t>(*back), (std::vector<int8_t>{1, 2, 3, 4, 5, 6, 0, 0}));
+  EXPECT_EQ(back->ToVector<int8_t>(), (std::vector<int8_t>{1, 2, 3, 4, 5, 6, 0, 0}));
 }
 
 TEST(LayoutTransformTest, RoundTrips) {
@@ -71,11 +67,11 @@ TEST(LayoutTransformTest, Weights) {
   auto hwio = LayoutTransform(w, "OIHW", "HWIO");
   ASSERT_TRUE(hwio.ok()) << hwio.status();
   EXPECT_EQ(hwio->shape(), (Shape{1, 1, 3, 2}));
-  EXPECT_EQ(Values<float>(*hwio), (std::vector<float>{0, 3, 1, 4, 2, 5}));
+  EXPECT_EQ(hwio->ToVector<float>(), (std::vector<float>{0, 3, 1, 4, 2, 5}));
   auto ohwi = LayoutTransform(*hwio, "HWIO", "OHWI");
   ASSERT_TRUE(ohwi.ok()) << ohwi.status();
   EXPECT_EQ(ohwi->shape(), (Shape{2, 1, 1, 3}));
-  EXPECT_EQ(Values<float>(*ohwi), (std::vector<float>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(ohwi->ToVector<float>(), (std::vector<float>{0, 1, 2, 3, 4, 5}));
 }
 
 TEST(LayoutTransformTest, Errors) {

@@ -15,10 +15,6 @@ using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 Tensor Iota1(Shape shape) {  // 1, 2, 3, ...
   int64_t n = 1;
@@ -36,11 +32,11 @@ TEST(MaxPoolTest, OnnxCeilMode) {
   auto y = MaxPool2D(Iota1({1, 1, 4, 4}), p);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{1, 1, 2, 2}));
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{11, 12, 15, 16}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{11, 12, 15, 16}));
   p.ceil_mode = false;
   y = MaxPool2D(Iota1({1, 1, 4, 4}), p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{11}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{11}));
 }
 
 TEST(MaxPoolTest, CeilModeWindowsMustStartBeforeEndPadding) {
@@ -52,17 +48,17 @@ TEST(MaxPoolTest, CeilModeWindowsMustStartBeforeEndPadding) {
   Tensor x = Tensor::FromVector<int8_t>({1, 1, 6, 1}, {1, 5, 2, 8, 3, 4});
   auto y = MaxPool2D(x, p);  // windows {x0}, {x1,x2}, {x3,x4}, {x5}
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{1, 5, 8, 4}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{1, 5, 8, 4}));
   p.ceil_mode = false;
   y = MaxPool2D(x, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{1, 5, 8}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{1, 5, 8}));
   // H = 5, pads 1 + 1: a 4th window would start in the end padding.
   p.ceil_mode = true;
   p.pads = {1, 0, 1, 0};
   y = MaxPool2D(Tensor::FromVector<int8_t>({1, 1, 5, 1}, {-5, -4, -3, -2, -1}), p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{-5, -3, -1}));  // padding never wins
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{-5, -3, -1}));  // padding never wins
 }
 
 TEST(MaxPoolTest, DilationAndPadding) {
@@ -72,7 +68,7 @@ TEST(MaxPoolTest, DilationAndPadding) {
   Tensor x = Iota1({1, 1, 4, 4});
   auto y = MaxPool2D(x, p);  // ONNX maxpool_2d_dilations: [[11, 12], [15, 16]]
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{11, 12, 15, 16}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{11, 12, 15, 16}));
 }
 
 TEST(AvgPoolTest, OnnxPrecomputedPads) {
@@ -84,7 +80,7 @@ TEST(AvgPoolTest, OnnxPrecomputedPads) {
   const std::vector<float> expected = {7,  7.5f,  8,  8.5f,  9,  9.5f,  10, 10.5f, 11, 11.5f,
                                        12, 12.5f, 13, 13.5f, 14, 14.5f, 15, 15.5f, 16, 16.5f,
                                        17, 17.5f, 18, 18.5f, 19};
-  std::vector<float> got = Values<float>(*y);
+  std::vector<float> got = y->ToVector<float>();
   ASSERT_EQ(got.size(), expected.size());
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-5) << i;
   p.count_include_pad = true;
@@ -93,7 +89,7 @@ TEST(AvgPoolTest, OnnxPrecomputedPads) {
   const std::vector<float> with_pad = {
       2.52f, 3.6f, 4.8f,  4.08f, 3.24f, 4.56f,  6.4f,  8.4f,  7.04f, 5.52f, 7.2f,  10.0f, 13.0f,
       10.8f, 8.4f, 6.96f, 9.6f,  12.4f, 10.24f, 7.92f, 6.12f, 8.4f,  10.8f, 8.88f, 6.84f};
-  got = Values<float>(*y);
+  got = y->ToVector<float>();
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], with_pad[i], 1e-5) << i;
 }
 
@@ -102,20 +98,20 @@ TEST(AvgPoolTest, IntegerRoundsHalfToEven) {
   p.kernel = {1, 2};
   auto y = AvgPool2D(Tensor::FromVector<uint8_t>({1, 1, 1, 4}, {1, 2, 3, 4}), p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{2, 2, 4}));  // 1.5, 2.5, 3.5
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{2, 2, 4}));  // 1.5, 2.5, 3.5
   auto z = AvgPool2D(Tensor::FromVector<int8_t>({1, 1, 1, 4}, {-1, -2, -3, 127}), p);
   ASSERT_TRUE(z.ok()) << z.status();
-  EXPECT_EQ(Values<int8_t>(*z), (std::vector<int8_t>{-2, -2, 62}));  // -1.5, -2.5, 62
+  EXPECT_EQ(z->ToVector<int8_t>(), (std::vector<int8_t>{-2, -2, 62}));  // -1.5, -2.5, 62
 }
 
 TEST(GlobalAvgPoolTest, FloatAndInteger) {
   auto y = GlobalAvgPool2D(Tensor::FromVector<float>({1, 2, 2, 2}, {1, 2, 3, 4, 0, 0, 0, 1}));
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{1, 2, 1, 1}));
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{2.5f, 0.25f}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{2.5f, 0.25f}));
   auto q = GlobalAvgPool2D(Tensor::FromVector<uint8_t>({1, 2, 2, 2}, {1, 2, 3, 5, 1, 1, 2, 2}));
   ASSERT_TRUE(q.ok()) << q.status();
-  EXPECT_EQ(Values<uint8_t>(*q), (std::vector<uint8_t>{3, 2}));  // 2.75, 1.5
+  EXPECT_EQ(q->ToVector<uint8_t>(), (std::vector<uint8_t>{3, 2}));  // 2.75, 1.5
 }
 
 TEST(PoolTest, Errors) {

@@ -12,10 +12,6 @@ using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 Tensor F(float v) { return Tensor::Scalar<float>(v); }
 Tensor U8(uint8_t v) { return Tensor::Scalar<uint8_t>(v); }
@@ -29,7 +25,7 @@ TEST(QnnAddTest, BroadcastRoundingSaturation) {
   EXPECT_EQ(y->shape(), (Shape{2, 2}));
   // (1 + 29) + 10 = 40; (0 + 0) + 10 = 10; 63.5 + 29 = 92.5 -> 92, + 10;
   // -64 + 0 = -64 + 10 < 0 -> 0.
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{40, 10, 102, 0}));
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{40, 10, 102, 0}));
   auto s = QnnAdd(Tensor::FromVector<int8_t>({1}, {127}), F(1.0f), Tensor::Scalar<int8_t>(-128),
                   Tensor::FromVector<int8_t>({1}, {127}), F(1.0f), Tensor::Scalar<int8_t>(0),
                   F(1.0f), Tensor::Scalar<int8_t>(0), DType::kI8);
@@ -43,7 +39,7 @@ TEST(QnnAddTest, HalfToEvenTies) {
   auto y = QnnAdd(a, F(0.5f), Tensor::Scalar<int8_t>(0), zero, F(1.0f), Tensor::Scalar<int8_t>(0),
                   F(1.0f), Tensor::Scalar<int8_t>(0), DType::kI8);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{0, 2, 0, -2}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{0, 2, 0, -2}));
 }
 
 TEST(QnnMulTest, HandComputed) {
@@ -53,12 +49,12 @@ TEST(QnnMulTest, HandComputed) {
   auto y = QnnMul(a, F(0.1f), U8(128), b, F(0.2f), U8(128), F(0.01f), U8(100), DType::kU8);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{3, 3}));
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{200, 0, 100, 0, 200, 100, 255, 0, 100}));
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{200, 0, 100, 0, 200, 100, 255, 0, 100}));
   auto q = QnnMul(Tensor::FromVector<int8_t>({2}, {3, -3}), F(0.5f), Tensor::Scalar<int8_t>(0),
                   Tensor::FromVector<int8_t>({1}, {1}), F(1.0f), Tensor::Scalar<int8_t>(0), F(1.0f),
                   Tensor::Scalar<int8_t>(0), DType::kI8);
   ASSERT_TRUE(q.ok()) << q.status();
-  EXPECT_EQ(Values<int8_t>(*q), (std::vector<int8_t>{2, -2}));  // 1.5 -> 2, -1.5 -> -2
+  EXPECT_EQ(q->ToVector<int8_t>(), (std::vector<int8_t>{2, -2}));  // 1.5 -> 2, -1.5 -> -2
 }
 
 TEST(QnnConcatTest, RequantizesThenConcatenates) {
@@ -69,7 +65,7 @@ TEST(QnnConcatTest, RequantizesThenConcatenates) {
   auto y = QnnConcat({a, b}, {F(1.0f), F(3.0f)}, {U8(0), U8(6)}, F(2.0f), U8(5), 1);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y->shape(), (Shape{1, 3}));
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{10, 15, 7}));
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{10, 15, 7}));
   EXPECT_FALSE(QnnConcat({a, b}, {F(1.0f)}, {U8(0), U8(6)}, F(2.0f), U8(5), 1).ok());
   EXPECT_FALSE(QnnConcat({a, Tensor::Zeros(DType::kI8, {1, 1})}, {F(1.0f), F(1.0f)}, {U8(0), U8(0)},
                          F(2.0f), U8(5), 1)

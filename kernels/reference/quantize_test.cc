@@ -13,20 +13,16 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 TEST(QuantizeTest, OnnxExampleAndTies) {
   Tensor x = Tensor::FromVector<float>({6}, {0, 2, 3, 1000, -254, -1000});
   auto y = Quantize(x, Tensor::Scalar<float>(2), Tensor::Scalar<uint8_t>(128), 1, DType::kU8);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{128, 129, 130, 255, 1, 0}));
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{128, 129, 130, 255, 1, 0}));
   Tensor ties = Tensor::FromVector<float>({6}, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f});
   y = Quantize(ties, Tensor::Scalar<float>(1), Tensor::Scalar<int8_t>(0), 0, DType::kI8);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{0, 2, 2, 0, -2, -2}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{0, 2, 2, 0, -2, -2}));
 }
 
 TEST(QuantizeTest, PerAxis) {
@@ -35,7 +31,7 @@ TEST(QuantizeTest, PerAxis) {
   auto y = Quantize(x, Tensor::FromVector<float>({3}, {2, 4, 5}),
                     Tensor::FromVector<uint8_t>({3}, {84, 24, 196}), 1, DType::kU8);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{3, 89, 34, 200, 74, 59, 5, 24, 24, 87, 32,
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{3, 89, 34, 200, 74, 59, 5, 24, 24, 87, 32,
                                                        13, 245, 99, 4, 142, 121, 102}));
 }
 
@@ -44,7 +40,7 @@ TEST(QuantizeTest, NanAndInfinity) {
   Tensor x = Tensor::FromVector<float>({3}, {std::nanf(""), inf, -inf});
   auto y = Quantize(x, Tensor::Scalar<float>(0.1f), Tensor::Scalar<int8_t>(-3), 0, DType::kI8);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{-3, 127, -128}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{-3, 127, -128}));
 }
 
 TEST(QuantizeTest, UsesDivisionNotReciprocal) {
@@ -52,7 +48,7 @@ TEST(QuantizeTest, UsesDivisionNotReciprocal) {
   Tensor x = Tensor::FromVector<float>({1}, {2.25f});
   auto y = Quantize(x, Tensor::Scalar<float>(0.3f), Tensor::Scalar<int8_t>(0), 0, DType::kI8);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y)[0], 7);
+  EXPECT_EQ(y->ToVector<int8_t>()[0], 7);
 }
 
 TEST(QuantizeTest, Errors) {
@@ -74,19 +70,19 @@ TEST(DequantizeTest, OnnxExampleAndPerAxis) {
   Tensor q = Tensor::FromVector<uint8_t>({4}, {0, 3, 128, 255});
   auto y = Dequantize(q, Tensor::Scalar<float>(2), Tensor::Scalar<uint8_t>(128), 0);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{-256, -250, 0, 254}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{-256, -250, 0, 254}));
   Tensor qa = Tensor::FromVector<int8_t>({2, 2}, {10, -10, 10, -10});
   y = Dequantize(qa, Tensor::FromVector<float>({2}, {0.5f, 2.0f}),
                  Tensor::FromVector<int8_t>({2}, {0, 2}), -1);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{5, -24, 5, -24}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{5, -24, 5, -24}));
 }
 
 TEST(DequantizeTest, Int32) {
   Tensor q = Tensor::FromVector<int32_t>({2}, {std::numeric_limits<int32_t>::max(), -7});
   auto y = Dequantize(q, Tensor::Scalar<float>(0.5f), Tensor::Scalar<int32_t>(0), 0);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{1073741824.0f, -3.5f}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{1073741824.0f, -3.5f}));
   EXPECT_FALSE(Dequantize(Tensor::Zeros(DType::kF32, {2}), Tensor::Scalar<float>(1),
                           Tensor::Scalar<int32_t>(0), 0)
                    .ok());
@@ -98,19 +94,19 @@ TEST(DynamicQuantizeTest, OnnxExamples) {
   EXPECT_FLOAT_EQ(r->y_scale.data<float>()[0], 0.019607844f);
   EXPECT_EQ(r->y_zero_point.data<uint8_t>()[0], 153);
   EXPECT_EQ(r->y_scale.shape(), tensor::Shape{});
-  EXPECT_EQ(Values<uint8_t>(r->y), (std::vector<uint8_t>{153, 255, 0, 26, 221, 179}));
+  EXPECT_EQ(r->y.ToVector<uint8_t>(), (std::vector<uint8_t>{153, 255, 0, 26, 221, 179}));
 
   r = DynamicQuantize(Tensor::FromVector<float>({6}, {-1.0f, -2.1f, -1.3f, -2.5f, -3.34f, -4.0f}));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_FLOAT_EQ(r->y_scale.data<float>()[0], 0.015686275f);
   EXPECT_EQ(r->y_zero_point.data<uint8_t>()[0], 255);
-  EXPECT_EQ(Values<uint8_t>(r->y), (std::vector<uint8_t>{191, 121, 172, 96, 42, 0}));
+  EXPECT_EQ(r->y.ToVector<uint8_t>(), (std::vector<uint8_t>{191, 121, 172, 96, 42, 0}));
 
   r = DynamicQuantize(Tensor::FromVector<float>(
       {3, 4}, {1, 2.1f, 1.3f, 2.5f, 3.34f, 4.0f, 1.5f, 2.6f, 3.9f, 4.0f, 3.0f, 2.345f}));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->y_zero_point.data<uint8_t>()[0], 0);
-  EXPECT_EQ(Values<uint8_t>(r->y),
+  EXPECT_EQ(r->y.ToVector<uint8_t>(),
             (std::vector<uint8_t>{64, 134, 83, 159, 213, 255, 96, 166, 249, 255, 191, 149}));
 }
 
@@ -119,7 +115,7 @@ TEST(DynamicQuantizeTest, AllZerosHasUnitScale) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->y_scale.data<float>()[0], 1.0f);
   EXPECT_EQ(r->y_zero_point.data<uint8_t>()[0], 0);
-  EXPECT_EQ(Values<uint8_t>(r->y), (std::vector<uint8_t>{0, 0, 0}));
+  EXPECT_EQ(r->y.ToVector<uint8_t>(), (std::vector<uint8_t>{0, 0, 0}));
   EXPECT_FALSE(
       DynamicQuantize(Tensor::FromVector<float>({1}, {std::numeric_limits<float>::infinity()}))
           .ok());

@@ -13,10 +13,6 @@ using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 Tensor Example() {
   return Tensor::FromVector<float>({3, 2, 2}, {5, 1, 20, 2, 30, 1, 40, 2, 55, 1, 60, 2});
@@ -26,7 +22,7 @@ TEST(ReduceTest, MeanSumOverAxes) {
   auto m = ReduceMean(Example(), {1}, true);
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ(m->shape(), (Shape{3, 1, 2}));
-  EXPECT_EQ(Values<float>(*m), (std::vector<float>{12.5f, 1.5f, 35, 1.5f, 57.5f, 1.5f}));
+  EXPECT_EQ(m->ToVector<float>(), (std::vector<float>{12.5f, 1.5f, 35, 1.5f, 57.5f, 1.5f}));
   auto s = ReduceSum(Example(), {}, false);
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->shape(), Shape{});
@@ -37,11 +33,11 @@ TEST(ReduceTest, MinMaxNegativeAxes) {
   auto mx = ReduceMax(Example(), {-1}, false);
   ASSERT_TRUE(mx.ok()) << mx.status();
   EXPECT_EQ(mx->shape(), (Shape{3, 2}));
-  EXPECT_EQ(Values<float>(*mx), (std::vector<float>{5, 20, 30, 40, 55, 60}));
+  EXPECT_EQ(mx->ToVector<float>(), (std::vector<float>{5, 20, 30, 40, 55, 60}));
   auto mn = ReduceMin(Example(), {0, 2}, true);
   ASSERT_TRUE(mn.ok()) << mn.status();
   EXPECT_EQ(mn->shape(), (Shape{1, 2, 1}));
-  EXPECT_EQ(Values<float>(*mn), (std::vector<float>{1, 2}));
+  EXPECT_EQ(mn->ToVector<float>(), (std::vector<float>{1, 2}));
   auto nan = ReduceMax(Tensor::FromVector<float>({3}, {1, std::nanf(""), 3}), {0});
   ASSERT_TRUE(nan.ok());
   EXPECT_TRUE(std::isnan(nan->data<float>()[0]));
@@ -50,13 +46,13 @@ TEST(ReduceTest, MinMaxNegativeAxes) {
 TEST(ReduceTest, Integers) {
   auto mean = ReduceMean(Tensor::FromVector<int32_t>({3, 2}, {1, 2, 2, 3, -1, -2}), {1}, false);
   ASSERT_TRUE(mean.ok()) << mean.status();
-  EXPECT_EQ(Values<int32_t>(*mean), (std::vector<int32_t>{2, 2, -2}));  // 1.5, 2.5, -1.5
+  EXPECT_EQ(mean->ToVector<int32_t>(), (std::vector<int32_t>{2, 2, -2}));  // 1.5, 2.5, -1.5
   auto sum = ReduceSum(Tensor::FromVector<int8_t>({2}, {100, 100}), {0}, false);
   ASSERT_TRUE(sum.ok()) << sum.status();
   EXPECT_EQ(sum->data<int8_t>()[0], -56);  // wraps
   auto mn = ReduceMin(Tensor::FromVector<uint8_t>({2, 2}, {9, 3, 4, 200}), {0}, false);
   ASSERT_TRUE(mn.ok()) << mn.status();
-  EXPECT_EQ(Values<uint8_t>(*mn), (std::vector<uint8_t>{4, 3}));
+  EXPECT_EQ(mn->ToVector<uint8_t>(), (std::vector<uint8_t>{4, 3}));
 }
 
 TEST(ReduceTest, Errors) {
@@ -65,7 +61,7 @@ TEST(ReduceTest, Errors) {
   EXPECT_FALSE(ReduceMax(Tensor::Zeros(DType::kF32, {0, 2}), {0}).ok());
   auto empty_sum = ReduceSum(Tensor::Zeros(DType::kF32, {0, 2}), {0}, false);
   ASSERT_TRUE(empty_sum.ok());
-  EXPECT_EQ(Values<float>(*empty_sum), (std::vector<float>{0, 0}));
+  EXPECT_EQ(empty_sum->ToVector<float>(), (std::vector<float>{0, 0}));
   EXPECT_FALSE(ReduceSum(Tensor::Zeros(DType::kBool, {2}), {0}).ok());
 }
 

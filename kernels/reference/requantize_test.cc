@@ -13,10 +13,6 @@ namespace {
 using tensor::DType;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 Tensor F(float v) { return Tensor::Scalar<float>(v); }
 Tensor I(int32_t v) { return Tensor::Scalar<int32_t>(v); }
@@ -26,7 +22,7 @@ TEST(RequantizeTest, RoundsHalfToEven) {
   auto y = Requantize(x, F(0.5f), I(0), F(1.0f), I(0), 0, DType::kI8);
   ASSERT_TRUE(y.ok()) << y.status();
   // 0.5 -> 0, 1.5 -> 2, -0.5 -> 0, -1.5 -> -2, 2.5 -> 2, 3.5 -> 4, 1 -> 1.
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{0, 2, 0, -2, 2, 4, 1}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{0, 2, 0, -2, 2, 4, 1}));
 }
 
 TEST(RequantizeTest, ZeroPointsAndSaturation) {
@@ -34,10 +30,10 @@ TEST(RequantizeTest, ZeroPointsAndSaturation) {
   auto y = Requantize(x, F(1.0f), I(10), F(2.0f), Tensor::Scalar<uint8_t>(128), 0, DType::kU8);
   ASSERT_TRUE(y.ok()) << y.status();
   // (x - 10) / 2 rounded + 128: 128, 133, 623 -> 255, -377 -> 0, 0.5 -> 0 -> 128.
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{128, 133, 255, 0, 128}));
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{128, 133, 255, 0, 128}));
   auto z = Requantize(x, F(1.0f), I(0), F(1.0f), I(0), 0, DType::kI8);
   ASSERT_TRUE(z.ok()) << z.status();
-  EXPECT_EQ(Values<int8_t>(*z), (std::vector<int8_t>{10, 20, 127, -128, 11}));
+  EXPECT_EQ(z->ToVector<int8_t>(), (std::vector<int8_t>{10, 20, 127, -128, 11}));
 }
 
 TEST(RequantizeTest, ClampRange) {
@@ -45,11 +41,11 @@ TEST(RequantizeTest, ClampRange) {
   auto y = Requantize(x, F(1.0f), I(0), F(1.0f), I(3), 0, DType::kI8, /*clamp_min=*/3,
                       /*clamp_max=*/100);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{3, 3, 53, 100}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{3, 3, 53, 100}));
   // Clamp bounds outside the dtype are narrowed to it; an empty range fails.
   y = Requantize(x, F(1.0f), I(0), F(1.0f), I(0), 0, DType::kI8, -1000, 1000);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{-50, 0, 50, 127}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{-50, 0, 50, 127}));
   EXPECT_FALSE(Requantize(x, F(1.0f), I(0), F(1.0f), I(0), 0, DType::kI8, 10, 5).ok());
 }
 
@@ -59,12 +55,12 @@ TEST(RequantizeTest, PerChannelMixedScales) {
   auto y = Requantize(x, Tensor::FromVector<float>({2}, {0.5f, 0.25f}), I(0), F(1.0f), I(0), 0,
                       DType::kI8);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{2, 4, -6, 1, 2, -3}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{2, 4, -6, 1, 2, -3}));
   y = Requantize(x, F(1.0f), I(0), Tensor::FromVector<float>({3}, {1.0f, 2.0f, 8.0f}),
                  Tensor::FromVector<int8_t>({3}, {0, 1, -1}), -1, DType::kI8);
   ASSERT_TRUE(y.ok()) << y.status();
   // Columns: x / 1 + 0, x / 2 + 1, x / 8 - 1 (-1.5 -> -2).
-  EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{4, 5, -3, 4, 5, -3}));
+  EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{4, 5, -3, 4, 5, -3}));
 }
 
 TEST(RequantizeTest, HugeAccumulatorsSaturateWithoutOverflow) {
@@ -74,15 +70,15 @@ TEST(RequantizeTest, HugeAccumulatorsSaturateWithoutOverflow) {
   // float(kMax) == 2^31: must clamp to kMax, not wrap.
   auto y = Requantize(x, F(1.0f), I(0), F(1.0f), I(0), 0, DType::kI32);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{kMax, kMin, kMin}));
+  EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{kMax, kMin, kMin}));
   y = Requantize(x, F(1000.0f), I(100), F(1e-3f), I(0), 0, DType::kI32);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{kMax, kMin, kMin}));
+  EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{kMax, kMin, kMin}));
   const int64_t kMin64 = std::numeric_limits<int64_t>::min();
   Tensor big = Tensor::FromVector<int64_t>({2}, {kMin64, std::numeric_limits<int64_t>::max()});
   auto z = Requantize(big, F(1.0f), Tensor::Scalar<int64_t>(5), F(1.0f), I(0), 0, DType::kI64);
   ASSERT_TRUE(z.ok()) << z.status();
-  EXPECT_EQ(Values<int64_t>(*z),
+  EXPECT_EQ(z->ToVector<int64_t>(),
             (std::vector<int64_t>{kMin64, std::numeric_limits<int64_t>::max()}));
 }
 
@@ -104,7 +100,7 @@ TEST(RequantizeTest, OnnxQLinearConvExample) {
   auto y = Requantize(*acc, F(x_scale * w_scale), I(0), F(y_scale), Tensor::Scalar<uint8_t>(123), 1,
                       DType::kU8);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<uint8_t>(*y),
+  EXPECT_EQ(y->ToVector<uint8_t>(),
             (std::vector<uint8_t>{0,   81,  93,  230, 52,  87,  197, 240, 196, 18,  160, 126, 255,
                                   191, 199, 13,  102, 34,  87,  243, 89,  23,  77,  69,  60,  18,
                                   93,  18,  67,  216, 131, 178, 175, 153, 212, 128, 25,  234, 172,

@@ -12,13 +12,9 @@ using tensor::DType;
 using tensor::Shape;
 using tensor::Tensor;
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 void ExpectNear(const Tensor& t, const std::vector<float>& expected) {
-  std::vector<float> got = Values<float>(t);
+  std::vector<float> got = t.ToVector<float>();
   ASSERT_EQ(got.size(), expected.size());
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-5) << "at " << i;
 }
@@ -65,7 +61,7 @@ TEST(ResizeTest, OnnxDownsampleWithScales) {
   p.mode = "nearest";
   y = Resize2D(x, 1, 2, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{1, 3}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{1, 3}));
 }
 
 TEST(ResizeTest, OnnxNearestSizes) {
@@ -76,7 +72,7 @@ TEST(ResizeTest, OnnxNearestSizes) {
   for (int r = 0; r < 7; ++r) {
     for (int c = 0; c < 8; ++c) expected.push_back((r < 4 ? 1 : 3) + (c < 4 ? 0 : 1));
   }
-  EXPECT_EQ(Values<float>(*y), expected);
+  EXPECT_EQ(y->ToVector<float>(), expected);
 }
 
 TEST(ResizeTest, OnnxNearestModes) {
@@ -84,21 +80,21 @@ TEST(ResizeTest, OnnxNearestModes) {
   p.nearest_mode = "ceil";  // half_pixel
   auto y = Resize2D(Sixteen(), 8, 8, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), Pick({0, 1, 1, 2, 2, 3, 3, 3}));
+  EXPECT_EQ(y->ToVector<float>(), Pick({0, 1, 1, 2, 2, 3, 3, 3}));
   p.nearest_mode = "floor";
   p.coordinate_transformation_mode = "align_corners";
   y = Resize2D(Sixteen(), 8, 8, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), Pick({0, 0, 0, 1, 1, 2, 2, 3}));
+  EXPECT_EQ(y->ToVector<float>(), Pick({0, 0, 0, 1, 1, 2, 2, 3}));
   p.nearest_mode = "round_prefer_ceil";
   p.coordinate_transformation_mode = "asymmetric";
   y = Resize2D(Sixteen(), 8, 8, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), Pick({0, 1, 1, 2, 2, 3, 3, 3}));
+  EXPECT_EQ(y->ToVector<float>(), Pick({0, 1, 1, 2, 2, 3, 3, 3}));
   p.nearest_mode = "round_prefer_floor";
   y = Resize2D(Sixteen(), 8, 8, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), Pick({0, 0, 1, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(y->ToVector<float>(), Pick({0, 0, 1, 1, 2, 2, 3, 3}));
 }
 
 TEST(ResizeTest, PytorchHalfPixelSingleOutput) {
@@ -107,11 +103,11 @@ TEST(ResizeTest, PytorchHalfPixelSingleOutput) {
   p.coordinate_transformation_mode = "pytorch_half_pixel";
   auto y = Resize2D(Sixteen(), 1, 1, p);  // coordinate 0 on both axes
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{1}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{1}));
   p.coordinate_transformation_mode = "half_pixel";
   y = Resize2D(Sixteen(), 1, 1, p);  // coordinate 1.5: mean of 6, 7, 10, 11
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<float>(*y), (std::vector<float>{8.5f}));
+  EXPECT_EQ(y->ToVector<float>(), (std::vector<float>{8.5f}));
 }
 
 TEST(ResizeTest, IntegerBilinearRoundsHalfToEven) {
@@ -119,14 +115,14 @@ TEST(ResizeTest, IntegerBilinearRoundsHalfToEven) {
   p.mode = "linear";
   auto y = Resize2D(Tensor::FromVector<uint8_t>({1, 1, 1, 2}, {0, 3}), 1, 4, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{0, 1, 2, 3}));  // 0.75, 2.25
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{0, 1, 2, 3}));  // 0.75, 2.25
   p.coordinate_transformation_mode = "align_corners";
   y = Resize2D(Tensor::FromVector<uint8_t>({1, 1, 1, 2}, {0, 1}), 1, 3, p);
   ASSERT_TRUE(y.ok()) << y.status();
-  EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{0, 0, 1}));  // 0.5 -> 0
+  EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{0, 0, 1}));  // 0.5 -> 0
   auto z = Resize2D(Tensor::FromVector<int8_t>({1, 1, 1, 2}, {1, 2}), 1, 3, p);
   ASSERT_TRUE(z.ok()) << z.status();
-  EXPECT_EQ(Values<int8_t>(*z), (std::vector<int8_t>{1, 2, 2}));  // 1.5 -> 2
+  EXPECT_EQ(z->ToVector<int8_t>(), (std::vector<int8_t>{1, 2, 2}));  // 1.5 -> 2
 }
 
 TEST(ResizeTest, Errors) {

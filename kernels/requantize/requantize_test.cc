@@ -30,10 +30,6 @@ FixedPointMultiplier Quantized(double real) {
   return m.value_or(FixedPointMultiplier{});
 }
 
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
-}
 
 Tensor F(float v) { return Tensor::Scalar<float>(v); }
 Tensor I(int32_t v) { return Tensor::Scalar<int32_t>(v); }
@@ -324,7 +320,7 @@ TEST(RequantizeKernelTest, PerChannelMixedScales) {
   for (const Case& c : cases) {
     auto y = Requantize(x, in_scale, I(0), F(1.0f), out_zp, 0, DType::kU8, c.rounding);
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<uint8_t>(*y), c.expected) << RoundingName(c.rounding);
+    EXPECT_EQ(y->ToVector<uint8_t>(), c.expected) << RoundingName(c.rounding);
   }
 }
 
@@ -334,26 +330,26 @@ TEST(RequantizeKernelTest, ZeroPointsAtLimitsAndSaturation) {
     SCOPED_TRACE(RoundingName(r));
     auto y = Requantize(x, F(1.0f), I(0), F(1.0f), Tensor::Scalar<uint8_t>(255), 0, DType::kU8, r);
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{245, 255, 255, 255, 0, 255}));
+    EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{245, 255, 255, 255, 0, 255}));
     y = Requantize(x, F(1.0f), I(0), F(1.0f), Tensor::Scalar<uint8_t>(0), 0, DType::kU8, r);
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{0, 10, 0, 255, 0, 3}));
+    EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{0, 10, 0, 255, 0, 3}));
     y = Requantize(x, F(1.0f), I(0), F(1.0f), Tensor::Scalar<int8_t>(-128), 0, DType::kI8, r);
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{-128, -118, -128, 127, -128, -125}));
+    EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{-128, -118, -128, 127, -128, -125}));
     y = Requantize(x, F(1.0f), I(0), F(1.0f), Tensor::Scalar<int8_t>(127), 0, DType::kI8, r);
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<int8_t>(*y), (std::vector<int8_t>{117, 127, 127, 127, -128, 127}));
+    EXPECT_EQ(y->ToVector<int8_t>(), (std::vector<int8_t>{117, 127, 127, 127, -128, 127}));
     // Input zero points at the u8 limits, with clamps (a fused ReLU6-like range).
     const Tensor u = Tensor::FromVector<uint8_t>({4}, {0, 255, 128, 200});
     y = Requantize(u, F(0.5f), Tensor::Scalar<uint8_t>(255), F(0.25f), Tensor::Scalar<uint8_t>(0),
                    0, DType::kU8, r, /*clamp_min=*/10, /*clamp_max=*/1000);
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{10, 10, 10, 10}));
+    EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{10, 10, 10, 10}));
     y = Requantize(u, F(0.5f), Tensor::Scalar<uint8_t>(0), F(0.25f), Tensor::Scalar<uint8_t>(0), 0,
                    DType::kU8, r, /*clamp_min=*/10, /*clamp_max=*/300);
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{10, 255, 255, 255}));
+    EXPECT_EQ(y->ToVector<uint8_t>(), (std::vector<uint8_t>{10, 255, 255, 255}));
   }
 }
 
@@ -366,16 +362,16 @@ TEST(RequantizeKernelTest, Int32ExtremesWithZeroPoints) {
     // float(exact difference) (float mode); either way the output saturates.
     auto y = Requantize(x, F(1.0f), in_zp, F(1.0f), I(0), 0, DType::kI32, r);
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{kMax, kMin, kMax, kMin}));
+    EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{kMax, kMin, kMax, kMin}));
     y = Requantize(x, F(1000.0f), in_zp, F(1e-3f), I(0), 0, DType::kI32, r);  // 1e6
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{kMax, kMin, kMax, kMin}));
+    EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{kMax, kMin, kMax, kMin}));
     y = Requantize(x, F(1e-5f), in_zp, F(1e5f), I(7), 0, DType::kI32, r);  // ~1e-10
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{7, 7, 7, 7}));
+    EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{7, 7, 7, 7}));
     y = Requantize(x, F(1.0f), in_zp, F(1024.0f), I(0), 0, DType::kI32, r);  // 2^-10
     ASSERT_TRUE(y.ok()) << y.status();
-    EXPECT_EQ(Values<int32_t>(*y), (std::vector<int32_t>{2097152, -2097152, 2097152, -2097152}));
+    EXPECT_EQ(y->ToVector<int32_t>(), (std::vector<int32_t>{2097152, -2097152, 2097152, -2097152}));
   }
 }
 
