@@ -35,31 +35,56 @@ Screened Screen(const Workload& workload, const Target& target,
   return out;
 }
 
-// Appends to `passed_over` each of `rejections` ranked above `chosen`, as
-// "name: why" (joined by kPassedOverSeparator).
+// Appends to `passed_over` each of `rejections` ranked above `chosen` (all
+// of them with `all`), as "name: why" (joined by kPassedOverSeparator).
 void AppendPassedOver(const std::vector<Rejection>& rejections, const Implementation& chosen,
-                      std::string* passed_over) {
+                      std::string* passed_over, bool all = false) {
   for (const auto& [impl, why] : rejections) {
-    if (impl->priority > chosen.priority) {
+    if (all || impl->priority > chosen.priority) {
       absl::StrAppend(passed_over, passed_over->empty() ? "" : kPassedOverSeparator, impl->name,
                       ": ", why.message());
     }
   }
 }
 
-// The fallback: the applicable implementation of highest priority that
-// the fallback may choose (Implementation::fallback_ok), those ranked above
-// it that it may not added to `not_for_fallback` with why; if none may, the
-// highest applicable one all the same (something must run the op), and
-// `not_for_fallback` is emptied. `applicable` is not empty. Candidates
-// ranked below the fallback are not asked: a fallback_ok may analyse the
-// weights (Workload::weight_pairs), and only those above it are reported.
-const Implementation* ChooseFallback(const std::vector<const Implementation*>& applicable,
-                                     const Workload& workload, const Target& target,
-                                     std::vector<Rejection>* not_for_fallback) {
+// The applicable implementations, best first: by priority, except that
+// those a static cost model estimates (Implementation::static_cycles, at
+// their default configs) take the places of their priorities in the order of
+// their estimates, fewest cycles first (a tie keeps priority's order). The
+// others keep their places: the model does not compare what it cannot see.
+std::vector<const Implementation*> Ranked(const std::vector<const Implementation*>& applicable,
+                                          const Workload& workload, const Target& target) {
   std::vector<const Implementation*> ranked = applicable;
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const Implementation* a, const Implementation* b) { return a->priority > b->priority; });
+  std::vector<size_t> places;
+  std::vector<std::pair<double, const Implementation*>> estimated;
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    const Implementation& impl = *ranked[i];
+    if (!impl.static_cycles) continue;
+    const Config config = impl.default_config ? impl.default_config(workload, target) : Config{};
+    if (const std::optional<double> cycles = impl.static_cycles(workload, target, config)) {
+      places.push_back(i);
+      estimated.emplace_back(*cycles, &impl);
+    }
+  }
+  std::stable_sort(estimated.begin(), estimated.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t k = 0; k < places.size(); ++k) ranked[places[k]] = estimated[k].second;
+  return ranked;
+}
+
+// The fallback: the first of Ranked() that the fallback may choose
+// (Implementation::fallback_ok), those ranked above it that it may not
+// added to `not_for_fallback` with why; if none may, the first all the same
+// (something must run the op), and `not_for_fallback` is emptied.
+// `applicable` is not empty. Candidates ranked below the fallback are not
+// asked: a fallback_ok may analyse the weights (Workload::weight_pairs), and
+// only those above it are reported.
+const Implementation* ChooseFallback(const std::vector<const Implementation*>& applicable,
+                                     const Workload& workload, const Target& target,
+                                     std::vector<Rejection>* not_for_fallback) {
+  const std::vector<const Implementation*> ranked = Ranked(applicable, workload, target);
   for (const Implementation* impl : ranked) {
     absl::Status ok = impl->fallback_ok ? impl->fallback_ok(workload, target) : absl::OkStatus();
     if (ok.ok()) return impl;
@@ -183,7 +208,7 @@ absl::StatusOr<Decision> DispatchContext::Decide(
   d.config = fallback_config;
   // For the fallback also those it may not choose, named with why.
   AppendPassedOver(screened.inapplicable, *best, &d.passed_over);
-  AppendPassedOver(not_for_fallback, *best, &d.passed_over);
+  AppendPassedOver(not_for_fallback, *best, &d.passed_over, /*all=*/true);
   return d;
 }
 

@@ -3,6 +3,7 @@
 // or a tuning record decided.
 #include "target/dispatch_context.h"
 
+#include <optional>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -39,6 +40,40 @@ TEST(DispatchContext, NamesTheBetterRankedCandidatesThatDoNotApplyAndWhy) {
   EXPECT_EQ(d->implementation, "plain");
   // Registry order; the lower-ranked "slow" would not have won anyway.
   EXPECT_EQ(d->passed_over, "fast: needs small weights | faster: needs an instruction set");
+}
+
+Implementation Estimated(const std::string& name, int priority, std::optional<double> cycles) {
+  Implementation impl = Candidate(name, priority, "");
+  impl.static_cycles = [cycles](const Workload&, const Target&, const Config&) { return cycles; };
+  return impl;
+}
+
+TEST(DispatchContext, AStaticCostModelOrdersWhatItEstimatesInTheirPlaces) {
+  // By priority: a, b, c, d. The model estimates a, c and d: they take
+  // the places 1, 3 and 4 in the order of their cycles: d, b, a, c (b,
+  // which it cannot see, keeps place 2).
+  const Implementation a = Estimated("a", 50, 30.0);
+  const Implementation b = Estimated("b", 40, std::nullopt);
+  const Implementation c = Estimated("c", 30, 90.0);
+  const Implementation d = Estimated("d", 20, 10.0);
+  FallbackDispatchContext fallback;
+  absl::StatusOr<Decision> decided = fallback.Decide(Dense(), *ParseTarget("aarch64"), {&a, &b, &c, &d});
+  ASSERT_TRUE(decided.ok()) << decided.status();
+  EXPECT_EQ(decided->implementation, "d");
+  // d refused by its fallback_ok: b, in its own place.
+  Implementation d_refused = d;
+  d_refused.fallback_ok = [](const Workload&, const Target&) {
+    return absl::FailedPreconditionError("measured slower");
+  };
+  decided = fallback.Decide(Dense(), *ParseTarget("aarch64"), {&a, &b, &c, &d_refused});
+  ASSERT_TRUE(decided.ok()) << decided.status();
+  EXPECT_EQ(decided->implementation, "b");
+  EXPECT_EQ(decided->passed_over, "d: measured slower");
+  // Equal estimates keep priority's order.
+  const Implementation e = Estimated("e", 10, 30.0);
+  decided = fallback.Decide(Dense(), *ParseTarget("aarch64"), {&e, &a});
+  ASSERT_TRUE(decided.ok()) << decided.status();
+  EXPECT_EQ(decided->implementation, "a");
 }
 
 TEST(DispatchContext, TheBestRankedCandidateDecidingPassesNothingOver) {

@@ -5,6 +5,7 @@
 #define QNNC_TARGET_IMPLEMENTATION_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -88,6 +89,12 @@ struct Implementation {
   std::function<ConfigSpace(const Workload&)> space_for;
   // A good config computed from the workload and target: the fallback.
   std::function<Config(const Workload&, const Target&)> default_config;
+  // Optional: the cycles a static cost model estimates for one run of the
+  // workload at a config on the target's core, or none where it has no
+  // estimate. Where a CPU cannot be measured (Arm here: no board, and qemu's
+  // times mean nothing), the fallback orders the implementations with an
+  // estimate among themselves by it (ChooseFallback); records still win.
+  std::function<std::optional<double>(const Workload&, const Target&, const Config&)> static_cycles;
 };
 
 // The config space of `impl` for `workload`.

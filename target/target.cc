@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "kernels/cpu/arm_hwcaps.h"
 #include "kernels/cpu/isa.h"
 #include "re2/re2.h"
 
@@ -138,6 +139,9 @@ Target DetectHost() {
   if (f.neon) AddWithImplied(Feature::kNeon, t.features);
   if (f.dotprod) AddWithImplied(Feature::kDotprod, t.features);
   if (f.i8mm) AddWithImplied(Feature::kI8mm, t.features);
+  // The core, where MIDR_EL1 names one: the static cost model of the
+  // fallback (target/arm/arm_cost_model.h) reads it.
+  t.model = kernels::cpu::ArmCoreName(kernels::cpu::ReadArmMidr());
 #endif
   return t;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The AArch64 probe (arm_hwcaps.h) built with Debian's cross compiler and run
-# under qemu-user at three CPU models must find each one's level: NEON only
-# on cortex-a72, the dot product on neoverse-n1, i8mm as well on max.
+# under qemu-user at three CPU models must find each one's level (NEON only
+# on cortex-a72, the dot product on neoverse-n1, i8mm as well on max) and its
+# core from MIDR_EL1 (qemu's max has an implementer of 0, no core of Arm's).
 # Needs g++-aarch64-linux-gnu and qemu-user (scripts/setup.sh installs them).
 set -uo pipefail
 
@@ -18,8 +19,9 @@ if ! "$CXX" -std=c++17 -O2 -static -I"$SRC" "$SRC/kernels/cpu/testing/arm_level_
 fi
 
 fail=0
-for want in "cortex-a72 neon neon=1 dotprod=0 i8mm=0" "neoverse-n1 dotprod neon=1 dotprod=1 i8mm=0" \
-            "max i8mm neon=1 dotprod=1 i8mm=1"; do
+for want in "cortex-a72 neon neon=1 dotprod=0 i8mm=0 core=cortex-a72" \
+            "neoverse-n1 dotprod neon=1 dotprod=1 i8mm=0 core=neoverse-n1" \
+            "max i8mm neon=1 dotprod=1 i8mm=1 core="; do
   cpu=${want%% *}
   expected=${want#* }
   got=$("$QEMU" -cpu "$cpu" "$work/arm_level") || { echo "FAIL: $cpu: the probe did not run"; fail=1; continue; }

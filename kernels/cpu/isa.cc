@@ -1,6 +1,7 @@
 #include "kernels/cpu/isa.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -76,6 +77,19 @@ const Detected& Detect() {
     if (cpuinfo_get_packages_count() > 0 && cpuinfo_get_package(0)->name[0] != '\0') {
       r->model = cpuinfo_get_package(0)->name;
     }
+#if defined(__aarch64__)
+    // cpuinfo names an Arm package from /proc/cpuinfo or the SoC, often not
+    // at all (and under qemu-user it reads the host's): the core from
+    // MIDR_EL1 says what the kernels run on.
+    const uint64_t midr = ReadArmMidr();
+    if (const char* core = ArmCoreName(midr); core[0] != '\0') {
+      r->model = core;
+    } else if (midr != 0) {
+      char hex[32];
+      std::snprintf(hex, sizeof(hex), "%#010llx", static_cast<unsigned long long>(midr));
+      r->model = absl::StrCat("unknown Arm core, MIDR_EL1 ", hex);
+    }
+#endif
     return r;
   }();
   return *d;

@@ -62,7 +62,10 @@ IsaLevel HostIsaLevel();
 // avx512vnni; the dot product at dotprod and i8mm).
 CpuFeatures HostCpuFeatures();
 
-// The CPU's model as cpuinfo names it (e.g. "AMD EPYC"), or "unknown".
+// The CPU's model as cpuinfo names it (e.g. "AMD EPYC"), or "unknown"; on
+// AArch64 the core MIDR_EL1 names (e.g. "neoverse-n1", kernels/cpu/
+// arm_hwcaps.h ArmCoreName), or "unknown Arm core, MIDR_EL1 0x..." for one
+// the table lacks.
 std::string CpuModelName();
 // One line for logs: "avx512vnni (AMD EPYC)", or with a cap
 // "avx2 (capped at avx2 by QNNC_ISA; the CPU has avx512vnni) (AMD EPYC)".

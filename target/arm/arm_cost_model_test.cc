@@ -1,0 +1,133 @@
+// The Arm fallback's static cost model: the table covers every loop the
+// Arm implementations' default configs lead to on every core it models, the
+// core is the target's own or its level's, the tiles' padding counts, and
+// the estimates order the kernels as their instructions' throughput does.
+#include "target/arm/arm_cost_model.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "kernels/spatial_pack/variants.h"
+#include "target/registry.h"
+
+namespace qnnc::target {
+namespace {
+
+namespace sp = ::qnnc::kernels::spatial_pack;
+
+// An NCHW u8 convolution, `size` x `size` output, stride 1.
+Workload Conv(int64_t in_channels, int64_t out_channels, int64_t kernel, int64_t size,
+              int64_t groups = 1) {
+  Workload w;
+  w.op = "qnn.conv2d";
+  w.groups = groups;
+  w.data = {tensor::DType::kU8, {1, in_channels, size + kernel - 1, size + kernel - 1}};
+  w.weight = {tensor::DType::kI8, {out_channels, in_channels / groups, kernel, kernel}};
+  w.output = {tensor::DType::kI32, {1, out_channels, size, size}};
+  return w;
+}
+
+Workload Depthwise(int64_t channels, int64_t kernel, int64_t size) {
+  return Conv(channels, channels, kernel, size, channels);
+}
+
+struct ArmImplementations {
+  Registry registry;
+  const Implementation* i8mm;
+  const Implementation* dotprod;
+  const Implementation* int16;
+  ArmImplementations() {
+    EXPECT_TRUE(RegisterArmTarget(registry).ok());
+    i8mm = registry.FindImplementation("qnn.conv2d", sp::U8S8VariantOf<sp::Isa::kI8mm>().implementation);
+    dotprod = registry.FindImplementation("qnn.conv2d", sp::U8S8VariantOf<sp::Isa::kDotprod>().implementation);
+    int16 = registry.FindImplementation("qnn.conv2d", sp::kArmInt16Implementation);
+  }
+};
+
+std::optional<double> Cycles(const Implementation& impl, const Workload& w, const Target& t) {
+  return impl.static_cycles(w, t, impl.default_config(w, t));
+}
+
+TEST(ArmCostModel, EveryDefaultLoopOfEveryModelledCoreIsInTheTable) {
+  ArmImplementations arm;
+  ASSERT_NE(arm.i8mm, nullptr);
+  ASSERT_NE(arm.dotprod, nullptr);
+  ASSERT_NE(arm.int16, nullptr);
+  const Workload layers[] = {Conv(3, 32, 3, 112),  Conv(4, 16, 3, 56), Conv(64, 64, 3, 56),
+                             Conv(32, 16, 1, 112), Conv(96, 24, 1, 56), Conv(320, 1280, 1, 7),
+                             Conv(64, 64, 3, 5),   Depthwise(144, 3, 56), Depthwise(672, 5, 7)};
+  for (const char* target : {"aarch64+i8mm:neoverse-v1", "aarch64+dotprod:neoverse-n1",
+                             "aarch64+dotprod:cortex-a55", "aarch64+neon:cortex-a55"}) {
+    const Target t = *ParseTarget(target);
+    for (const Workload& w : layers) {
+      const std::string layer = w.data.ToString() + " * " + w.weight.ToString();
+      EXPECT_TRUE(Cycles(*arm.int16, w, t).has_value()) << target << " int16 " << layer;
+      if (t.Has(Feature::kDotprod)) {
+        EXPECT_TRUE(Cycles(*arm.dotprod, w, t).has_value()) << target << " dotprod " << layer;
+      }
+      if (t.Has(Feature::kI8mm)) {
+        EXPECT_TRUE(Cycles(*arm.i8mm, w, t).has_value()) << target << " i8mm " << layer;
+      }
+    }
+  }
+}
+
+TEST(ArmCostModel, TheCoreIsTheTargetsOwnElseItsLevels) {
+  EXPECT_EQ(ArmCostCore(*ParseTarget("aarch64+dotprod:cortex-a55")), "cortex-a55");
+  EXPECT_EQ(ArmCostCore(*ParseTarget("aarch64+dotprod")), "neoverse-n1");
+  EXPECT_EQ(ArmCostCore(*ParseTarget("aarch64+i8mm")), "neoverse-v1");
+  EXPECT_EQ(ArmCostCore(*ParseTarget("aarch64+neon")), "cortex-a55");
+  // A core the table lacks: its level's.
+  EXPECT_EQ(ArmCostCore(*ParseTarget("aarch64+neon:cortex-a72")), "cortex-a55");
+  // The same layer costs more cycles on the little core.
+  ArmImplementations arm;
+  const Workload w = Conv(64, 64, 3, 56);
+  EXPECT_GT(*Cycles(*arm.dotprod, w, *ParseTarget("aarch64+dotprod:cortex-a55")),
+            *Cycles(*arm.dotprod, w, *ParseTarget("aarch64+dotprod:neoverse-n1")));
+}
+
+TEST(ArmCostModel, TilesArePaidForWhole) {
+  const Target t = *ParseTarget("aarch64+dotprod");
+  const Config tile{{"tile_co", 32}, {"tile_ow", 2}};
+  // 20 output channels run one 32-channel tile; 33 run two.
+  EXPECT_EQ(ArmConvCycles(ArmKernel::kDotprod, Conv(64, 20, 1, 8), t, tile),
+            ArmConvCycles(ArmKernel::kDotprod, Conv(64, 32, 1, 8), t, tile));
+  EXPECT_EQ(*ArmConvCycles(ArmKernel::kDotprod, Conv(64, 33, 1, 8), t, tile),
+            2 * *ArmConvCycles(ArmKernel::kDotprod, Conv(64, 32, 1, 8), t, tile));
+  // 9 input channels are read as a 16-channel block.
+  EXPECT_EQ(ArmConvCycles(ArmKernel::kDotprod, Conv(9, 32, 1, 8), t, tile),
+            ArmConvCycles(ArmKernel::kDotprod, Conv(16, 32, 1, 8), t, tile));
+  EXPECT_EQ(ArmLoop(ArmKernel::kDotprod, Conv(9, 32, 1, 8), tile), "sdot 32x2 c16");
+  EXPECT_EQ(ArmLoop(ArmKernel::kI8mm, Conv(3, 32, 3, 8), {{"tile_co", 16}, {"tile_ow", 4}}), "sudot 16x4 c4");
+}
+
+TEST(ArmCostModel, WhatItDoesNotCoverHasNoEstimate) {
+  const Target t = *ParseTarget("aarch64+dotprod");
+  Workload dense;
+  dense.op = "qnn.dense";
+  EXPECT_FALSE(ArmConvCycles(ArmKernel::kDotprod, dense, t, {}).has_value());
+  // The NEON depthwise rows are modelled for 3x3 and 5x5 windows only.
+  EXPECT_FALSE(ArmConvCycles(ArmKernel::kDotprod, Depthwise(32, 7, 14), t, {}).has_value());
+  // A tile the table has no loop for.
+  EXPECT_FALSE(
+      ArmConvCycles(ArmKernel::kDotprod, Conv(64, 64, 1, 8), t, {{"tile_co", 16}, {"tile_ow", 6}}).has_value());
+}
+
+TEST(ArmCostModel, EstimatesRankTheKernelsAsTheirInstructionsDo) {
+  ArmImplementations arm;
+  const Workload w = Conv(64, 64, 3, 56);
+  // usmmla over sdot over int16 smlal where the core has them.
+  const Target v1 = *ParseTarget("aarch64+i8mm");
+  EXPECT_LT(*Cycles(*arm.i8mm, w, v1), *Cycles(*arm.dotprod, w, v1));
+  EXPECT_LT(*Cycles(*arm.dotprod, w, v1), *Cycles(*arm.int16, w, v1));
+  for (const char* target : {"aarch64+dotprod", "aarch64+dotprod:cortex-a55"}) {
+    const Target t = *ParseTarget(target);
+    EXPECT_LT(*Cycles(*arm.dotprod, w, t), *Cycles(*arm.int16, w, t)) << target;
+  }
+  // Depthwise: the NEON rows of the u8 x s8 kernels over the int16 loop.
+  const Workload dw = Depthwise(144, 3, 56);
+  EXPECT_LT(*Cycles(*arm.dotprod, dw, v1), *Cycles(*arm.int16, dw, v1));
+}
+
+}  // namespace
+}  // namespace qnnc::target
