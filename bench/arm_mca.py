@@ -51,7 +51,7 @@ QNNC = [
     ("qnnc u8s8.dotprod 16x6", "dotprod", "sdot", "neon_dotprod/neon_dotprod.pic.o",
      r"NeonDenseTile<[^>]*SdotMac, 1, 6, 4>"),
     ("qnnc u8s8.i8mm 16x4", "i8mm", "usmmla", "neon_i8mm/neon_i8mm.pic.o", r"MmlaTile<1, 4>"),
-    ("qnnc int16 (smlal)", "neon", "smlal", "int16/int16.pic.o", r"RunInt16|DenseTask|Dense"),
+    ("qnnc int16 16x8 (smlal)", "neon", "smlal", "int16/int16.pic.o", r"AccumulateNeon<16, 8, true>"),
     ("qnnc depthwise 3x3 (smlal)", "neon", "smlal", "neon_depthwise/neon_depthwise.pic.o", r"DwRowInterior<3>"),
 ]
 # XNNPACK's arm64 GEMM microkernels of the same instructions (Debian's
@@ -75,8 +75,9 @@ COST_LOOPS = [
     ("sudot 16x4 c4", "i8mm", "neon_i8mm/neon_i8mm.pic.o", r"NeonDenseTile<[^>]*SudotMac, 1, 4, 1>"),
     ("smlal depthwise 3x3", "neon", "neon_depthwise/neon_depthwise.pic.o", r"DwRowInterior<3>"),
     ("smlal depthwise 5x5", "neon", "neon_depthwise/neon_depthwise.pic.o", r"DwRowInterior<5>"),
-] + [("int16 dense %dx%d" % (co, ow), "neon", "int16/int16.pic.o", r"Dense(Row|Task)<%d, %d>" % (co, ow))
-     for co in (16, 8, 4) for ow in (8, 4)] + [
+] + [("int16 dense %dx%d%s" % (co, ow, "" if unit else " strided"), "neon", "int16/int16.pic.o",
+      r"AccumulateNeon<%d, %d, %s>" % (co, ow, "true" if unit else "false"))
+     for co in (16, 8, 4) for ow in (8, 4) for unit in (True, False)] + [
     ("int16 depthwise", "neon", "int16/int16.pic.o", r"DepthwiseTask"),
 ]
 PEAK_INSTRUCTIONS = {

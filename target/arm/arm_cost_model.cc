@@ -75,7 +75,11 @@ std::string ArmLoop(ArmKernel kernel, const Workload& workload, const Config& co
     return "";
   }
   const std::string tile = absl::StrCat(KnobValue(config, "tile_co"), "x", KnobValue(config, "tile_ow"));
-  if (kernel == ArmKernel::kInt16) return absl::StrCat("int16 dense ", tile);
+  if (kernel == ArmKernel::kInt16) {
+    // A row's pixels are one load at stride 1, gathered at any other.
+    const bool unit_stride = workload.strides.size() == 2 && workload.strides[1] == 1;
+    return absl::StrCat("int16 dense ", tile, unit_stride ? "" : " strided");
+  }
   const int64_t block = U8S8ChannelBlock(*s);
   const char* instruction = kernel == ArmKernel::kDotprod ? "sdot" : block == 16 ? "usmmla" : "sudot";
   return absl::StrCat(instruction, " ", tile, " c", block);

@@ -26,7 +26,8 @@ enum class ArmKernel { kDotprod, kI8mm, kInt16 };
 std::string ArmCostCore(const Target& target);
 
 // The inner loop `kernel` runs `workload` with at `config` (its tile_co and
-// tile_ow), as the table names it ("sdot 32x2 c16"); "" for a workload the
+// tile_ow), as the table names it ("sdot 32x2 c16", "int16 dense 16x8
+// strided"); "" for a workload the
 // model does not cover (not a convolution, a depthwise window other than
 // 3x3 or 5x5 on the NEON rows).
 std::string ArmLoop(ArmKernel kernel, const Workload& workload, const Config& config);

@@ -27,6 +27,11 @@ Workload Conv(int64_t in_channels, int64_t out_channels, int64_t kernel, int64_t
   return w;
 }
 
+Workload Strided(Workload w) {
+  w.strides = {2, 2};
+  return w;
+}
+
 Workload Depthwise(int64_t channels, int64_t kernel, int64_t size) {
   return Conv(channels, channels, kernel, size, channels);
 }
@@ -55,7 +60,8 @@ TEST(ArmCostModel, EveryDefaultLoopOfEveryModelledCoreIsInTheTable) {
   ASSERT_NE(arm.int16, nullptr);
   const Workload layers[] = {Conv(3, 32, 3, 112),  Conv(4, 16, 3, 56), Conv(64, 64, 3, 56),
                              Conv(32, 16, 1, 112), Conv(96, 24, 1, 56), Conv(320, 1280, 1, 7),
-                             Conv(64, 64, 3, 5),   Depthwise(144, 3, 56), Depthwise(672, 5, 7)};
+                             Conv(64, 64, 3, 5),   Depthwise(144, 3, 56), Depthwise(672, 5, 7),
+                             Strided(Conv(16, 32, 3, 28))};
   for (const char* target : {"aarch64+i8mm:neoverse-v1", "aarch64+dotprod:neoverse-n1",
                              "aarch64+dotprod:cortex-a55", "aarch64+neon:cortex-a55"}) {
     const Target t = *ParseTarget(target);
@@ -99,6 +105,9 @@ TEST(ArmCostModel, TilesArePaidForWhole) {
             ArmConvCycles(ArmKernel::kDotprod, Conv(16, 32, 1, 8), t, tile));
   EXPECT_EQ(ArmLoop(ArmKernel::kDotprod, Conv(9, 32, 1, 8), tile), "sdot 32x2 c16");
   EXPECT_EQ(ArmLoop(ArmKernel::kI8mm, Conv(3, 32, 3, 8), {{"tile_co", 16}, {"tile_ow", 4}}), "sudot 16x4 c4");
+  Workload strided = Conv(16, 32, 3, 8);
+  strided.strides = {2, 2};
+  EXPECT_EQ(ArmLoop(ArmKernel::kInt16, strided, {{"tile_co", 16}, {"tile_ow", 8}}), "int16 dense 16x8 strided");
 }
 
 TEST(ArmCostModel, WhatItDoesNotCoverHasNoEstimate) {

@@ -1,11 +1,104 @@
-// Portable int16 kernels, written for auto-vectorization over the output
-// channels of a tile (compiled with -O3).
+// The int16 kernels: portable code written for auto-vectorization over the
+// output channels of a tile (compiled with -O3), and on AArch64 the dense
+// tiles' products in NEON (smlal by lane).
 #include "kernels/spatial_pack/internal/int16.h"
 
 #include <algorithm>
+#include <utility>
+
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#endif
 
 namespace qnnc::kernels::spatial_pack::internal {
 namespace {
+
+// Adds a tile's products (TOW pixels x TCO output channels, over the tile's
+// input channels and window) to `acc`, wrapping in uint32.
+template <int TCO, int TOW>
+void AccumulatePortable(uint32_t (&acc)[TOW][TCO], const int16_t* in_tile, const int16_t* w,
+                        int64_t ic_count, int64_t plane, int64_t kh, int64_t kw, int64_t dh, int64_t dw,
+                        int64_t sw) {
+  for (int64_t ic = 0; ic < ic_count; ++ic) {
+    for (int64_t ky = 0; ky < kh; ++ky) {
+      for (int64_t kx = 0; kx < kw; ++kx) {
+        const int16_t* src = in_tile + ic * plane + ky * dh + kx * dw;
+        for (int p = 0; p < TOW; ++p) {
+          const int32_t x = src[p * sw];
+          for (int c = 0; c < TCO; ++c) acc[p][c] += static_cast<uint32_t>(x * static_cast<int32_t>(w[c]));
+        }
+        w += TCO;
+      }
+    }
+  }
+}
+
+#if defined(__aarch64__)
+// NEON: smlal/smlal2 of the weights by the pixel's lane of one vector of the
+// TOW inputs (as XNNPACK's mlal_lane kernels multiply), TCO / 4 int32x4
+// accumulators per pixel, whose lanes wrap as the uint32 sums do.
+template <int TCO, int TOW>
+struct NeonInt16Tile {
+  static constexpr int kW = TCO == 4 ? 1 : TCO / 8;  // weight vectors
+  int32x4_t a[TOW][TCO / 4];
+
+  template <int P>
+  void Pixel(const int16x8_t (&wv)[kW], int16x8_t x) {
+    if constexpr (TCO == 4) {
+      a[P][0] = vmlal_laneq_s16(a[P][0], vget_low_s16(wv[0]), x, P);
+    } else {
+      for (int v = 0; v < kW; ++v) {
+        a[P][2 * v] = vmlal_laneq_s16(a[P][2 * v], vget_low_s16(wv[v]), x, P);
+        a[P][2 * v + 1] = vmlal_high_laneq_s16(a[P][2 * v + 1], wv[v], x, P);
+      }
+    }
+  }
+  template <int... P>
+  void Pixels(const int16x8_t (&wv)[kW], int16x8_t x, std::integer_sequence<int, P...>) {
+    (Pixel<P>(wv, x), ...);
+  }
+};
+
+// kUnitStride: the pixels are adjacent (stride 1), one load; else gathered.
+// Not inlined: bench/arm_mca.py reads each loop from its own symbol.
+template <int TCO, int TOW, bool kUnitStride>
+__attribute__((noinline)) void AccumulateNeon(uint32_t (&acc)[TOW][TCO], const int16_t* in_tile, const int16_t* w,
+                    int64_t ic_count, int64_t plane, int64_t kh, int64_t kw, int64_t dh, int64_t dw,
+                    int64_t sw) {
+  static_assert(TOW == 4 || TOW == 8, "one vector of pixels");
+  NeonInt16Tile<TCO, TOW> t;
+  for (int p = 0; p < TOW; ++p) {
+    for (int v = 0; v < TCO / 4; ++v) t.a[p][v] = vreinterpretq_s32_u32(vld1q_u32(&acc[p][4 * v]));
+  }
+  for (int64_t ic = 0; ic < ic_count; ++ic) {
+    for (int64_t ky = 0; ky < kh; ++ky) {
+      for (int64_t kx = 0; kx < kw; ++kx) {
+        const int16_t* src = in_tile + ic * plane + ky * dh + kx * dw;
+        int16x8_t x;
+        if constexpr (kUnitStride) {
+          // The pixels the portable loop reads, no more.
+          x = TOW == 8 ? vld1q_s16(src) : vcombine_s16(vld1_s16(src), vdup_n_s16(0));
+        } else {
+          int16_t xs[8] = {};
+          for (int p = 0; p < TOW; ++p) xs[p] = src[p * sw];
+          x = vld1q_s16(xs);
+        }
+        int16x8_t wv[NeonInt16Tile<TCO, TOW>::kW];
+        if constexpr (TCO == 4) {
+          wv[0] = vcombine_s16(vld1_s16(w), vdup_n_s16(0));
+        } else {
+          for (int v = 0; v < TCO / 8; ++v) wv[v] = vld1q_s16(w + 8 * v);
+        }
+        t.Pixels(wv, x, std::make_integer_sequence<int, TOW>{});
+        w += TCO;
+      }
+    }
+  }
+  for (int p = 0; p < TOW; ++p) {
+    for (int v = 0; v < TCO / 4; ++v) vst1q_u32(&acc[p][4 * v], vreinterpretq_u32_s32(t.a[p][v]));
+  }
+}
+#endif
 
 struct Ctx {
   const Int16Setup* s;
@@ -30,20 +123,18 @@ void DenseRow(const Int16Setup& s, const Int16Run& r, size_t ti, size_t item) {
     for (int p = 0; p < TOW; ++p) {
       for (int c = 0; c < TCO; ++c) acc[p][c] = static_cast<uint32_t>(s.bias[t.oc0 + c]);
     }
-    const int16_t* w = s.weights + t.w_offset;
-    const int16_t* in_tile = in_row + ox * sw;
-    for (int64_t ic = 0; ic < t.ic_count; ++ic) {
-      for (int64_t ky = 0; ky < r.kh; ++ky) {
-        for (int64_t kx = 0; kx < r.kw; ++kx) {
-          const int16_t* src = in_tile + ic * plane + ky * dh + kx * dw;
-          for (int p = 0; p < TOW; ++p) {
-            const int32_t x = src[p * sw];
-            for (int c = 0; c < TCO; ++c) acc[p][c] += static_cast<uint32_t>(x * static_cast<int32_t>(w[c]));
-          }
-          w += TCO;
-        }
-      }
+#if defined(__aarch64__)
+    if (sw == 1) {
+      AccumulateNeon<TCO, TOW, true>(acc, in_row + ox, s.weights + t.w_offset, t.ic_count, plane, r.kh, r.kw, dh,
+                                     dw, sw);
+    } else {
+      AccumulateNeon<TCO, TOW, false>(acc, in_row + ox * sw, s.weights + t.w_offset, t.ic_count, plane, r.kh,
+                                      r.kw, dh, dw, sw);
     }
+#else
+    AccumulatePortable<TCO, TOW>(acc, in_row + ox * sw, s.weights + t.w_offset, t.ic_count, plane, r.kh, r.kw,
+                                 dh, dw, sw);
+#endif
     if (s.ep.raw32) {  // the accumulators, i32 (a dynamic convolution's)
       int32_t* o32 = reinterpret_cast<int32_t*>(r.out) + ((n * r.oc + t.oc0) * r.oh + oy) * r.ow + ox;
       for (int64_t c = 0; c < oc_valid; ++c) {
