@@ -52,6 +52,7 @@ QNNC = [
      r"NeonDenseTile<[^>]*SdotMac, 1, 6, 4>"),
     ("qnnc u8s8.i8mm 16x4", "i8mm", "usmmla", "neon_i8mm/neon_i8mm.pic.o", r"MmlaTile<1, 4>"),
     ("qnnc int16 16x8 (smlal)", "neon", "smlal", "int16/int16.pic.o", r"AccumulateNeon<16, 8, true>"),
+    ("qnnc int16 depthwise (smlal)", "neon", "smlal", "int16/int16.pic.o", r"DepthwiseSums16<1>"),
     ("qnnc depthwise 3x3 (smlal)", "neon", "smlal", "neon_depthwise/neon_depthwise.pic.o", r"DwRowInterior<3>"),
 ]
 # XNNPACK's arm64 GEMM microkernels of the same instructions (Debian's
@@ -78,7 +79,8 @@ COST_LOOPS = [
 ] + [("int16 dense %dx%d%s" % (co, ow, "" if unit else " strided"), "neon", "int16/int16.pic.o",
       r"AccumulateNeon<%d, %d, %s>" % (co, ow, "true" if unit else "false"))
      for co in (16, 8, 4) for ow in (8, 4) for unit in (True, False)] + [
-    ("int16 depthwise", "neon", "int16/int16.pic.o", r"DepthwiseTask"),
+    ("int16 depthwise", "neon", "int16/int16.pic.o", r"DepthwiseSums16<1>"),
+    ("int16 depthwise strided", "neon", "int16/int16.pic.o", r"DepthwiseSums16<2>"),
 ]
 PEAK_INSTRUCTIONS = {
     "sdot": "sdot v{i}.4s, v24.16b, v25.4b[0]",

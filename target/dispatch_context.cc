@@ -1,6 +1,9 @@
 #include "target/dispatch_context.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -49,28 +52,38 @@ void AppendPassedOver(const std::vector<Rejection>& rejections, const Implementa
 
 // The applicable implementations, best first: by priority, except that
 // those a static cost model estimates (Implementation::static_cycles, at
-// their default configs) take the places of their priorities in the order of
-// their estimates, fewest cycles first (a tie keeps priority's order). The
-// others keep their places: the model does not compare what it cannot see.
+// their default configs) and that read and write the same data (one
+// legalization, one layout in and out) take the places of their priorities
+// in the order of their estimates, fewest cycles first (a tie keeps
+// priority's order). A loop's cycles cannot see what a different
+// legalization or layout costs around the op (casts, layout changes), so
+// between those, and for the rest, priority decides.
 std::vector<const Implementation*> Ranked(const std::vector<const Implementation*>& applicable,
                                           const Workload& workload, const Target& target) {
   std::vector<const Implementation*> ranked = applicable;
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const Implementation* a, const Implementation* b) { return a->priority > b->priority; });
-  std::vector<size_t> places;
-  std::vector<std::pair<double, const Implementation*>> estimated;
+  struct Estimated {
+    std::vector<size_t> places;
+    std::vector<std::pair<double, const Implementation*>> cycles;
+  };
+  std::map<std::tuple<Legalization, std::string, std::string>, Estimated> by_data;
   for (size_t i = 0; i < ranked.size(); ++i) {
     const Implementation& impl = *ranked[i];
     if (!impl.static_cycles) continue;
     const Config config = impl.default_config ? impl.default_config(workload, target) : Config{};
     if (const std::optional<double> cycles = impl.static_cycles(workload, target, config)) {
-      places.push_back(i);
-      estimated.emplace_back(*cycles, &impl);
+      const Implementation::IoLayouts io = IoLayoutsFor(impl, workload);
+      Estimated& e = by_data[{impl.legalization, io.data, io.out}];
+      e.places.push_back(i);
+      e.cycles.emplace_back(*cycles, &impl);
     }
   }
-  std::stable_sort(estimated.begin(), estimated.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (size_t k = 0; k < places.size(); ++k) ranked[places[k]] = estimated[k].second;
+  for (auto& [data, e] : by_data) {
+    std::stable_sort(e.cycles.begin(), e.cycles.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t k = 0; k < e.places.size(); ++k) ranked[e.places[k]] = e.cycles[k].second;
+  }
   return ranked;
 }
 

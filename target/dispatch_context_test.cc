@@ -76,6 +76,31 @@ TEST(DispatchContext, AStaticCostModelOrdersWhatItEstimatesInTheirPlaces) {
   EXPECT_EQ(decided->implementation, "a");
 }
 
+TEST(DispatchContext, EstimatesCompareOnlyKernelsOfOneLegalizationAndLayout) {
+  // f is estimated cheaper than a, but needs another legalization: what
+  // that costs around the op is not in a loop's cycles, so priority decides.
+  const Implementation a = Estimated("a", 50, 30.0);
+  Implementation f = Estimated("f", 40, 10.0);
+  f.legalization = Legalization::kInt16;
+  FallbackDispatchContext fallback;
+  absl::StatusOr<Decision> decided = fallback.Decide(Dense(), *ParseTarget("aarch64"), {&a, &f});
+  ASSERT_TRUE(decided.ok()) << decided.status();
+  EXPECT_EQ(decided->implementation, "a");
+  // Another layout alike (a convolution's: a dense reads and writes NC).
+  Workload conv = Dense();
+  conv.op = "qnn.conv2d";
+  Implementation g = Estimated("g", 40, 10.0);
+  g.layout = "NCHW16c";
+  decided = fallback.Decide(conv, *ParseTarget("aarch64"), {&a, &g});
+  ASSERT_TRUE(decided.ok()) << decided.status();
+  EXPECT_EQ(decided->implementation, "a");
+  // The same legalization and layout: the estimate decides.
+  const Implementation h = Estimated("h", 40, 10.0);
+  decided = fallback.Decide(conv, *ParseTarget("aarch64"), {&a, &h});
+  ASSERT_TRUE(decided.ok()) << decided.status();
+  EXPECT_EQ(decided->implementation, "h");
+}
+
 TEST(DispatchContext, TheBestRankedCandidateDecidingPassesNothingOver) {
   const Implementation best = Candidate("best", 50, "");
   const Implementation other = Candidate("other", 10, "never applies");

@@ -93,7 +93,8 @@ struct Implementation {
   // workload at a config on the target's core, or none where it has no
   // estimate. Where a CPU cannot be measured (Arm here: no board, and qemu's
   // times mean nothing), the fallback orders the implementations with an
-  // estimate among themselves by it (ChooseFallback); records still win.
+  // estimate and one legalization and layout among themselves by it
+  // (dispatch_context.cc Ranked); records still win.
   std::function<std::optional<double>(const Workload&, const Target&, const Config&)> static_cycles;
 };
 

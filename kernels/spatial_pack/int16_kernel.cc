@@ -113,8 +113,10 @@ class Int16Kernel final : public Conv2DKernel {
     r.sw = p.strides[1];
     r.dh = p.dilation[0];
     r.dw = p.dilation[1];
-    // Padded copy with slack: full register tiles may read past a row end.
-    const int64_t slack = (setup_.tile_ow * r.sw + r.kw * r.dw + 64) * 2;
+    // Padded copy with slack: full register tiles (and the depthwise rows'
+    // pixels) may read past a row end.
+    const int64_t pixels = std::max<int64_t>(setup_.tile_ow, internal::kInt16DepthwisePixels);
+    const int64_t slack = (pixels * r.sw + r.kw * r.dw + 64) * 2;
     RETURN_IF_ERROR(CheckPaddedBytes(g.n * r.c * r.hp * r.wp * 2 + slack));
     uint8_t* buf = Scratch(0, (g.n * r.c * r.hp * r.wp) * 2 + slack);
     if (u8) {

@@ -70,7 +70,11 @@ std::string ArmLoop(ArmKernel kernel, const Workload& workload, const Config& co
   const std::optional<ConvSizes> s = SizesOf(workload);
   if (!s) return "";
   if (s->depthwise) {
-    if (kernel == ArmKernel::kInt16) return "int16 depthwise";
+    if (kernel == ArmKernel::kInt16) {
+      // Eight pixels a load at stride 1 or 2; other strides have no loop here.
+      if (workload.strides.size() != 2 || workload.strides[1] > 2) return "";
+      return workload.strides[1] == 1 ? "int16 depthwise" : "int16 depthwise strided";
+    }
     if (s->kh == s->kw && (s->kh == 3 || s->kh == 5)) return absl::StrCat("smlal depthwise ", s->kh, "x", s->kw);
     return "";
   }

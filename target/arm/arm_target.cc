@@ -3,8 +3,9 @@
 // under both), and the int16 spatial pack (NEON smlal on zero-point-
 // subtracted int16) on every AArch64 CPU. A dense layer the dot products
 // decide runs the int8 dense kernel (as on x86). XNNPACK and the reference come
-// from the generic registration. The fallback orders the three by the
-// static cost model of the target's core (arm_cost_model.h).
+// from the generic registration. The fallback orders the dot-product and
+// i8mm ones by the static cost model of the target's core
+// (arm_cost_model.h; the int16 kernel, of another legalization, by priority).
 #include "kernels/spatial_pack/variants.h"
 #include "target/arm/arm_cost_model.h"
 #include "target/common_implementations.h"

@@ -36,6 +36,10 @@ int64_t LayOutInt16(int64_t in_channels, int64_t out_channels, int64_t groups, i
 void PackInt16(const int16_t* w, int64_t in_channels, int64_t out_channels, int64_t groups,
                int64_t kh, int64_t kw, bool depthwise, const Int16Setup& s, int16_t* dst);
 
+// The pixels of a row the depthwise kernel sums at once (AArch64), so that
+// its input copy needs slack for that many past a row's end.
+inline constexpr int kInt16DepthwisePixels = 16;
+
 struct Int16Run {
   const int16_t* in = nullptr;  // padded input [N][C][hp][wp], readable past its end
   uint8_t* out = nullptr;       // [N][OC][OH][OW] (u8 or i8 bytes; i32 with Epilogue::raw32)
