@@ -11,8 +11,9 @@ on the scheduling model of each core (Cortex-A55, Neoverse-N1, Neoverse-V1):
     scripts/aarch64_sysroot.sh), its exported GEMM microkernels of the same
     instruction, loop found the same way.
 A loop's MACs per cycle = its multiply-accumulates per iteration (sdot, udot,
-sudot, usdot: 16; smmla, ummla, usmmla: 32; smlal, umlal, smull, umull: the
-destination's lanes) / llvm-mca's cycles per iteration. The peak of an
+sudot, usdot: 16; smmla, ummla, usmmla: 32; smlal, umlal, smull, umull, mla:
+the destination's lanes; not the row sums of a zero-point correction, see
+LoopMacs) / llvm-mca's cycles per iteration. The peak of an
 instruction on a core comes from the same model: 24 independent instances
 (one accumulator each) give its throughput, times its MACs. Branches are
 dropped from the loop (llvm-mca runs the block back to back).
@@ -59,6 +60,7 @@ QNNC = [
 # libXNNPACK has no i8mm kernel).
 XNNPACK = [
     ("xnnpack qs8 4x16c4 neondot ld128", "dotprod", "sdot", "xnn_qs8_gemm_minmax_fp32_ukernel_4x16c4__aarch64_neondot_ld128"),
+    ("xnnpack qu8 4x16c4 neondot ld128", "dotprod", "sdot", "xnn_qu8_gemm_minmax_fp32_ukernel_4x16c4__aarch64_neondot_ld128"),
     ("xnnpack qs8 4x16c4 neondot cortex-a55", "dotprod", "sdot",
      "xnn_qs8_gemm_minmax_fp32_ukernel_4x16c4__aarch64_neondot_cortex_a55"),
     ("xnnpack qs8 4x16 mlal_lane ld64", "neon", "smlal", "xnn_qs8_gemm_minmax_fp32_ukernel_4x16__aarch64_neon_mlal_lane_ld64"),
@@ -124,6 +126,20 @@ def Functions(lines):
     return funcs
 
 
+DOTS = ("sdot", "udot", "sudot", "usdot")
+
+
+def LoopMacs(body):
+    """The loop's multiply-accumulates of the product itself. Where dot
+    products go by element (a weight vector by one input lane), a full-vector
+    dot product is a row sum for a zero-point correction (XNNPACK's qu8
+    kernels: the inputs by the kernel zero point), not a MAC of the product.
+    A loop without vector MACs counts its general-register multiply-adds."""
+    by_lane = any(m in DOTS and "[" in ops for _, m, ops in body)
+    macs = sum(Macs(m, ops) for _, m, ops in body if not (by_lane and m in DOTS and "[" not in ops))
+    return macs or sum(ScalarMacs(m) for _, m, _ in body)
+
+
 def HottestLoop(insns):
     """The loop (a backward branch's target .. the branch) with the most MACs."""
     best, best_macs = None, 0
@@ -137,7 +153,7 @@ def HottestLoop(insns):
         if target >= addr:
             continue
         body = [x for x in insns if target <= x[0] <= addr]
-        macs = sum(Macs(x[1], x[2]) for x in body) or sum(ScalarMacs(x[1]) for x in body)
+        macs = LoopMacs(body)
         # The innermost of equally hot loops: the shortest.
         if macs > best_macs or (macs == best_macs and best is not None and len(body) < len(best)):
             best, best_macs = body, macs
