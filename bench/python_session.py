@@ -2,13 +2,15 @@
 """The Python module's cost and the session's throughput under threads.
 
   bazel build //python:qnnc
-  PYTHONPATH=$(bazel info bazel-bin)/python /usr/bin/python3 bench/python_session.py [--ort] [MODEL]
+  PYTHONPATH=$(bazel info bazel-bin)/python /usr/bin/python3 bench/python_session.py [--ort] [--rounds=N] [MODEL]
 
 Prints, for MODEL (default: the bundled MobileNetV2) on this host:
 - the median of `run` from Python and of the C++ Session::Run on the same
   input, over 1,000 calls each, in pairs of one and one (each order half
   the time), and the median of the pairs' differences: what the Python layer adds (argument checks, the
-  input borrowed or copied, the output array, the GIL);
+  input borrowed or copied, the output array, the GIL), in each of N rounds
+  (default 3) and the median of the rounds: on a shared host one round's
+  median can stray by tens of microseconds;
 - requests per second with 1 and 2 Python threads each running its own
   requests on one session (threads=1 per call), and their ratio;
 - with --ort, ONNX Runtime's in the same setting beside it
@@ -68,7 +70,13 @@ def throughput(session, feed, threads, seconds=3.0):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--ort"]
+    rounds = 3
+    args = []
+    for a in sys.argv[1:]:
+        if a.startswith("--rounds="):
+            rounds = int(a.split("=", 1)[1])
+        elif a != "--ort":
+            args.append(a)
     model = args[0] if args else "testdata/models/mobilenet_v2_qdq.onnx"
     session = qnnc.InferenceSession(model, threads=1)
     rng = np.random.default_rng(0)
@@ -80,10 +88,14 @@ def main():
             feed[i.name] = rng.integers(0, 256, i.shape).astype(np.uint8)
     for _ in range(20):
         session.run(None, feed)
-    py, native, added = overhead(session, feed)
     print(f"model: {model}, target {session.target}")
-    print(f"run from Python: median {py * 1e3:.1f} us; C++ Session::Run: {native * 1e3:.1f} us; "
-          f"Python adds {added * 1e3:.1f} us (median of the pairs' differences)")
+    added = []
+    for r in range(rounds):
+        py, native, a = overhead(session, feed)
+        added.append(a)
+        print(f"round {r + 1}: run from Python: median {py * 1e3:.1f} us; C++ Session::Run: {native * 1e3:.1f} us; "
+              f"Python adds {a * 1e3:.1f} us (median of the pairs' differences)")
+    print(f"Python adds {statistics.median(added) * 1e3:.1f} us (median of {rounds} rounds)")
     one = throughput(session, feed, 1)
     two = throughput(session, feed, 2)
     print(f"throughput, threads=1 per call: 1 thread {one:.1f}/s, 2 threads {two:.1f}/s, "
