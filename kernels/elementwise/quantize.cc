@@ -6,6 +6,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 #include "absl/strings/str_cat.h"
@@ -88,6 +90,40 @@ QNNC_TARGET_X86_64_V3 void QuantizeAvx2(void* ctx, size_t start, size_t count) {
 }
 #endif
 
+#if defined(__aarch64__)
+// The same in NEON, 16 elements a step (GCC leaves the plain loop scalar on
+// AArch64): fcvtns rounds to nearest, ties to even, as RoundSmallHalfEven
+// for these magnitudes, and the clamp leaves the saturating narrows only
+// narrowing, as on AVX2.
+inline int32x4_t Quantize4(const float* x, float32x4_t scale, float32x4_t lo, float32x4_t hi, int32x4_t zp) {
+  float32x4_t v = vdivq_f32(vld1q_f32(x), scale);
+  v = vbslq_f32(vceqq_f32(v, v), v, vdupq_n_f32(0.0f));  // NaN -> 0
+  v = vminq_f32(vmaxq_f32(v, lo), hi);
+  return vaddq_s32(vcvtnq_s32_f32(v), zp);
+}
+
+template <typename O>
+void QuantizeNeon(void* ctx, size_t start, size_t count) {
+  const QuantizeTask<O>& t = *static_cast<const QuantizeTask<O>*>(ctx);
+  const size_t end = std::min(t.n, start + count);
+  const float32x4_t scale = vdupq_n_f32(t.scale), lo = vdupq_n_f32(t.lo), hi = vdupq_n_f32(t.hi);
+  const int32x4_t zp = vdupq_n_s32(t.zp);
+  size_t i = start;
+  for (; i + 16 <= end; i += 16) {
+    const int16x8_t ab = vcombine_s16(vqmovn_s32(Quantize4(t.x + i, scale, lo, hi, zp)),
+                                      vqmovn_s32(Quantize4(t.x + i + 4, scale, lo, hi, zp)));
+    const int16x8_t cd = vcombine_s16(vqmovn_s32(Quantize4(t.x + i + 8, scale, lo, hi, zp)),
+                                      vqmovn_s32(Quantize4(t.x + i + 12, scale, lo, hi, zp)));
+    if constexpr (std::is_same_v<O, uint8_t>) {
+      vst1q_u8(t.out + i, vcombine_u8(vqmovun_s16(ab), vqmovun_s16(cd)));
+    } else {
+      vst1q_s8(t.out + i, vcombine_s8(vqmovn_s16(ab), vqmovn_s16(cd)));
+    }
+  }
+  QuantizeTask<O>::RunBody(ctx, i, end - i);
+}
+#endif
+
 template <typename O>
 void Launch(const Tensor& x, float scale, int32_t zp, DType out_dtype, Tensor* out,
             pthreadpool_t pool) {
@@ -104,6 +140,8 @@ void Launch(const Tensor& x, float scale, int32_t zp, DType out_dtype, Tensor* o
   // (On AVX-512 hosts GCC's own 512-bit clone is faster: MobileNetV2
   // dynamic's 53 quantizations 0.54 ms against 0.88 with these.)
   if (cpu::IsAvx2Class(cpu::HostIsaLevel())) body = &QuantizeAvx2<O>;
+#elif defined(__aarch64__)
+  body = &QuantizeNeon<O>;
 #endif
   ParallelRows(pool, body, &t, x.shape());
 }
