@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -48,6 +49,14 @@ Implementation Estimated(const std::string& name, int priority, std::optional<do
   return impl;
 }
 
+// The fallback's choice on an aarch64 target, with what it passed over
+// ("name | passed over"), or the error.
+std::string Fallback(const Workload& w, const std::vector<const Implementation*>& candidates) {
+  absl::StatusOr<Decision> d = FallbackDispatchContext().Decide(w, *ParseTarget("aarch64"), candidates);
+  if (!d.ok()) return std::string(d.status().message());
+  return d->passed_over.empty() ? d->implementation : d->implementation + " | " + d->passed_over;
+}
+
 TEST(DispatchContext, AStaticCostModelOrdersWhatItEstimatesInTheirPlaces) {
   // By priority: a, b, c, d. The model estimates a, c and d: they take
   // the places 1, 3 and 4 in the order of their cycles: d, b, a, c (b,
@@ -56,24 +65,16 @@ TEST(DispatchContext, AStaticCostModelOrdersWhatItEstimatesInTheirPlaces) {
   const Implementation b = Estimated("b", 40, std::nullopt);
   const Implementation c = Estimated("c", 30, 90.0);
   const Implementation d = Estimated("d", 20, 10.0);
-  FallbackDispatchContext fallback;
-  absl::StatusOr<Decision> decided = fallback.Decide(Dense(), *ParseTarget("aarch64"), {&a, &b, &c, &d});
-  ASSERT_TRUE(decided.ok()) << decided.status();
-  EXPECT_EQ(decided->implementation, "d");
+  EXPECT_EQ(Fallback(Dense(), {&a, &b, &c, &d}), "d");
   // d refused by its fallback_ok: b, in its own place.
   Implementation d_refused = d;
   d_refused.fallback_ok = [](const Workload&, const Target&) {
     return absl::FailedPreconditionError("measured slower");
   };
-  decided = fallback.Decide(Dense(), *ParseTarget("aarch64"), {&a, &b, &c, &d_refused});
-  ASSERT_TRUE(decided.ok()) << decided.status();
-  EXPECT_EQ(decided->implementation, "b");
-  EXPECT_EQ(decided->passed_over, "d: measured slower");
+  EXPECT_EQ(Fallback(Dense(), {&a, &b, &c, &d_refused}), "b | d: measured slower");
   // Equal estimates keep priority's order.
   const Implementation e = Estimated("e", 10, 30.0);
-  decided = fallback.Decide(Dense(), *ParseTarget("aarch64"), {&e, &a});
-  ASSERT_TRUE(decided.ok()) << decided.status();
-  EXPECT_EQ(decided->implementation, "a");
+  EXPECT_EQ(Fallback(Dense(), {&e, &a}), "a");
 }
 
 TEST(DispatchContext, EstimatesCompareOnlyKernelsOfOneLegalizationAndLayout) {
@@ -82,23 +83,16 @@ TEST(DispatchContext, EstimatesCompareOnlyKernelsOfOneLegalizationAndLayout) {
   const Implementation a = Estimated("a", 50, 30.0);
   Implementation f = Estimated("f", 40, 10.0);
   f.legalization = Legalization::kInt16;
-  FallbackDispatchContext fallback;
-  absl::StatusOr<Decision> decided = fallback.Decide(Dense(), *ParseTarget("aarch64"), {&a, &f});
-  ASSERT_TRUE(decided.ok()) << decided.status();
-  EXPECT_EQ(decided->implementation, "a");
+  EXPECT_EQ(Fallback(Dense(), {&a, &f}), "a");
   // Another layout alike (a convolution's: a dense reads and writes NC).
   Workload conv = Dense();
   conv.op = "qnn.conv2d";
   Implementation g = Estimated("g", 40, 10.0);
   g.layout = "NCHW16c";
-  decided = fallback.Decide(conv, *ParseTarget("aarch64"), {&a, &g});
-  ASSERT_TRUE(decided.ok()) << decided.status();
-  EXPECT_EQ(decided->implementation, "a");
+  EXPECT_EQ(Fallback(conv, {&a, &g}), "a");
   // The same legalization and layout: the estimate decides.
   const Implementation h = Estimated("h", 40, 10.0);
-  decided = fallback.Decide(conv, *ParseTarget("aarch64"), {&a, &h});
-  ASSERT_TRUE(decided.ok()) << decided.status();
-  EXPECT_EQ(decided->implementation, "h");
+  EXPECT_EQ(Fallback(conv, {&a, &h}), "h");
 }
 
 TEST(DispatchContext, TheBestRankedCandidateDecidingPassesNothingOver) {
