@@ -62,9 +62,9 @@ struct NeonInt16Tile {
 // kUnitStride: the pixels are adjacent (stride 1), one load; else gathered.
 // Not inlined: bench/arm_mca.py reads each loop from its own symbol.
 template <int TCO, int TOW, bool kUnitStride>
-__attribute__((noinline)) void AccumulateNeon(uint32_t (&acc)[TOW][TCO], const int16_t* in_tile, const int16_t* w,
-                    int64_t ic_count, int64_t plane, int64_t kh, int64_t kw, int64_t dh, int64_t dw,
-                    int64_t sw) {
+__attribute__((noinline)) void AccumulateNeon(uint32_t (&acc)[TOW][TCO], const int16_t* in_tile,
+                                              const int16_t* w, int64_t ic_count, int64_t plane, int64_t kh,
+                                              int64_t kw, int64_t dh, int64_t dw, int64_t sw) {
   static_assert(TOW == 4 || TOW == 8, "one vector of pixels");
   NeonInt16Tile<TCO, TOW> t;
   for (int p = 0; p < TOW; ++p) {
