@@ -92,8 +92,8 @@ KnobMap DefaultConfigU8S8(const QuantizedConvParams& p, Isa isa, int64_t out_wid
   if (isa == Isa::kDotprod || isa == Isa::kI8mm) {
     // The tiles whose accumulators, weights and inputs fit the 32 vector
     // registers (16 x 6 spills). By llvm-mca-19 (bench/arm_mca.py): sdot
-    // 32 x 2 at 97% of its peak on Neoverse-N1 and V1; usmmla 16 x 4 at 1.45
-    // times sdot's peak on V1 (its own peak is twice sdot's, load-bound).
+    // 32 x 2 at 97% of its peak on Neoverse-N1 and V1; usmmla 16 x 4 at 1.77
+    // times sdot's peak on V1 (89% of its own, twice sdot's).
     // 16 x 4 too where one group of 16 channels is all there is.
     if (p.out_channels <= 16 || isa == Isa::kI8mm) return {{"tile_co", 16}, {"tile_ow", 4}};
     return {{"tile_co", 32}, {"tile_ow", 2}};
