@@ -87,6 +87,20 @@ TEST(ArmHwcapsTest, FeaturesAndLevelFromTheKernelsBits) {
   }
 }
 
+// The core a MIDR_EL1 value names: Arm's implementer (0x41) and the part
+// number; variant and revision do not matter; another implementer's or an
+// unknown part gives "".
+TEST(ArmCoreNameTest, ArmPartsByNumber) {
+  EXPECT_STREQ(ArmCoreName(0x410fd083), "cortex-a72");
+  EXPECT_STREQ(ArmCoreName(0x414fd0c1), "neoverse-n1");  // r4p1
+  EXPECT_STREQ(ArmCoreName(0x411fd402), "neoverse-v1");
+  EXPECT_STREQ(ArmCoreName(0x412fd050), "cortex-a55");
+  EXPECT_STREQ(ArmCoreName(0x000f0510), "");  // qemu's max: implementer 0
+  EXPECT_STREQ(ArmCoreName(0x510fd0c0), "");  // the N1's part number, another implementer
+  EXPECT_STREQ(ArmCoreName(0x410fdfff), "");  // an unknown part
+  EXPECT_STREQ(ArmCoreName(0), "");
+}
+
 TEST_F(IsaTest, CapLowersTheLevelAndTheFeaturesNeverRaisesThem) {
   const IsaLevel detected = DetectedIsaLevel();
   SetIsaCap(std::nullopt);

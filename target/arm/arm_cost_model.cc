@@ -7,6 +7,14 @@
 namespace qnnc::target {
 namespace {
 
+// A row of the table.
+struct ArmLoopCost {
+  const char* core;
+  const char* loop;
+  int macs;       // multiply-accumulates per iteration
+  double cycles;  // llvm-mca-19 steady-state cycles per iteration
+};
+
 constexpr ArmLoopCost kLoopCosts[] = {
 #include "target/arm/arm_loop_costs.inc"
 };
@@ -54,11 +62,6 @@ int64_t U8S8ChannelBlock(const ConvSizes& s) { return s.in_channels / s.groups <
 
 }  // namespace
 
-const ArmLoopCost* ArmLoopCosts(size_t* count) {
-  *count = sizeof(kLoopCosts) / sizeof(kLoopCosts[0]);
-  return kLoopCosts;
-}
-
 std::string ArmCostCore(const Target& target) {
   if (HasCore(target.model)) return target.model;
   if (target.Has(Feature::kI8mm)) return "neoverse-v1";
@@ -71,7 +74,7 @@ std::string ArmLoop(ArmKernel kernel, const Workload& workload, const Config& co
   if (!s) return "";
   if (s->depthwise) {
     if (kernel == ArmKernel::kInt16) {
-      // Eight pixels a load at stride 1 or 2; other strides have no loop here.
+      // 16 pixels a load at stride 1 or 2; other strides have no loop here.
       if (workload.strides.size() != 2 || workload.strides[1] > 2) return "";
       return workload.strides[1] == 1 ? "int16 depthwise" : "int16 depthwise strided";
     }

@@ -27,24 +27,15 @@ std::string ArmCostCore(const Target& target);
 
 // The inner loop `kernel` runs `workload` with at `config` (its tile_co and
 // tile_ow), as the table names it ("sdot 32x2 c16", "int16 dense 16x8
-// strided"); "" for a workload the
-// model does not cover (not a convolution, a depthwise window other than
-// 3x3 or 5x5 on the NEON rows).
+// strided"); "" for a workload the model does not cover (not a
+// convolution, a depthwise window other than 3x3 or 5x5 on the NEON rows,
+// an int16 depthwise stride above 2).
 std::string ArmLoop(ArmKernel kernel, const Workload& workload, const Config& config);
 
 // The estimated cycles of `kernel` running `workload` at `config` on the
 // target's core; none where the model has no loop for it.
 std::optional<double> ArmConvCycles(ArmKernel kernel, const Workload& workload, const Target& target,
                                     const Config& config);
-
-// The table's rows, for tests.
-struct ArmLoopCost {
-  const char* core;
-  const char* loop;
-  int macs;      // multiply-accumulates per iteration
-  double cycles;  // llvm-mca-19 steady-state cycles per iteration
-};
-const ArmLoopCost* ArmLoopCosts(size_t* count);
 
 }  // namespace qnnc::target
 

@@ -165,7 +165,9 @@ void DenseTask(void* vctx, size_t ti, size_t item) {
 // overlap); int32 lanes wrap as the uint32 sums do.
 template <int kStride>
 __attribute__((noinline)) void DepthwiseSums16(const int16_t* src, const int16_t* w, int64_t kh, int64_t kw,
-                                               int64_t row, int64_t dw, int32_t bias, uint32_t (&sums)[16]) {
+                                               int64_t row, int64_t dw, int32_t bias,
+                                               uint32_t (&sums)[kInt16DepthwisePixels]) {
+  static_assert(kInt16DepthwisePixels == 16, "four int32x4 accumulators");
   int32x4_t a[4];
   for (int32x4_t& v : a) v = vdupq_n_s32(bias);
   for (int64_t ky = 0; ky < kh; ++ky) {
