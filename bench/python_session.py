@@ -5,12 +5,13 @@
   PYTHONPATH=$(bazel info bazel-bin)/python /usr/bin/python3 bench/python_session.py [--ort] [--rounds=N] [MODEL]
 
 Prints, for MODEL (default: the bundled MobileNetV2) on this host:
-- the median of `run` from Python and of the C++ Session::Run on the same
-  input, over 1,000 calls each, in pairs of one and one (each order half
-  the time), and the median of the pairs' differences: what the Python layer adds (argument checks, the
-  input borrowed or copied, the output array, the GIL), in each of N rounds
-  (default 3) and the median of the rounds: on a shared host one round's
-  median can stray by tens of microseconds;
+- over 1,000 calls of `run` from Python, the median of the call and of the
+  C++ Session::Run inside it, and the median of each call's difference:
+  what the Python layer adds (the call, argument checks, the input borrowed
+  or copied, the GIL released and taken back, the output array, the result
+  freed), measured on one call at a time so that the model's own
+  run-to-run spread cancels; in each of N rounds (default 3), and the
+  median of the rounds;
 - requests per second with 1 and 2 Python threads each running its own
   requests on one session (threads=1 per call), and their ratio;
 - with --ort, ONNX Runtime's in the same setting beside it
@@ -31,24 +32,16 @@ import qnnc
 
 
 def overhead(session, feed, calls=1000):
-    py_ms, native_ms = [], []
-
-    def py():
+    py_ms, native_ms, added_ms = [], [], []
+    for _ in range(calls):
         start = time.perf_counter()
         session.run(None, feed)
-        py_ms.append((time.perf_counter() - start) * 1e3)
-
-    # The first run of a pair is slower by several microseconds whichever
-    # it is: the pairs alternate their order.
-    for i in range(calls):
-        if i % 2:
-            native_ms += session._time_native_runs(feed, 1)
-            py()
-        else:
-            py()
-            native_ms += session._time_native_runs(feed, 1)
-    diffs = [p - n for p, n in zip(py_ms, native_ms)]
-    return statistics.median(py_ms), statistics.median(native_ms), statistics.median(diffs)
+        elapsed = (time.perf_counter() - start) * 1e3
+        native = session._last_run_ms()
+        py_ms.append(elapsed)
+        native_ms.append(native)
+        added_ms.append(elapsed - native)
+    return statistics.median(py_ms), statistics.median(native_ms), statistics.median(added_ms)
 
 
 def throughput(session, feed, threads, seconds=3.0):
@@ -94,7 +87,7 @@ def main():
         py, native, a = overhead(session, feed)
         added.append(a)
         print(f"round {r + 1}: run from Python: median {py * 1e3:.1f} us; C++ Session::Run: {native * 1e3:.1f} us; "
-              f"Python adds {a * 1e3:.1f} us (median of the pairs' differences)")
+              f"Python adds {a * 1e3:.1f} us (median of the calls' differences)")
     print(f"Python adds {statistics.median(added) * 1e3:.1f} us (median of {rounds} rounds)")
     one = throughput(session, feed, 1)
     two = throughput(session, feed, 2)

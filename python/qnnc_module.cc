@@ -8,7 +8,9 @@
 // Errors raise ValueError (bad input: a model, an option, a tensor) or
 // RuntimeError, with the messages //tools:compile prints. run() releases the
 // GIL: threads may call it at once on one session (qnnc/session.h). Inputs
-// are read from the caller's arrays in place where the kernels allow.
+// are read from the caller's arrays in place where the kernels allow; each
+// call returns new output arrays.
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -122,15 +124,6 @@ tensor::Tensor InputTensor(const TensorInfo& info, const py::handle& value, std:
   return OrRaise(tensor::Tensor::Borrow(const_cast<void*>(array.data()), info.dtype, info.shape));
 }
 
-// A result as a numpy array over the tensor's own storage (no copy): the
-// array keeps the tensor alive.
-py::array OutputArray(const tensor::Tensor& t) {
-  auto* owner = new tensor::Tensor(t);
-  py::capsule keep(owner, [](void* p) { delete static_cast<tensor::Tensor*>(p); });
-  std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
-  return py::array(NumpyDType(t.dtype()), shape, t.raw_data(), keep);
-}
-
 class InferenceSession {
  public:
   explicit InferenceSession(std::unique_ptr<Session> session) : session_(std::move(session)) {}
@@ -144,36 +137,33 @@ class InferenceSession {
     const NamedTensors inputs = Inputs(feed, keep);
     std::vector<std::string> names;
     if (!output_names.is_none()) names = output_names.cast<std::vector<std::string>>();
+    // The output arrays are made before the run and the run writes into
+    // them: made after it, on caches the model has just swept, wrapping and
+    // freeing the run's own tensors cost more than the copy saved (a few
+    // kilobytes for a classifier).
+    py::list result;
     std::vector<tensor::Tensor> outputs;
+    for (const TensorInfo* info : OutputInfos(names)) {
+      py::array array(NumpyDType(info->dtype), std::vector<py::ssize_t>(info->shape.begin(), info->shape.end()));
+      outputs.push_back(OrRaise(tensor::Tensor::Borrow(array.mutable_data(), info->dtype, info->shape)));
+      result.append(std::move(array));
+    }
     absl::Status status;
     {
       py::gil_scoped_release release;
+      const auto start = std::chrono::steady_clock::now();
       status = session_->Run(inputs, names, &outputs);
+      last_run_ms_.store(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+                         std::memory_order_relaxed);
     }
     if (!status.ok()) Raise(status);
-    py::list result;
-    for (const tensor::Tensor& t : outputs) result.append(OutputArray(t));
     return result;
   }
 
-  // For bench/python_session.py: the C++ Run alone, `runs` times on the
-  // feed converted once; each run's milliseconds.
-  std::vector<double> time_native_runs(const py::dict& feed, int runs) const {
-    std::vector<py::object> keep;
-    const NamedTensors inputs = Inputs(feed, keep);
-    std::vector<double> ms;
-    py::gil_scoped_release release;
-    for (int r = 0; r < runs; ++r) {
-      const auto start = std::chrono::steady_clock::now();
-      absl::StatusOr<std::vector<tensor::Tensor>> out = session_->Run(inputs);
-      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-      if (!out.ok()) {
-        py::gil_scoped_acquire acquire;
-        Raise(out.status());
-      }
-    }
-    return ms;
-  }
+  // For bench/python_session.py: the milliseconds the C++ Session::Run
+  // took inside the run() that finished last, so that what Python adds is
+  // measured on one call, free of the run-to-run spread of the model.
+  double last_run_ms() const { return last_run_ms_.load(std::memory_order_relaxed); }
 
   void save_plan(const std::string& path, const std::string& format) const {
     absl::StatusOr<qnnc::runtime::PlanFormat> f = qnnc::runtime::ParsePlanFormat(format);
@@ -201,7 +191,23 @@ class InferenceSession {
     return inputs;
   }
 
+  // The outputs `names` asks for (all for none), in order; an unknown name
+  // is left for Session::Run to report.
+  std::vector<const TensorInfo*> OutputInfos(const std::vector<std::string>& names) const {
+    std::vector<const TensorInfo*> infos;
+    for (const TensorInfo& out : session_->outputs()) {
+      if (names.empty()) infos.push_back(&out);
+    }
+    for (const std::string& name : names) {
+      for (const TensorInfo& out : session_->outputs()) {
+        if (out.name == name) infos.push_back(&out);
+      }
+    }
+    return infos;
+  }
+
   std::unique_ptr<Session> session_;
+  mutable std::atomic<double> last_run_ms_{0};
 };
 
 SessionOptions Options(int threads, const py::object& records, const std::string& target,
@@ -273,8 +279,7 @@ PYBIND11_MODULE(qnnc, m) {
            "Runs the model: input_feed maps every input's name to a numpy array of its dtype "
            "and shape; returns the outputs named (all for None) as numpy arrays.")
       .def("save_plan", &InferenceSession::save_plan, py::arg("path"), py::arg("format") = "binary")
-      .def("_time_native_runs", &InferenceSession::time_native_runs, py::arg("input_feed"),
-           py::arg("runs"));
+      .def("_last_run_ms", &InferenceSession::last_run_ms);
   m.def("compile", &qnnc::python::Compile, py::arg("model"), py::arg("threads") = 1,
         py::arg("records") = py::none(), py::arg("target") = "host",
         py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>{},

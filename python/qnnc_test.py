@@ -46,6 +46,11 @@ class InferenceSessionTest(unittest.TestCase):
         [y2] = self.session.run([self.session.get_outputs()[0].name],
                                 {"input": np.asfortranarray(self.x)})
         np.testing.assert_array_equal(y2, self.expected)
+        # Each call returns arrays of its own.
+        y[...] = 0
+        [y3] = self.session.run(None, {"input": self.x})
+        np.testing.assert_array_equal(y3, self.expected)
+        self.assertFalse(y.any())
 
     def test_bad_input_raises_value_error_naming_it(self):
         cases = [
@@ -140,6 +145,13 @@ class InferenceSessionTest(unittest.TestCase):
         self.assertEqual(len(a), len(session.get_outputs()))
         for x, y in zip(a, b):
             np.testing.assert_array_equal(x, y)
+        # Outputs by name, in the order asked.
+        out = [o.name for o in session.get_outputs()]
+        self.assertEqual(len(out), 2)
+        c = session.run(list(reversed(out)), feed)
+        np.testing.assert_array_equal(c[0], a[1])
+        np.testing.assert_array_equal(c[1], a[0])
+        self.assertEqual(c[0].dtype, a[1].dtype)
 
 
 if __name__ == "__main__":
