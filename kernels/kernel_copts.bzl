@@ -13,9 +13,10 @@ KERNEL_OPT = select({
 # scheduling pass, which hoists the next step's loads above this step's
 # multiply-accumulates and so runs out of the 32 vector registers (8 vector
 # moves a step in the usmmla 16x4 tile). By llvm-mca-19 (bench/arm_mca.py):
-# usmmla 16x4 on Neoverse-V1 from 73% to 89% of its peak, sdot 32x2 on
-# Cortex-A55 from 38% to 51%, the big cores' sdot unchanged. (The depthwise
-# rows and the int16 tiles run as fast or faster with it.)
+# usmmla 16x4 on Neoverse-V1 from 73% to 89% of its peak, the big cores'
+# sdot unchanged. (The depthwise rows and the int16 tiles run as fast or
+# faster with it.) The sdot tiles order their loads themselves
+# (neon_dense_tile.h NeonSlot).
 NEON_TILE_OPT = select({
     "//kernels:aarch64": ["-fno-schedule-insns"],
     "//conditions:default": [],

@@ -38,17 +38,39 @@ inline uint8x16_t LoadPixelWords(const uint8_t* p) {
   }
 }
 
-template <class Mac, int kNco, int kPix, int kLane, class X>
-inline void NeonStep(int32x4_t (&acc)[kPix][kNco][4], const X (&x)[kPix], const int8_t* w) {
-  int8x16_t wr[kNco][4];
-  for (int j = 0; j < kNco; ++j) {
-    for (int r = 0; r < 4; ++r) wr[j][r] = vld1q_s8(w + j * 64 + r * 16);
+// One kernel tap's weights are kN = kQ * kNco * 4 registers, register k at
+// w + 16 k: lane k / (4 kNco) of the pixels' words, group k / 4 % kNco, row
+// k % 4. Slot I loads register I and runs the dot products of register
+// I - kAhead, so each load is kAhead registers ahead of its first use: an
+// in-order core (Cortex-A55) stalls at a use until the load is in. The
+// empty asm keeps the load in its slot: GCC would sink it to its use (it is
+// not asked to schedule these tiles, NEON_TILE_OPT, and hoisting everything
+// ran out of registers).
+template <class Mac, int kNco, int kPix, int kN, int kAhead, int I, class X>
+inline void NeonSlot(int32x4_t (&acc)[kPix][kNco][4], const X (&x)[kPix], const int8_t* w, int8x16_t (&wr)[kN]) {
+  if constexpr (I < kN) {
+    wr[I] = vld1q_s8(w + I * 16);
+    asm volatile("" : "+w"(wr[I]));
   }
-  for (int p = 0; p < kPix; ++p) {
-    for (int j = 0; j < kNco; ++j) {
-      for (int r = 0; r < 4; ++r) acc[p][j][r] = Mac::template Dot<kLane>(acc[p][j][r], wr[j][r], x[p]);
-    }
+  if constexpr (I >= kAhead) {
+    constexpr int k = I - kAhead;
+    constexpr int lane = k / (4 * kNco), j = k / 4 % kNco, r = k % 4;
+    for (int p = 0; p < kPix; ++p) acc[p][j][r] = Mac::template Dot<lane>(acc[p][j][r], wr[k], x[p]);
   }
+}
+
+// How far ahead a weight register is loaded: the A55's 4-cycle load latency
+// covered by the dot products of the registers between (kPix each, one a
+// cycle).
+template <int kPix>
+constexpr int kLoadAhead = kPix >= 4 ? 1 : (4 + kPix - 1) / kPix;
+
+template <class Mac, int kNco, int kPix, int kQ, class X, int... I>
+inline void NeonTap(int32x4_t (&acc)[kPix][kNco][4], const X (&x)[kPix], const int8_t* w,
+                    std::integer_sequence<int, I...>) {
+  constexpr int kN = kQ * kNco * 4;
+  int8x16_t wr[kN];
+  (NeonSlot<Mac, kNco, kPix, kN, kLoadAhead<kPix>, I>(acc, x, w, wr), ...);
 }
 
 template <class Mac, int kNco, int kPix, int kQ>
@@ -66,12 +88,7 @@ void NeonDenseTile(const DenseGeom& g, const DenseTile& t) {
         const uint8_t* src = t.in + icb * g.in_cstride + ky * g.dil_h_bytes + kx * g.dil_w_bytes;
         typename Mac::Input x[kPix];
         for (int p = 0; p < kPix; ++p) x[p] = Mac::Load(LoadPixelWords<kQ>(src + p * g.pix_bytes));
-        NeonStep<Mac, kNco, kPix, 0>(acc, x, w);
-        if constexpr (kQ == 4) {
-          NeonStep<Mac, kNco, kPix, 1>(acc, x, w + kNco * 64);
-          NeonStep<Mac, kNco, kPix, 2>(acc, x, w + kNco * 128);
-          NeonStep<Mac, kNco, kPix, 3>(acc, x, w + kNco * 192);
-        }
+        NeonTap<Mac, kNco, kPix, kQ>(acc, x, w, std::make_integer_sequence<int, kQ * kNco * 4 + kLoadAhead<kPix>>{});
         w += kQ * kNco * 64;
       }
     }
