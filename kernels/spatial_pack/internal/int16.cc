@@ -159,30 +159,57 @@ void DenseTask(void* vctx, size_t ti, size_t item) {
 }
 
 #if defined(__aarch64__)
+// One tap of a depthwise row's 16 pixels at p (kStride apart: the even
+// lanes of two loads at 2), by its weight wk, into four accumulators by
+// smlal/smlal2.
+template <int kStride>
+inline void DepthwiseTap16(int32x4_t (&a)[4], const int16_t* p, int16_t wk) {
+  int16x8_t x0, x1;
+  if constexpr (kStride == 1) {
+    x0 = vld1q_s16(p);
+    x1 = vld1q_s16(p + 8);
+  } else {
+    x0 = vuzp1q_s16(vld1q_s16(p), vld1q_s16(p + 8));
+    x1 = vuzp1q_s16(vld1q_s16(p + 16), vld1q_s16(p + 24));
+  }
+  a[0] = vmlal_n_s16(a[0], vget_low_s16(x0), wk);
+  a[1] = vmlal_high_n_s16(a[1], x0, wk);
+  a[2] = vmlal_n_s16(a[2], vget_low_s16(x1), wk);
+  a[3] = vmlal_high_n_s16(a[3], x1, wk);
+}
+
 // The sums of 16 output pixels of a depthwise row whose pixels lie kStride
-// (1 or 2) apart: two loads (vld2's even lanes at 2) per tap, its weight by
-// smlal/smlal2 into four accumulators (independent, so their latencies
-// overlap); int32 lanes wrap as the uint32 sums do.
+// (1 or 2) apart. The taps go in pairs into two sets of four
+// accumulators: eight independent sums, as many as a core that issues two
+// smlal a cycle (Neoverse-V1) keeps busy over their 4-cycle latency; int32
+// lanes wrap as the uint32 sums do.
 template <int kStride>
 __attribute__((noinline)) void DepthwiseSums16(const int16_t* src, const int16_t* w, int64_t kh, int64_t kw,
                                                int64_t row, int64_t dw, int32_t bias,
                                                uint32_t (&sums)[kInt16DepthwisePixels]) {
   static_assert(kInt16DepthwisePixels == 16, "four int32x4 accumulators");
-  int32x4_t a[4];
-  for (int32x4_t& v : a) v = vdupq_n_s32(bias);
-  for (int64_t ky = 0; ky < kh; ++ky) {
-    for (int64_t kx = 0; kx < kw; ++kx) {
-      const int16_t* p = src + ky * row + kx * dw;
-      const int16x8_t x0 = kStride == 1 ? vld1q_s16(p) : vld2q_s16(p).val[0];
-      const int16x8_t x1 = kStride == 1 ? vld1q_s16(p + 8) : vld2q_s16(p + 16).val[0];
-      const int16_t wk = w[ky * kw + kx];
-      a[0] = vmlal_n_s16(a[0], vget_low_s16(x0), wk);
-      a[1] = vmlal_high_n_s16(a[1], x0, wk);
-      a[2] = vmlal_n_s16(a[2], vget_low_s16(x1), wk);
-      a[3] = vmlal_high_n_s16(a[3], x1, wk);
-    }
+  int32x4_t a[4], b[4];
+  for (int i = 0; i < 4; ++i) {
+    a[i] = vdupq_n_s32(bias);
+    b[i] = vdupq_n_s32(0);
   }
-  for (int i = 0; i < 4; ++i) vst1q_u32(sums + 4 * i, vreinterpretq_u32_s32(a[i]));
+  // Tap t = ky * kw + kx reads p = src + ky * row + kx * dw, walked on.
+  const int16_t* p = src;
+  int64_t kx = 0;
+  auto tap = [&](int32x4_t (&acc)[4], int64_t t) {
+    DepthwiseTap16<kStride>(acc, p, w[t]);
+    const bool row_end = ++kx == kw;
+    p += row_end ? row - (kw - 1) * dw : dw;
+    kx = row_end ? 0 : kx;
+  };
+  const int64_t taps = kh * kw;
+  int64_t t = 0;
+  for (; t + 1 < taps; t += 2) {
+    tap(a, t);
+    tap(b, t + 1);
+  }
+  if (t < taps) tap(a, t);
+  for (int i = 0; i < 4; ++i) vst1q_u32(sums + 4 * i, vreinterpretq_u32_s32(vaddq_s32(a[i], b[i])));
 }
 #endif
 
