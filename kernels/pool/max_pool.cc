@@ -7,9 +7,12 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 #include "absl/strings/str_cat.h"
+#include "kernels/cpu/isa.h"
 #include "kernels/cpu_clones.h"
 #include "util/status_macros.h"
 
@@ -125,8 +128,8 @@ struct PoolTask {
 };
 
 // f32 blocked by 16, the reference's `if (v > m || v != v) m = v` per lane
-// with explicit vectors (GCC would not if-convert it): max_ps(v, m) is
-// exactly `v > m ? v : m`, and a NaN v is then blended in.
+// with explicit vectors (GCC would not if-convert it, on x86-64 or AArch64):
+// max_ps(v, m) is exactly `v > m ? v : m`, and a NaN v is then blended in.
 using F32RowFn = void (*)(const float* in, float* out, const Axis& h, const Axis& w, int64_t oy);
 
 #if QNNC_HAS_CPU_CLONES
@@ -177,11 +180,38 @@ QNNC_TARGET_X86_64_V3 void MaxRowF32x16Avx2(const float* in, float* out, const A
 }
 #endif
 
+#if defined(__aarch64__)
+// NEON, four vectors a pixel: `v > m || v != v` as compares and a select
+// (fmax would quiet a signalling NaN the reference copies as it is).
+void MaxRowF32x16Neon(const float* in, float* out, const Axis& h, const Axis& w, int64_t oy) {
+  const int64_t y0 = h.first[oy], ny = h.count[oy];
+  for (int64_t ox = 0; ox < w.out; ++ox) {
+    const int64_t x0 = w.first[ox], nx = w.count[ox];
+    float32x4_t m[4];
+    for (float32x4_t& v : m) v = vdupq_n_f32(-std::numeric_limits<float>::infinity());
+    for (int64_t i = 0; i < ny; ++i) {
+      const float* row = in + (y0 + i * h.dilation) * w.size * 16;
+      for (int64_t j = 0; j < nx; ++j) {
+        const float* p = row + (x0 + j * w.dilation) * 16;
+        for (int q = 0; q < 4; ++q) {
+          const float32x4_t v = vld1q_f32(p + 4 * q);
+          const uint32x4_t take = vorrq_u32(vcgtq_f32(v, m[q]), vmvnq_u32(vceqq_f32(v, v)));
+          m[q] = vbslq_f32(take, v, m[q]);
+        }
+      }
+    }
+    for (int q = 0; q < 4; ++q) vst1q_f32(out + ox * 16 + 4 * q, m[q]);
+  }
+}
+#endif
+
 F32RowFn PickF32x16Row() {
 #if QNNC_HAS_CPU_CLONES
   const cpu::IsaLevel level = cpu::HostIsaLevel();
   if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &MaxRowF32x16Avx512;
   if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &MaxRowF32x16Avx2;
+#elif defined(__aarch64__)
+  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) return &MaxRowF32x16Neon;
 #endif
   return nullptr;
 }

@@ -1,6 +1,7 @@
 #include "kernels/pool/max_pool.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -49,6 +50,11 @@ TEST(MaxPoolTest, MatchesReference) {
       std::uniform_real_distribution<float> u(-100.0f, 100.0f);
       for (float& v : x.span<float>()) v = u(rng);
       x.data<float>()[17] = std::nanf("");
+      // A NaN of another payload beside it (the last NaN of a window wins)
+      // and a signalling one, copied as they are, not quieted.
+      const uint32_t payload = 0x7fc00123, signalling = 0x7f800001;
+      std::memcpy(&x.data<float>()[18], &payload, 4);
+      std::memcpy(&x.data<float>()[40], &signalling, 4);
       x.data<float>()[300] = -std::numeric_limits<float>::infinity();
       x.data<float>()[301] = std::numeric_limits<float>::infinity();
     }
