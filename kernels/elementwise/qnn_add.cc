@@ -6,9 +6,12 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 #include "absl/strings/str_cat.h"
+#include "kernels/cpu/isa.h"
 #include "kernels/cpu_clones.h"
 #include "kernels/elementwise/common.h"
 #include "util/status_macros.h"
@@ -109,11 +112,66 @@ QNNC_TARGET_X86_64_V3 void AddAvx2(void* ctx, size_t start, size_t count) {
 }
 #endif
 
+#if defined(__aarch64__)
+// 16 bytes (u8 or i8) at p -> 16 int32 minus the zero point, as floats.
+template <typename T>
+inline void Widen16(const T* p, int32x4_t zp, float32x4_t (&out)[4]) {
+  int16x8_t half[2];
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    const uint8x16_t v = vld1q_u8(p);
+    half[0] = vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
+    half[1] = vreinterpretq_s16_u16(vmovl_high_u8(v));
+  } else {
+    const int8x16_t v = vld1q_s8(p);
+    half[0] = vmovl_s8(vget_low_s8(v));
+    half[1] = vmovl_high_s8(v);
+  }
+  for (int h = 0; h < 2; ++h) {
+    out[2 * h] = vcvtq_f32_s32(vsubq_s32(vmovl_s16(vget_low_s16(half[h])), zp));
+    out[2 * h + 1] = vcvtq_f32_s32(vsubq_s32(vmovl_high_s16(half[h]), zp));
+  }
+}
+
+// The add in NEON, 16 elements a step, in RunBody's order (two multiplies,
+// one add, the clamp; fcvtns rounds half to even as RoundSmallHalfEven does
+// for these small values): every value is clamped into the dtype's range,
+// so the saturating narrows only narrow.
+template <typename A, typename B, typename O>
+void AddNeon(void* ctx, size_t start, size_t count) {
+  const AddTask<A, B, O>& t = *static_cast<const AddTask<A, B, O>*>(ctx);
+  const size_t end = std::min(t.n, start + count);
+  const float32x4_t ra = vdupq_n_f32(t.ra), rb = vdupq_n_f32(t.rb);
+  const float32x4_t lo = vdupq_n_f32(t.lo), hi = vdupq_n_f32(t.hi);
+  const int32x4_t a_zp = vdupq_n_s32(t.a_zp), b_zp = vdupq_n_s32(t.b_zp), out_zp = vdupq_n_s32(t.out_zp);
+  size_t i = start;
+  for (; i + 16 <= end; i += 16) {
+    float32x4_t da[4], db[4];
+    Widen16(t.a + i, a_zp, da);
+    Widen16(t.b + i, b_zp, db);
+    int16x4_t r[4];
+    for (int q = 0; q < 4; ++q) {
+      float32x4_t v = vaddq_f32(vmulq_f32(ra, da[q]), vmulq_f32(rb, db[q]));
+      v = vminq_f32(vmaxq_f32(v, lo), hi);
+      r[q] = vqmovn_s32(vaddq_s32(vcvtnq_s32_f32(v), out_zp));
+    }
+    const int16x8_t ab = vcombine_s16(r[0], r[1]), cd = vcombine_s16(r[2], r[3]);
+    if constexpr (std::is_same_v<O, uint8_t>) {
+      vst1q_u8(t.out + i, vcombine_u8(vqmovun_s16(ab), vqmovun_s16(cd)));
+    } else {
+      vst1q_s8(t.out + i, vcombine_s8(vqmovn_s16(ab), vqmovn_s16(cd)));
+    }
+  }
+  AddTask<A, B, O>::RunBody(ctx, i, end - i);
+}
+#endif
+
 template <typename A, typename B, typename O>
 CloneTask PickBody() {
   CloneTask body = CpuClones<&AddTask<A, B, O>::RunBody>::Pick();
 #if QNNC_HAS_CPU_CLONES
   if (cpu::IsAvx2Class(cpu::HostIsaLevel())) body = &AddAvx2<A, B, O>;
+#elif defined(__aarch64__)
+  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) body = &AddNeon<A, B, O>;
 #endif
   return body;
 }

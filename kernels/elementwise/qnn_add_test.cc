@@ -94,8 +94,8 @@ TEST(QnnAddTest, MatchesReferenceOnRandomCases) {
                                      tensor::DTypeName(tb) + "->" + tensor::DTypeName(to) +
                                      " " + tensor::ShapeToString(shape) + " rep " +
                                      std::to_string(rep);
-            // Every level the host allows: the explicit AVX2 vectors and
-            // GCC's clones of the loop.
+            // Every level the host allows: the explicit AVX2 or NEON
+            // vectors and GCC's clones of the loop.
             AtEveryIsaLevel(
                 [&] { ExpectMatchesReference(a, b, p, to, rep % 2 ? pool.get() : nullptr, what); });
             ++cases;
