@@ -4,8 +4,11 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
+#include "kernels/cpu/isa.h"
 #include "kernels/cpu_clones.h"
 
 namespace qnnc::kernels::elementwise {
@@ -90,6 +93,29 @@ QNNC_TARGET_X86_64_V3 void LookupAvx2(const uint8_t* in, uint8_t* out, const uin
 }
 #endif
 
+#if defined(__aarch64__)
+// NEON: the table as four 64-byte tables, each byte looked up in all four by
+// tbl/tbx on the byte minus 0, 64, 128 and 192: an index past a table's 64
+// entries leaves the lane as it is (tbx; tbl gives 0), so exactly the table
+// that holds the byte's entry writes it.
+void LookupNeon(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n) {
+  uint8x16x4_t t[4];
+  for (int k = 0; k < 4; ++k) t[k] = vld1q_u8_x4(table + 64 * k);
+  const uint8x16_t step = vdupq_n_u8(64);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    uint8x16_t x = vld1q_u8(in + i);
+    uint8x16_t r = vqtbl4q_u8(t[0], x);
+    for (int k = 1; k < 4; ++k) {
+      x = vsubq_u8(x, step);
+      r = vqtbx4q_u8(r, t[k], x);
+    }
+    vst1q_u8(out + i, r);
+  }
+  LookupScalar(in + i, out + i, table, n - i);
+}
+#endif
+
 }  // namespace
 
 LookupBytesFn PickLookupBytes() {
@@ -98,6 +124,8 @@ LookupBytesFn PickLookupBytes() {
   if (cpu::Includes(level, cpu::IsaLevel::kAvx512vnni) && cpu::HostCpuFeatures().avx512vbmi) return &LookupVbmi;
   if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &LookupAvx512;
   if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &LookupAvx2;
+#elif defined(__aarch64__)
+  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) return &LookupNeon;
 #endif
   return &LookupScalar;
 }

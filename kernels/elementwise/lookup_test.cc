@@ -15,7 +15,7 @@ using tensor::DType;
 using tensor::Tensor;
 
 // At every instruction-set level the host allows (the AVX-512 and AVX2
-// vpshufb paths and the scalar loop), against the reference.
+// vpshufb paths, NEON's tbl/tbx and the scalar loop), against the reference.
 TEST(LookupTest, TheReferencesBytes) {
   testing::TwoThreads two;
   std::mt19937 rng(5);
