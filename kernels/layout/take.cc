@@ -7,8 +7,11 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
+#include "kernels/cpu/isa.h"
 #include "kernels/cpu_clones.h"
 #include "kernels/elementwise/lookup.h"
 
@@ -101,11 +104,27 @@ QNNC_TARGET_X86_64_V3 void Gather16Avx2(const uint8_t* const* in, const uint8_t*
 }
 #endif
 
+#if defined(__aarch64__)
+// NEON, a pixel a step: tbl gives 0 for a lane byte of 0x80, as vpshufb.
+void Gather16Neon(const uint8_t* const* in, const uint8_t* const* lanes, size_t sources, uint8_t* out,
+                  int64_t pixels) {
+  uint8x16_t masks[kMaxSources];
+  for (size_t s = 0; s < sources; ++s) masks[s] = vld1q_u8(lanes[s]);
+  for (int64_t p = 0; p < pixels; ++p) {
+    uint8x16_t r = vqtbl1q_u8(vld1q_u8(in[0] + p * 16), masks[0]);
+    for (size_t s = 1; s < sources; ++s) r = vorrq_u8(r, vqtbl1q_u8(vld1q_u8(in[s] + p * 16), masks[s]));
+    vst1q_u8(out + p * 16, r);
+  }
+}
+#endif
+
 GatherFn PickGather16() {
 #if QNNC_HAS_CPU_CLONES
   const cpu::IsaLevel level = cpu::HostIsaLevel();
   if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &Gather16Avx512;
   if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &Gather16Avx2;
+#elif defined(__aarch64__)
+  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) return &Gather16Neon;
 #endif
   return &Gather16Scalar;
 }
