@@ -4,15 +4,17 @@
 // infinite. Shared by the DynamicQuantizeLinear kernel and the dynamic
 // convolution's epilogue, which computes it for the next one.
 //
-// Explicit AVX-512 / AVX2 vectors, picked by the host's capped level:
-// `_mm512_min_ps(v, lo)` is exactly `v < lo ? v : lo` (the second operand
-// when unordered or equal), so each lane keeps what the serial loop keeps;
+// Explicit AVX-512 / AVX2 / NEON vectors, picked by the host's capped
+// level: `_mm512_min_ps(v, lo)` is exactly `v < lo ? v : lo` (the second
+// operand when unordered or equal), and NEON selects by the same compare
+// (its fmin would take a NaN), so each lane keeps what the serial loop keeps;
 // GCC scalarized the plain loop (`a < b ? a : b` is not a min to it without
 // -ffast-math). Merging ranges is exact in any order: partial minima are +0
 // or strictly negative, partial maxima +0 or strictly positive.
 #ifndef QNNC_KERNELS_FLOAT_RANGE_H_
 #define QNNC_KERNELS_FLOAT_RANGE_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -21,6 +23,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 namespace qnnc::kernels {
@@ -101,6 +105,33 @@ QNNC_TARGET_X86_64_V3 inline FloatRange RangeAvx2(const float* x, int64_t n) {
 }
 #endif
 
+#if defined(__aarch64__)
+inline FloatRange RangeNeon(const float* x, int64_t n) {
+  float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+  const float32x4_t inf = vdupq_n_f32(std::numeric_limits<float>::infinity());
+  int64_t infs = 0, i = 0;
+  const int64_t whole = n - n % 4;
+  while (i < whole) {
+    // Infinities counted per lane in 32 bits, added up every 2^20 vectors.
+    uint32x4_t count = vdupq_n_u32(0);
+    for (const int64_t end = std::min(whole, i + (int64_t{4} << 20)); i < end; i += 4) {
+      const float32x4_t v = vld1q_f32(x + i);
+      lo = vbslq_f32(vcltq_f32(v, lo), v, lo);
+      hi = vbslq_f32(vcgtq_f32(v, hi), v, hi);
+      count = vsubq_u32(count, vceqq_f32(vabsq_f32(v), inf));
+    }
+    infs += vaddvq_u32(count);
+  }
+  float l[4], h[4];
+  vst1q_f32(l, lo);
+  vst1q_f32(h, hi);
+  FloatRange r = RangeScalar(x + i, n - i);
+  for (int k = 0; k < 4; ++k) r.Merge({l[k], h[k], 0});
+  r.infinities += infs;
+  return r;
+}
+#endif
+
 }  // namespace internal
 
 using FloatRangeFn = FloatRange (*)(const float*, int64_t);
@@ -111,6 +142,8 @@ inline FloatRangeFn PickFloatRange() {
   const cpu::IsaLevel level = cpu::HostIsaLevel();
   if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &internal::RangeAvx512;
   if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &internal::RangeAvx2;
+#elif defined(__aarch64__)
+  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) return &internal::RangeNeon;
 #endif
   return &internal::RangeScalar;
 }
