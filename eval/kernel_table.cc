@@ -14,10 +14,10 @@ absl::StatusOr<tensor::DType> DTypeAttr(const ir::Node& n, const char* name, ten
   return tensor::ParseDType(s);
 }
 
-absl::Status ExpectLayout(const char* attr, const std::string& got, const char* layout) {
+absl::Status ExpectLayout(const char* attr, const ir::Layout& got, const ir::Layout& layout) {
   if (got != layout) {
     return absl::UnimplementedError(
-        absl::StrCat("the reference kernel needs ", attr, " ", layout, ", got ", got));
+        absl::StrCat("the reference kernel needs ", attr, " ", layout.str(), ", got ", got.str()));
   }
   return absl::OkStatus();
 }

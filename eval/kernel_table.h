@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "ir/layout.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
 
@@ -38,7 +39,7 @@ absl::StatusOr<tensor::DType> DTypeAttr(const ir::Node& n, const char* name, ten
 // OK when `got`, the value of the layout attribute `attr` (from the op's
 // view), is `layout`, else an Unimplemented error: the reference kernel
 // computes only in that layout.
-absl::Status ExpectLayout(const char* attr, const std::string& got, const char* layout);
+absl::Status ExpectLayout(const char* attr, const ir::Layout& got, const ir::Layout& layout);
 
 // Each adds its family's ops to `table`.
 // ops/quantize/quantize_reference.cc: (de/re)quantization,

@@ -12,12 +12,11 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
                                         const TensorType& weight) {
   RETURN_IF_ERROR(ExpectRank(weight, 4, "weight"));
   ASSIGN_OR_RETURN(Conv2DView v, Conv2DView::Of(node));
-  const std::string& data_layout = v.data_layout;
-  const std::string& kernel_layout = v.kernel_layout;
-  const std::string& out_layout = v.out_layout;
+  const std::string& data_layout = v.data_layout.str();
+  const std::string& kernel_layout = v.kernel_layout.str();
   const int64_t groups = v.groups;
   int64_t n, c, h, w;
-  int64_t in_block = ChannelBlock(data_layout), out_block = ChannelBlock(out_layout);
+  const int64_t in_block = v.data_layout.channel_block(), out_block = v.out_layout.channel_block();
   if (in_block > 0) {
     // NCHW{k}c: [N, ceil(C/k), H, W, k]; C comes from the weight.
     if (data.rank() != 5 || data.shape[4] != in_block) {
@@ -31,9 +30,9 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
     }
   } else if (data.rank() != 4) {
     return absl::InvalidArgumentError(absl::StrCat("data must have rank 4, got ", data.ToString()));
-  } else if (data_layout == "NCHW") {
+  } else if (v.data_layout.is_nchw()) {
     n = data.shape[0], c = data.shape[1], h = data.shape[2], w = data.shape[3];
-  } else if (data_layout == "NHWC") {
+  } else if (v.data_layout.is_nhwc()) {
     n = data.shape[0], h = data.shape[1], w = data.shape[2], c = data.shape[3];
   } else {
     return absl::InvalidArgumentError(
@@ -41,7 +40,7 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
   }
   int64_t o, i, kh, kw;
   const Shape& ws = weight.shape;
-  if (kernel_layout == "OIHW") {
+  if (v.kernel_layout == Layout::Oihw()) {
     o = ws[0], i = ws[1], kh = ws[2], kw = ws[3];
   } else if (kernel_layout == "OHWI") {
     o = ws[0], kh = ws[1], kw = ws[2], i = ws[3];
@@ -62,7 +61,7 @@ absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data
   ASSIGN_OR_RETURN(const auto out, v.OutputSize(h, w, kh, kw));
   const int64_t oh = out[0], ow = out[1];
   if (out_block > 0) return Shape{n, (o + out_block - 1) / out_block, oh, ow, out_block};
-  if (out_layout == "NHWC") return Shape{n, oh, ow, o};
+  if (v.out_layout.is_nhwc()) return Shape{n, oh, ow, o};
   return Shape{n, o, oh, ow};
 }
 

@@ -1,6 +1,16 @@
 #include "ir/decision_view.h"
 
 namespace qnnc::ir {
+namespace {
+
+std::optional<Layout> OptionalLayout(const Attrs& a, const char* name) {
+  if (!a.Has(name)) return std::nullopt;
+  absl::StatusOr<Layout> layout = LayoutAttr(a, name);
+  if (!layout.ok()) return std::nullopt;
+  return *std::move(layout);
+}
+
+}  // namespace
 
 std::optional<DecisionView> DecisionView::Of(const Node& node) {
   const Attrs& a = node.attrs();
@@ -11,8 +21,8 @@ std::optional<DecisionView> DecisionView::Of(const Node& node) {
   d.tuned = a.GetInt("tuned", 0).value_or(0) != 0;
   d.workload = a.GetString("workload", "").value_or("");
   d.legalization = a.GetString("legalization", "").value_or("");
-  d.layout = a.GetString("impl_layout", "").value_or("");
-  d.out_layout = a.GetString("impl_out_layout", "").value_or("");
+  d.layout = OptionalLayout(a, "impl_layout");
+  d.out_layout = OptionalLayout(a, "impl_out_layout");
   d.record_rejected = a.GetString("record_rejected", "").value_or("");
   d.passed_over = a.GetString("passed_over", "").value_or("");
   return d;

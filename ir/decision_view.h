@@ -18,6 +18,7 @@
 #include <string>
 
 #include "ir/graph.h"
+#include "ir/layout.h"
 
 namespace qnnc::ir {
 
@@ -27,13 +28,13 @@ struct DecisionView {
   bool tuned = false;
   std::string workload;
   std::string legalization;
-  std::string layout;      // impl_layout
-  std::string out_layout;  // impl_out_layout ("" in plans written before it)
+  std::optional<Layout> layout;      // impl_layout
+  std::optional<Layout> out_layout;  // impl_out_layout (none in plans written before it)
   std::string record_rejected;
   std::string passed_over;
 
   // The decision stored on `node`, if it carries one (an `impl`); attributes
-  // of another type read as absent.
+  // of another type, and layouts that do not parse, read as absent.
   static std::optional<DecisionView> Of(const Node& node);
 };
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <map>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "util/status_macros.h"
@@ -43,20 +44,58 @@ absl::StatusOr<std::vector<LayoutAxis>> ParseLayout(absl::string_view layout) {
   return axes;
 }
 
-int64_t ChannelBlock(absl::string_view layout) {
-  if (layout.size() < 6 || layout.substr(0, 4) != "NCHW" || layout.back() != 'c') return 0;
-  int64_t k = 0;
-  for (size_t i = 4; i + 1 < layout.size(); ++i) {
-    if (layout[i] < '0' || layout[i] > '9' || k > 4096) return 0;
-    k = k * 10 + (layout[i] - '0');
+namespace {
+
+// k of "NCHW{k}c", else 0.
+int64_t ChannelBlockOf(const std::vector<LayoutAxis>& axes) {
+  if (axes.size() != 5 || axes[4].name != 'C' || axes[4].block == 0) return 0;
+  const char primal[] = {'N', 'C', 'H', 'W'};
+  for (int i = 0; i < 4; ++i) {
+    if (axes[i].name != primal[i] || axes[i].block != 0) return 0;
   }
-  return k;
+  return axes[4].block;
 }
 
-absl::StatusOr<Shape> TransformLayoutShape(const Shape& shape, absl::string_view src,
-                                           absl::string_view dst) {
-  ASSIGN_OR_RETURN(auto s, ParseLayout(src));
-  ASSIGN_OR_RETURN(auto d, ParseLayout(dst));
+}  // namespace
+
+Layout::Layout() : Layout(Nchw()) {}
+
+Layout::Layout(std::string text, std::vector<LayoutAxis> axes)
+    : text_(std::move(text)), axes_(std::move(axes)), channel_block_(ChannelBlockOf(axes_)) {}
+
+absl::StatusOr<Layout> Layout::Parse(absl::string_view text) {
+  if (text.empty()) return absl::InvalidArgumentError("empty layout");
+  ASSIGN_OR_RETURN(std::vector<LayoutAxis> axes, ParseLayout(text));
+  return Layout(std::string(text), std::move(axes));
+}
+
+Layout Layout::Nchw() { return Layout("NCHW", {{'N', 0}, {'C', 0}, {'H', 0}, {'W', 0}}); }
+Layout Layout::Nhwc() { return Layout("NHWC", {{'N', 0}, {'H', 0}, {'W', 0}, {'C', 0}}); }
+Layout Layout::Oihw() { return Layout("OIHW", {{'O', 0}, {'I', 0}, {'H', 0}, {'W', 0}}); }
+Layout Layout::Nc() { return Layout("NC", {{'N', 0}, {'C', 0}}); }
+
+Layout Layout::ChannelBlocked(int64_t block) {
+  return Layout(absl::StrCat("NCHW", block, "c"), {{'N', 0}, {'C', 0}, {'H', 0}, {'W', 0}, {'C', block}});
+}
+
+absl::StatusOr<Layout> LayoutAttr(const Attrs& attrs, absl::string_view name, const Layout& fallback) {
+  if (!attrs.Has(name)) return fallback;
+  return LayoutAttr(attrs, name);
+}
+
+absl::StatusOr<Layout> LayoutAttr(const Attrs& attrs, absl::string_view name) {
+  ASSIGN_OR_RETURN(std::string text, attrs.GetString(name));
+  absl::StatusOr<Layout> layout = Layout::Parse(text);
+  if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(name, ": ", layout.status().message()));
+  return layout;
+}
+
+absl::StatusOr<Shape> TransformLayoutShape(const Shape& shape, const Layout& src_layout,
+                                           const Layout& dst_layout) {
+  const std::vector<LayoutAxis>& s = src_layout.axes();
+  const std::vector<LayoutAxis>& d = dst_layout.axes();
+  const std::string& src = src_layout.str();
+  const std::string& dst = dst_layout.str();
   if (s.size() != shape.size()) {
     return absl::InvalidArgumentError(absl::StrCat("layout '", src, "' has ", s.size(),
                                                    " axes but the data has rank ", shape.size()));
@@ -104,11 +143,11 @@ absl::StatusOr<Shape> TransformLayoutShape(const Shape& shape, absl::string_view
   return out;
 }
 
-Attrs LayoutTransformAttrs(const std::string& src, const std::string& dst, int64_t channels) {
+Attrs LayoutTransformAttrs(const Layout& src, const Layout& dst, int64_t channels) {
   Attrs a;
-  a.Set("src_layout", src);
-  a.Set("dst_layout", dst);
-  if (channels > 0 && ChannelBlock(src) > 0) a.Set("channels", channels);
+  a.Set("src_layout", src.str());
+  a.Set("dst_layout", dst.str());
+  if (channels > 0 && src.blocked()) a.Set("channels", channels);
   return a;
 }
 

@@ -9,8 +9,8 @@ namespace qnnc::ir {
 absl::StatusOr<LayoutTransformView> LayoutTransformView::Of(const Node& node) {
   const Attrs& a = node.attrs();
   LayoutTransformView v;
-  ASSIGN_OR_RETURN(v.src_layout, a.GetString("src_layout"));
-  ASSIGN_OR_RETURN(v.dst_layout, a.GetString("dst_layout"));
+  ASSIGN_OR_RETURN(v.src_layout, LayoutAttr(a, "src_layout"));
+  ASSIGN_OR_RETURN(v.dst_layout, LayoutAttr(a, "dst_layout"));
   if (a.Has("channels")) {
     ASSIGN_OR_RETURN(v.channels, a.GetInt("channels"));
   }
@@ -78,14 +78,14 @@ absl::StatusOr<ResizeView> ResizeView::Of(const Node& node) {
   ASSIGN_OR_RETURN(v.coordinate_transformation_mode,
                    a.GetString("coordinate_transformation_mode", v.coordinate_transformation_mode));
   ASSIGN_OR_RETURN(v.nearest_mode, a.GetString("nearest_mode", v.nearest_mode));
-  ASSIGN_OR_RETURN(v.layout, a.GetString("layout", v.layout));
+  ASSIGN_OR_RETURN(v.layout, LayoutAttr(a, "layout", v.layout));
   return v;
 }
 
 absl::StatusOr<TakeView> TakeView::Of(const Node& node) {
   TakeView v;
   ASSIGN_OR_RETURN(static_cast<AxisView&>(v), AxisView::Of(node));
-  ASSIGN_OR_RETURN(v.layout, node.attrs().GetString("layout", v.layout));
+  ASSIGN_OR_RETURN(v.layout, LayoutAttr(node.attrs(), "layout", v.layout));
   if (v.blocked()) {
     ASSIGN_OR_RETURN(v.channels, node.attrs().GetInt("channels"));
   }
@@ -95,7 +95,7 @@ absl::StatusOr<TakeView> TakeView::Of(const Node& node) {
 absl::StatusOr<QnnConcatView> QnnConcatView::Of(const Node& node) {
   QnnConcatView v;
   ASSIGN_OR_RETURN(static_cast<AxisView&>(v), AxisView::Of(node));
-  ASSIGN_OR_RETURN(v.layout, node.attrs().GetString("layout", v.layout));
+  ASSIGN_OR_RETURN(v.layout, LayoutAttr(node.attrs(), "layout", v.layout));
   if (v.blocked()) {
     ASSIGN_OR_RETURN(v.channels, node.attrs().GetInts("channels"));
     const int64_t inputs = (static_cast<int64_t>(node.inputs().size()) - 2) / 3;
@@ -108,7 +108,7 @@ absl::StatusOr<QnnConcatView> QnnConcatView::Of(const Node& node) {
 
 absl::StatusOr<GlobalPoolView> GlobalPoolView::Of(const Node& node) {
   GlobalPoolView v;
-  ASSIGN_OR_RETURN(v.layout, node.attrs().GetString("layout", v.layout));
+  ASSIGN_OR_RETURN(v.layout, LayoutAttr(node.attrs(), "layout", v.layout));
   return v;
 }
 

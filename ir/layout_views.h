@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "ir/layout.h"
 #include "ir/op_views.h"
 
 namespace qnnc::ir {
@@ -24,8 +25,8 @@ namespace qnnc::ir {
 // required; channels, when given, the real channels of an NCHW result
 // leaving a blocked layout (the block padding trimmed).
 struct LayoutTransformView {
-  std::string src_layout;
-  std::string dst_layout;
+  Layout src_layout;
+  Layout dst_layout;
   std::optional<int64_t> channels;
 
   static absl::StatusOr<LayoutTransformView> Of(const Node& node);
@@ -84,7 +85,7 @@ struct ResizeView {
   std::string method = "nearest";
   std::string coordinate_transformation_mode = "half_pixel";
   std::string nearest_mode = "round_prefer_floor";
-  std::string layout = "NCHW";
+  Layout layout = Layout::Nchw();
 
   static absl::StatusOr<ResizeView> Of(const Node& node);
 };
@@ -93,12 +94,12 @@ struct ResizeView {
 // by AlterOpLayout) the data holds `channels` real channels, required there.
 // The axis and AxisFor are AxisView's.
 struct TakeView : AxisView {
-  std::string layout = "NCHW";
+  Layout layout = Layout::Nchw();
   int64_t channels = 0;  // 0 in NCHW
 
   static absl::StatusOr<TakeView> Of(const Node& node);
 
-  bool blocked() const { return layout != "NCHW"; }
+  bool blocked() const { return !layout.is_nchw(); }
 };
 
 // qnn.concat {axis=1, layout=NCHW, channels}: in a blocked layout
@@ -106,18 +107,18 @@ struct TakeView : AxisView {
 // channel count, required there, one per data input.
 // The axis and AxisFor are AxisView's.
 struct QnnConcatView : AxisView {
-  std::string layout = "NCHW";
+  Layout layout = Layout::Nchw();
   std::vector<int64_t> channels;  // empty in NCHW
 
   static absl::StatusOr<QnnConcatView> Of(const Node& node);
 
-  bool blocked() const { return layout != "NCHW"; }
+  bool blocked() const { return !layout.is_nchw(); }
 };
 
 // nn.global_avg_pool2d and qnn.global_avg_pool2d {layout=NCHW: NCHW, NHWC or
 // NCHW{k}c}.
 struct GlobalPoolView {
-  std::string layout = "NCHW";
+  Layout layout = Layout::Nchw();
 
   static absl::StatusOr<GlobalPoolView> Of(const Node& node);
 };

@@ -36,8 +36,8 @@ TEST(LayoutTransformView, BothLayoutsRequiredChannelsOptional) {
   a.Set("dst_layout", std::string("NCHW"));
   auto v = LayoutTransformView::Of(*Add(g, "layout_transform", a));
   ASSERT_TRUE(v.ok()) << v.status();
-  EXPECT_EQ(v->src_layout, "NCHW16c");
-  EXPECT_EQ(v->dst_layout, "NCHW");
+  EXPECT_EQ(v->src_layout, Layout::ChannelBlocked(16));
+  EXPECT_EQ(v->dst_layout, Layout::Nchw());
   EXPECT_FALSE(v->channels.has_value());
   a.Set("channels", int64_t{12});
   EXPECT_EQ(LayoutTransformView::Of(*Add(g, "layout_transform", a))->channels, 12);
@@ -120,7 +120,7 @@ TEST(ResizeView, DefaultsGivenValuesAndSize) {
   EXPECT_EQ(v->method, "nearest");
   EXPECT_EQ(v->coordinate_transformation_mode, "half_pixel");
   EXPECT_EQ(v->nearest_mode, "round_prefer_floor");
-  EXPECT_EQ(v->layout, "NCHW");
+  EXPECT_EQ(v->layout, Layout::Nchw());
 
   Attrs a;
   a.Set("size", std::vector<int64_t>{8, 6});
@@ -133,7 +133,7 @@ TEST(ResizeView, DefaultsGivenValuesAndSize) {
   EXPECT_EQ(given->method, "linear");
   EXPECT_EQ(given->coordinate_transformation_mode, "align_corners");
   EXPECT_EQ(given->nearest_mode, "floor");
-  EXPECT_EQ(given->layout, "NCHW16c");
+  EXPECT_EQ(given->layout, Layout::ChannelBlocked(16));
 
   ExpectError(ResizeView::Of(*Add(g, "resize", One("size", std::vector<int64_t>{8}))).status(),
               "size needs 2 values");
@@ -184,9 +184,15 @@ TEST(QnnConcatView, OneChannelCountPerInputWhenBlocked) {
 
 TEST(GlobalPoolView, LayoutDefaultsToNchw) {
   Graph g;
-  EXPECT_EQ(GlobalPoolView::Of(*Add(g, "nn.global_avg_pool2d", {}))->layout, "NCHW");
+  EXPECT_EQ(GlobalPoolView::Of(*Add(g, "nn.global_avg_pool2d", {}))->layout, Layout::Nchw());
   EXPECT_EQ(GlobalPoolView::Of(*Add(g, "nn.global_avg_pool2d", One("layout", std::string("NHWC"))))->layout,
-            "NHWC");
+            Layout::Nhwc());
+  // A layout that is not one is refused, naming the attribute.
+  const absl::StatusOr<GlobalPoolView> bad =
+      GlobalPoolView::Of(*Add(g, "nn.global_avg_pool2d", One("layout", std::string("NCHW0c"))));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("layout: bad layout 'NCHW0c'"), std::string::npos)
+      << bad.status();
   ExpectError(GlobalPoolView::Of(*Add(g, "nn.global_avg_pool2d", One("layout", int64_t{4}))).status(),
               "attribute 'layout' must be a string");
 }

@@ -35,9 +35,9 @@ absl::StatusOr<Conv2DView> Conv2DView::Of(const Attrs& a) {
   ASSIGN_OR_RETURN(v.dilation, Ints<2>(a, "dilation", v.dilation, 1));
   ASSIGN_OR_RETURN(v.groups, a.GetInt("groups", 1));
   if (v.groups < 1) return absl::InvalidArgumentError(absl::StrCat("groups must be at least 1, got ", v.groups));
-  ASSIGN_OR_RETURN(v.data_layout, a.GetString("data_layout", "NCHW"));
-  ASSIGN_OR_RETURN(v.kernel_layout, a.GetString("kernel_layout", "OIHW"));
-  ASSIGN_OR_RETURN(v.out_layout, a.GetString("out_layout", v.data_layout));
+  ASSIGN_OR_RETURN(v.data_layout, LayoutAttr(a, "data_layout", v.data_layout));
+  ASSIGN_OR_RETURN(v.kernel_layout, LayoutAttr(a, "kernel_layout", v.kernel_layout));
+  ASSIGN_OR_RETURN(v.out_layout, LayoutAttr(a, "out_layout", v.data_layout));
   return v;
 }
 
@@ -53,7 +53,7 @@ absl::StatusOr<Pool2DView> Pool2DView::Of(const Node& node) {
   ASSIGN_OR_RETURN(int64_t include_pad, a.GetInt("count_include_pad", 0));
   v.ceil_mode = ceil_mode != 0;
   v.count_include_pad = include_pad != 0;
-  ASSIGN_OR_RETURN(v.layout, a.GetString("layout", "NCHW"));
+  ASSIGN_OR_RETURN(v.layout, LayoutAttr(a, "layout", v.layout));
   return v;
 }
 

@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "ir/layout.h"
 #include "tensor/rounding.h"
 #include "tensor/tensor.h"
 #include "tensor/window.h"
@@ -26,9 +27,9 @@ namespace qnnc::ir {
 // qnn.conv2d_dynamic). Validated: two strides and dilations >= 1, four
 // paddings >= 0, groups >= 1.
 struct Conv2DView : tensor::ConvGeometry {
-  std::string data_layout = "NCHW";
-  std::string kernel_layout = "OIHW";
-  std::string out_layout = "NCHW";  // the data layout when not given
+  Layout data_layout = Layout::Nchw();
+  Layout kernel_layout = Layout::Oihw();
+  Layout out_layout = Layout::Nchw();  // the data layout when not given
 
   static absl::StatusOr<Conv2DView> Of(const Node& node) { return Of(node.attrs()); }
   static absl::StatusOr<Conv2DView> Of(const Attrs& attrs);
@@ -42,7 +43,7 @@ struct Pool2DView : tensor::ConvGeometry {
   std::array<int64_t, 2> pool_size{1, 1};
   bool ceil_mode = false;
   bool count_include_pad = false;
-  std::string layout = "NCHW";
+  Layout layout = Layout::Nchw();
   bool has_pool_size = false;  // whether the attribute was given
 
   static absl::StatusOr<Pool2DView> Of(const Node& node);

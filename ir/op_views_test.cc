@@ -32,9 +32,9 @@ TEST(Conv2DView, DefaultsAndGivenValues) {
   EXPECT_EQ(v->strides, (std::array<int64_t, 2>{1, 1}));
   EXPECT_TRUE(v->unpadded());
   EXPECT_EQ(v->groups, 1);
-  EXPECT_EQ(v->data_layout, "NCHW");
-  EXPECT_EQ(v->kernel_layout, "OIHW");
-  EXPECT_EQ(v->out_layout, "NCHW");
+  EXPECT_EQ(v->data_layout, Layout::Nchw());
+  EXPECT_EQ(v->kernel_layout, Layout::Oihw());
+  EXPECT_EQ(v->out_layout, Layout::Nchw());
 
   Attrs a;
   a.Set("strides", std::vector<int64_t>{2, 1});
@@ -49,7 +49,7 @@ TEST(Conv2DView, DefaultsAndGivenValues) {
   EXPECT_FALSE(w->unpadded());
   EXPECT_EQ(w->dilation, (std::array<int64_t, 2>{1, 2}));
   EXPECT_EQ(w->groups, 4);
-  EXPECT_EQ(w->out_layout, "NCHW16c") << "the out layout defaults to the data layout";
+  EXPECT_EQ(w->out_layout, Layout::ChannelBlocked(16)) << "the out layout defaults to the data layout";
 }
 
 TEST(Conv2DView, RefusesBadValuesNamingTheAttribute) {
@@ -88,7 +88,7 @@ TEST(Pool2DView, ParsesAndValidates) {
   EXPECT_EQ(v->pool_size, (std::array<int64_t, 2>{3, 3}));
   EXPECT_TRUE(v->ceil_mode);
   EXPECT_FALSE(v->count_include_pad);
-  EXPECT_EQ(v->layout, "NCHW16c");
+  EXPECT_EQ(v->layout, Layout::ChannelBlocked(16));
   EXPECT_FALSE(Pool2DView::Of(*g.AddNode("nn.max_pool2d", {x}))->has_pool_size);
   a.Set("pool_size", std::vector<int64_t>{0, 3});
   EXPECT_FALSE(Pool2DView::Of(*g.AddNode("nn.max_pool2d", {x}, a)).ok());

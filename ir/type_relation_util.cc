@@ -124,22 +124,22 @@ std::vector<TensorType> One(TensorType t) { return {std::move(t)}; }
 
 absl::StatusOr<Shape> GlobalPoolShape(const TensorType& x, const Node& node) {
   ASSIGN_OR_RETURN(const GlobalPoolView view, GlobalPoolView::Of(node));
-  const std::string& layout = view.layout;
-  if (ChannelBlock(layout) > 0) {  // NCHW{k}c: lane by lane
+  const Layout& layout = view.layout;
+  if (layout.blocked()) {  // NCHW{k}c: lane by lane
     RETURN_IF_ERROR(ExpectRank(x, 5, "data"));
-    if (x.shape[4] != ChannelBlock(layout)) {
-      return absl::InvalidArgumentError(absl::StrCat(x.ToString(), " is not ", layout));
+    if (x.shape[4] != layout.channel_block()) {
+      return absl::InvalidArgumentError(absl::StrCat(x.ToString(), " is not ", layout.str()));
     }
     return Shape{x.shape[0], x.shape[1], 1, 1, x.shape[4]};
   }
   RETURN_IF_ERROR(ExpectRank(x, 4, "data"));
   Shape out = x.shape;
-  if (layout == "NCHW") {
+  if (layout.is_nchw()) {
     out[2] = out[3] = 1;
-  } else if (layout == "NHWC") {
+  } else if (layout.is_nhwc()) {
     out[1] = out[2] = 1;
   } else {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
+    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout.str(), "'"));
   }
   return out;
 }

@@ -22,14 +22,14 @@ using ir::Value;
 // them over and takes them back, so neighbouring transforms can cancel. A
 // dynamic conv may read blocked and write NCHW (few output channels).
 struct DecidedLayouts {
-  std::string data, out;
+  ir::Layout data, out;
 };
 std::optional<DecidedLayouts> AlteredLayouts(const Node& n) {
   if (n.op() != "qnn.conv2d_requantize" && n.op() != "qnn.conv2d_dynamic") return std::nullopt;
   auto d = target::GetDecision(n);
-  if (!d || !Altered(d->layout)) return std::nullopt;
-  DecidedLayouts l{d->layout, d->out_layout.empty() ? d->layout : d->out_layout};
-  if (!Altered(l.out) && !(n.op() == "qnn.conv2d_dynamic" && l.out == "NCHW")) return std::nullopt;
+  if (!d || !d->layout || !d->layout->altered()) return std::nullopt;
+  DecidedLayouts l{*d->layout, d->out_layout.value_or(*d->layout)};
+  if (!l.out.altered() && !(n.op() == "qnn.conv2d_dynamic" && l.out.is_nchw())) return std::nullopt;
   return l;
 }
 
@@ -40,21 +40,21 @@ absl::Status AlterOpLayoutPass::Run(ir::Graph& graph, PassContext&) {
     std::optional<DecidedLayouts> layouts = AlteredLayouts(*n);
     if (!layouts) continue;
     absl::StatusOr<ir::Conv2DView> conv = ir::Conv2DView::Of(*n);
-    if (!conv.ok() || conv->data_layout != "NCHW") continue;
+    if (!conv.ok() || !conv->data_layout.is_nchw()) continue;
     const int64_t out_channels = n->output()->type()->shape[1];
     ASSIGN_OR_RETURN(Node* to_altered, AddTyped(graph, "layout_transform", {n->input(0)},
-                                                ir::LayoutTransformAttrs("NCHW", layouts->data, 0)));
+                                                ir::LayoutTransformAttrs(ir::Layout::Nchw(), layouts->data, 0)));
     Attrs attrs = n->attrs();
-    attrs.Set("data_layout", layouts->data);
-    attrs.Set("out_layout", layouts->out);
+    attrs.Set("data_layout", layouts->data.str());
+    attrs.Set("out_layout", layouts->out.str());
     std::vector<Value*> inputs = n->inputs();
     inputs[0] = to_altered->output();
     ASSIGN_OR_RETURN(Node* altered,
                      AddTyped(graph, n->op(), inputs, attrs, n->name(), n->outputs().size()));
     Value* result = altered->output();
-    if (layouts->out != "NCHW") {
+    if (!layouts->out.is_nchw()) {
       ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {altered->output()},
-                                            ir::LayoutTransformAttrs(layouts->out, "NCHW", out_channels)));
+                                            ir::LayoutTransformAttrs(layouts->out, ir::Layout::Nchw(), out_channels)));
       result = back->output();
     }
     graph.ReplaceAllUsesWith(n->output(), result);

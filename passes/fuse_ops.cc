@@ -57,7 +57,7 @@ absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize,
     return absl::InvalidArgumentError(absl::StrCat(conv->Describe(), ": ", conv_view.status().message()));
   }
   const ir::Conv2DView& view = *conv_view;
-  if (view.data_layout != "NCHW") return nullptr;
+  if (!view.data_layout.is_nchw()) return nullptr;
   std::vector<int64_t> padding = view.padding_vector();
   int64_t out_channels = conv->output()->type()->shape[1];
   std::vector<int32_t> bias(out_channels, 0);

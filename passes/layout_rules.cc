@@ -27,10 +27,6 @@ const LayoutRule* LayoutRules::Find(const std::string& op) const {
   return it == rules_.end() ? nullptr : &it->second;
 }
 
-bool Altered(const std::string& layout) {
-  return layout == "NHWC" || ir::ChannelBlock(layout) > 0;
-}
-
 absl::StatusOr<Node*> AddTyped(ir::Graph& graph, const std::string& op, std::vector<Value*> inputs,
                                Attrs attrs, const std::string& name, size_t outputs) {
   Node* node = graph.AddNode(op, std::move(inputs), std::move(attrs), outputs, name);
@@ -41,22 +37,22 @@ absl::StatusOr<Node*> AddTyped(ir::Graph& graph, const std::string& op, std::vec
   return node;
 }
 
-absl::Status RunBlocked(ir::Graph& graph, Node* n, const std::string& layout,
+absl::Status RunBlocked(ir::Graph& graph, Node* n, const ir::Layout& layout,
                         std::vector<Value*> inputs, Attrs attrs, int64_t channels) {
   ASSIGN_OR_RETURN(Node* blocked, AddTyped(graph, n->op(), std::move(inputs), std::move(attrs),
                                            n->name(), n->outputs().size()));
   ASSIGN_OR_RETURN(Node* back, AddTyped(graph, "layout_transform", {blocked->output(0)},
-                                        ir::LayoutTransformAttrs(layout, "NCHW", channels)));
+                                        ir::LayoutTransformAttrs(layout, ir::Layout::Nchw(), channels)));
   graph.ReplaceAllUsesWith(n->output(0), back->output());
   for (size_t i = 1; i < n->outputs().size(); ++i) graph.ReplaceAllUsesWith(n->output(i), blocked->output(i));
   return absl::OkStatus();
 }
 
-std::string AlteredSource(const Value* v) {
+std::optional<ir::Layout> AlteredSource(const Value* v) {
   const Node* t = v->producer();
-  if (t == nullptr || t->op() != "layout_transform") return "";
+  if (t == nullptr || t->op() != "layout_transform") return std::nullopt;
   absl::StatusOr<ir::LayoutTransformView> view = ir::LayoutTransformView::Of(*t);
-  if (!view.ok() || view->dst_layout != "NCHW" || !Altered(view->src_layout)) return "";
+  if (!view.ok() || !view->dst_layout.is_nchw() || !view->src_layout.altered()) return std::nullopt;
   return view->src_layout;
 }
 
@@ -66,27 +62,27 @@ bool OneElement(const Value* v) {
   return n == 1;
 }
 
-bool WholeBlocks(const ir::TensorType& t, const std::string& layout) {
-  const int64_t block = ir::ChannelBlock(layout);
+bool WholeBlocks(const ir::TensorType& t, const ir::Layout& layout) {
+  const int64_t block = layout.channel_block();
   return t.rank() == 4 && block > 0 && t.shape[1] % block == 0;
 }
 
 absl::Status RunPerLane(ir::Graph& graph, Node* n, bool nhwc_too, bool bytes_too,
-                        absl::StatusOr<std::string> (*layout_of)(const Node&)) {
-  const absl::StatusOr<std::string> current = layout_of(*n);
-  if (!current.ok() || *current != "NCHW") return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
+                        absl::StatusOr<ir::Layout> (*layout_of)(const Node&)) {
+  const absl::StatusOr<ir::Layout> current = layout_of(*n);
+  if (!current.ok() || !current->is_nchw()) return absl::OkStatus();
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
   const bool dtype_ok = t.dtype == tensor::DType::kF32 ||
                         (bytes_too && (t.dtype == tensor::DType::kU8 || t.dtype == tensor::DType::kI8));
-  if (layout.empty() || (!nhwc_too && ir::ChannelBlock(layout) == 0) || t.rank() != 4 || !dtype_ok) {
+  if (!layout || (!nhwc_too && !layout->blocked()) || t.rank() != 4 || !dtype_ok) {
     return absl::OkStatus();
   }
   Attrs attrs = n->attrs();
-  attrs.Set("layout", layout);
+  attrs.Set("layout", layout->str());
   std::vector<Value*> inputs = n->inputs();  // the data, then any parameters
   inputs[0] = n->input(0)->producer()->input(0);
-  return RunBlocked(graph, n, layout, inputs, attrs, t.shape[1]);
+  return RunBlocked(graph, n, *layout, inputs, attrs, t.shape[1]);
 }
 
 }  // namespace qnnc::passes

@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "ir/layout.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -43,9 +45,6 @@ void AddQnnElementwiseLayoutRules(LayoutRules& rules);
 void AddElementwiseLayoutRules(LayoutRules& rules);
 void AddLayoutLayoutRules(LayoutRules& rules);
 
-// A layout the kernels may run in other than NCHW: NHWC or NCHW{k}c.
-bool Altered(const std::string& layout);
-
 // Adds a node and types its results at once (later nodes of this pass read
 // them).
 absl::StatusOr<ir::Node*> AddTyped(ir::Graph& graph, const std::string& op,
@@ -55,23 +54,23 @@ absl::StatusOr<ir::Node*> AddTyped(ir::Graph& graph, const std::string& op,
 // Replaces `n` by the same op on blocked operands (`inputs`, `attrs`), its
 // first result going back to NCHW (`channels`) through one transform; other
 // results (a range, scale, zero point) do not depend on the layout.
-absl::Status RunBlocked(ir::Graph& graph, ir::Node* n, const std::string& layout,
+absl::Status RunBlocked(ir::Graph& graph, ir::Node* n, const ir::Layout& layout,
                         std::vector<ir::Value*> inputs, ir::Attrs attrs, int64_t channels);
 
 // The layout `v` comes back from (v = layout_transform(x: L -> NCHW), L
-// blocked or NHWC), or "".
-std::string AlteredSource(const ir::Value* v);
+// blocked or NHWC), or none.
+std::optional<ir::Layout> AlteredSource(const ir::Value* v);
 
 // Whether `v` holds one element (a per-tensor parameter).
 bool OneElement(const ir::Value* v);
 
 // The channels of a rank-4 NCHW type, and whether they fill whole blocks
 // of `layout` (no padding lanes).
-bool WholeBlocks(const ir::TensorType& t, const std::string& layout);
+bool WholeBlocks(const ir::TensorType& t, const ir::Layout& layout);
 
 // The `layout` of an op whose view `View` has one.
 template <typename View>
-absl::StatusOr<std::string> LayoutOf(const ir::Node& n) {
+absl::StatusOr<ir::Layout> LayoutOf(const ir::Node& n) {
   ASSIGN_OR_RETURN(View v, View::Of(n));
   return v.layout;
 }
@@ -86,7 +85,7 @@ absl::StatusOr<std::string> LayoutOf(const ir::Node& n) {
 // NHWC as well if `nhwc_too`; its data is f32, or u8/i8 as well if
 // `bytes_too`.
 absl::Status RunPerLane(ir::Graph& graph, ir::Node* n, bool nhwc_too, bool bytes_too,
-                        absl::StatusOr<std::string> (*layout_of)(const ir::Node&));
+                        absl::StatusOr<ir::Layout> (*layout_of)(const ir::Node&));
 
 }  // namespace qnnc::passes
 

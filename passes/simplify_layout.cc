@@ -20,7 +20,7 @@ absl::Status SimplifyLayoutPass::Run(ir::Graph& graph, PassContext&) {
     const absl::StatusOr<ir::LayoutTransformView> v = ir::LayoutTransformView::Of(*n);
     if (!v.ok()) continue;
     auto [it, inserted] =
-        first.try_emplace({n->input(0), v->src_layout, v->dst_layout, v->channels.value_or(0)}, n->output());
+        first.try_emplace({n->input(0), v->src_layout.str(), v->dst_layout.str(), v->channels.value_or(0)}, n->output());
     if (!inserted) graph.ReplaceAllUsesWith(n->output(), it->second);
   }
   // layout_transform(B -> A) of layout_transform(A -> B) of x is x, for the

@@ -14,12 +14,12 @@ namespace {
 // Output channels and output width of a workload (dense: N and 1).
 int64_t OutChannels(const Workload& w) {
   if (w.op == "qnn.dense") return w.output.shape[1];
-  return w.data_layout == "NHWC" ? w.output.shape[3] : w.output.shape[1];
+  return w.data_layout.is_nhwc() ? w.output.shape[3] : w.output.shape[1];
 }
 
 int64_t OutWidth(const Workload& w) {
   if (w.op == "qnn.dense") return 1;
-  return w.data_layout == "NHWC" ? w.output.shape[2] : w.output.shape[3];
+  return w.data_layout.is_nhwc() ? w.output.shape[2] : w.output.shape[3];
 }
 
 // The largest candidate dividing `n`, else the smallest candidate.
@@ -92,7 +92,7 @@ Implementation ReferenceImplementation() {
   impl.legalization = Legalization::kKeep;
   impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
     // The reference kernels read NCHW data and OIHW weights.
-    if (w.op == "qnn.conv2d") return NeedsLayout(w, "NCHW", "OIHW");
+    if (w.op == "qnn.conv2d") return NeedsLayout(w, ir::Layout::Nchw(), ir::Layout::Oihw());
     return absl::OkStatus();
   };
   impl.default_config = [](const Workload&, const Target&) { return Config{}; };
@@ -108,7 +108,7 @@ Implementation Int16SpatialPack(const std::string& name, int priority) {
   impl.config_space = FromKnobSpace(sp::ConfigSpaceInt16());
   impl.applicable = [](const Workload& w, const Target&) -> absl::Status {
     RETURN_IF_ERROR(NeedsEightBitOperands(w));
-    RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+    RETURN_IF_ERROR(NeedsLayout(w, ir::Layout::Nchw(), ir::Layout::Oihw()));
     return NeedsFusedRequantize(w);
   };
   impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);
@@ -117,7 +117,7 @@ Implementation Int16SpatialPack(const std::string& name, int priority) {
   };
   impl.io_layouts = [](const Workload& w) {
     sp::IoLayouts l = sp::LayoutsInt16(KernelParams(w));
-    return Implementation::IoLayouts{l.input, l.output};
+    return KernelIoLayouts(l.input, l.output);
   };
   return impl;
 }
@@ -129,7 +129,7 @@ Implementation XnnpackBase(const std::string& name, int priority, Legalization l
   impl.name = name;
   impl.priority = priority;
   impl.legalization = legalization;
-  impl.layout = "NHWC";
+  impl.layout = ir::Layout::Nhwc();
   impl.fuses_requantize = true;
   impl.default_config = [](const Workload&, const Target&) { return Config{}; };
   return impl;
@@ -140,7 +140,7 @@ absl::Status XnnpackCommon(const Workload& w, const Target& t) {
   RETURN_IF_ERROR(NeedsEightBitOperands(w));
   RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
   RETURN_IF_ERROR(NeedsConstantWeights(w));
-  if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+  if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, ir::Layout::Nchw(), ir::Layout::Oihw()));
   // XNNPACK's requantization takes a scale below 256 (checked at creation)
   // and rounds in float, half to even; its output has the data's dtype.
   RETURN_IF_ERROR(NeedsRequantScaleBelow(w, 256.0));
@@ -215,7 +215,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   impl.name = name;
   impl.priority = priority;
   impl.legalization = u8_data ? Legalization::kU8S8 : Legalization::kS8S8;
-  impl.layout = "NCHW16c";
+  impl.layout = ir::Layout::ChannelBlocked(16);
   impl.fuses_requantize = true;
   impl.config_space = TileSpace({16, 32, 64}, {4, 7, 8, 14});
   impl.applicable = [needs, max_abs_weight](const Workload& w, const Target& t) -> absl::Status {
@@ -223,7 +223,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
     RETURN_IF_ERROR(NeedsEightBitOperands(w));
     RETURN_IF_ERROR(NeedsConstantZeroPoints(w));
     RETURN_IF_ERROR(NeedsConstantWeights(w));
-    if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+    if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, ir::Layout::Nchw(), ir::Layout::Oihw()));
     RETURN_IF_ERROR(NeedsFusedRequantize(w));
     if (!w.data_zero_point) return absl::FailedPreconditionError("needs a per-tensor data zero point");
     return NeedsWeightOffsetsIn(w, -std::min<int64_t>(max_abs_weight, 128), std::min<int64_t>(max_abs_weight, 127));
@@ -243,7 +243,7 @@ Implementation CompensatedSpatialPack(const std::string& name, int priority, boo
   impl.space_for = OnlyTiledKernelsHaveKnobs(impl.config_space);
   impl.io_layouts = [](const Workload& w) {
     sp::IoLayouts l = sp::LayoutsU8S8(KernelParams(w));
-    return Implementation::IoLayouts{l.input, l.output};
+    return KernelIoLayouts(l.input, l.output);
   };
   return impl;
 }
@@ -415,7 +415,7 @@ absl::Status NeedsRunTimeDataZeroPoint(const Workload& w) {
   if (w.kernel_zero_points.empty()) {
     return absl::FailedPreconditionError("needs a constant kernel zero point");
   }
-  if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, "NCHW", "OIHW"));
+  if (w.op == "qnn.conv2d") RETURN_IF_ERROR(NeedsLayout(w, ir::Layout::Nchw(), ir::Layout::Oihw()));
   if (w.output.dtype != tensor::DType::kI32) return absl::FailedPreconditionError("needs an i32 output");
   int64_t k = 1;
   for (size_t i = 1; i < w.weight.shape.size(); ++i) k *= w.weight.shape[i];
@@ -444,14 +444,14 @@ Implementation DynamicSpatialPack(const std::string& name, int priority, Feature
   impl.legalization = Legalization::kKeep;
   // Fused (qnn.conv2d_dynamic), it reads and writes the blocked layouts
   // (AlterOpLayout); alone (i32), NCHW, converting inside.
-  impl.layout = "NCHW16c";
+  impl.layout = ir::Layout::ChannelBlocked(16);
   // Up to 4 output channels (a segmentation head's classes), the f32 result
   // is written NCHW: a 16-lane block would be at least 3/4 padding, written
   // and then dropped by a transform.
   impl.io_layouts = [](const Workload& w) {
-    sp::IoLayouts l = sp::LayoutsU8S8(KernelParams(w));
+    const sp::IoLayouts l = sp::LayoutsU8S8(KernelParams(w));
     const bool few = !w.weight.shape.empty() && w.weight.shape[0] <= kDynamicNchwOutChannels;
-    return Implementation::IoLayouts{l.input, few ? "NCHW" : l.output};
+    return KernelIoLayouts(l.input, few ? ir::Layout::Nchw().str() : l.output);
   };
   impl.fuses_dynamic_epilogue = true;
   impl.config_space = FromKnobSpace(sp::ConfigSpaceU8S8(isa, sp::DynamicArithmetic(isa, false, true)));

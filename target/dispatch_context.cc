@@ -74,7 +74,7 @@ std::vector<const Implementation*> Ranked(const std::vector<const Implementation
     const Config config = impl.default_config ? impl.default_config(workload, target) : Config{};
     if (const std::optional<double> cycles = impl.static_cycles(workload, target, config)) {
       const Implementation::IoLayouts io = IoLayoutsFor(impl, workload);
-      Estimated& e = by_data[{impl.legalization, io.data, io.out}];
+      Estimated& e = by_data[{impl.legalization, io.data.str(), io.out.str()}];
       e.places.push_back(i);
       e.cycles.emplace_back(*cycles, &impl);
     }

@@ -88,7 +88,7 @@ TEST(DispatchContext, EstimatesCompareOnlyKernelsOfOneLegalizationAndLayout) {
   Workload conv = Dense();
   conv.op = "qnn.conv2d";
   Implementation g = Estimated("g", 40, 10.0);
-  g.layout = "NCHW16c";
+  g.layout = ir::Layout::ChannelBlocked(16);
   EXPECT_EQ(Fallback(conv, {&a, &g}), "a");
   // The same legalization and layout: the estimate decides.
   const Implementation h = Estimated("h", 40, 10.0);

@@ -1,6 +1,9 @@
 #include "target/implementation.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -16,6 +19,15 @@ absl::StatusOr<Legalization> ParseLegalization(absl::string_view name) {
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown legalization '", name, "' (", absl::StrJoin(names, ", "), ")"));
+}
+
+Implementation::IoLayouts KernelIoLayouts(const std::string& data, const std::string& out) {
+  absl::StatusOr<ir::Layout> d = ir::Layout::Parse(data), o = ir::Layout::Parse(out);
+  if (!d.ok() || !o.ok()) {
+    std::fprintf(stderr, "qnnc internal error: a kernel's layouts '%s' and '%s'\n", data.c_str(), out.c_str());
+    std::abort();
+  }
+  return {*std::move(d), *std::move(o)};
 }
 
 }  // namespace qnnc::target

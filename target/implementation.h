@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "ir/layout.h"
 #include "target/config.h"
 #include "target/target.h"
 #include "target/workload.h"
@@ -66,13 +67,13 @@ struct Implementation {
   std::function<absl::Status(const Workload&, const Target&)> fallback_ok;
   // The legalization it needs.
   Legalization legalization = Legalization::kKeep;
-  // The data layout its kernel consumes ("NCHW", "NHWC", "NCHW16c", ...).
-  std::string layout = "NCHW";
+  // The data layout its kernel consumes (NCHW, NHWC, NCHW16c, ...).
+  ir::Layout layout = ir::Layout::Nchw();
   // The layouts its kernel reads and writes for one workload, when they
   // differ from `layout` (the u8s8 stem reads NCHW4c and writes NCHW16c).
   // Use IoLayoutsFor(); AlterOpLayout gives the graph these around the op.
   struct IoLayouts {
-    std::string data, out;
+    ir::Layout data, out;
   };
   std::function<IoLayouts(const Workload&)> io_layouts;
   // Whether its kernel applies the requantization in its epilogue (so
@@ -98,15 +99,20 @@ struct Implementation {
   std::function<std::optional<double>(const Workload&, const Target&, const Config&)> static_cycles;
 };
 
+// A kernel's layouts as the kernel library, below the IR, spells them
+// ("NCHW16c"): always layouts, so text that is not one is qnnc's own error
+// (it aborts, naming it).
+Implementation::IoLayouts KernelIoLayouts(const std::string& data, const std::string& out);
+
 // The config space of `impl` for `workload`.
 inline ConfigSpace SpaceFor(const Implementation& impl, const Workload& workload) {
   return impl.space_for ? impl.space_for(workload) : impl.config_space;
 }
 
 // The layouts `impl`'s kernel reads and writes for `workload` (a dense reads
-// and writes "NC": layouts are a convolution's concern).
+// and writes NC: layouts are a convolution's concern).
 inline Implementation::IoLayouts IoLayoutsFor(const Implementation& impl, const Workload& workload) {
-  if (workload.op != "qnn.conv2d") return {"NC", "NC"};
+  if (workload.op != "qnn.conv2d") return {ir::Layout::Nc(), ir::Layout::Nc()};
   return impl.io_layouts ? impl.io_layouts(workload) : Implementation::IoLayouts{impl.layout, impl.layout};
 }
 

@@ -51,10 +51,10 @@ absl::Status NeedsZeroKernelZeroPoint(const Workload& w) {
   return absl::OkStatus();
 }
 
-absl::Status NeedsLayout(const Workload& w, const char* data, const char* kernel) {
+absl::Status NeedsLayout(const Workload& w, const ir::Layout& data, const ir::Layout& kernel) {
   if (w.data_layout != data || w.kernel_layout != kernel) {
-    return absl::FailedPreconditionError(absl::StrCat("needs layout ", data, "/", kernel, ", got ",
-                                                      w.data_layout, "/", w.kernel_layout));
+    return absl::FailedPreconditionError(absl::StrCat("needs layout ", data.str(), "/", kernel.str(), ", got ",
+                                                      w.data_layout.str(), "/", w.kernel_layout.str()));
   }
   return absl::OkStatus();
 }

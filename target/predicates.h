@@ -15,7 +15,7 @@ absl::Status NeedsConstantWeights(const Workload& w);
 absl::Status NeedsPerTensorKernel(const Workload& w);        // scale and zero point
 absl::Status NeedsPerChannelScale(const Workload& w);
 absl::Status NeedsZeroKernelZeroPoint(const Workload& w);    // symmetric weights
-absl::Status NeedsLayout(const Workload& w, const char* data, const char* kernel);
+absl::Status NeedsLayout(const Workload& w, const ir::Layout& data, const ir::Layout& kernel);
 // The requantization multipliers are known and below `limit` (XNNPACK: 256).
 absl::Status NeedsRequantScaleBelow(const Workload& w, double limit);
 // Every constant weight minus its zero point lies in [lo, hi].

@@ -83,7 +83,7 @@ void AddWeightOffsetStats(const ir::Node& node, const ir::Value* kernel_zp, Work
   if (!any) return;
   w->min_weight_offset = lo;
   w->max_weight_offset = hi;
-  const bool pairs = w->op == "qnn.conv2d" && w->kernel_layout == "OIHW" && wt.rank() == 4;
+  const bool pairs = w->op == "qnn.conv2d" && w->kernel_layout == ir::Layout::Oihw() && wt.rank() == 4;
   if (pairs && lo >= -128 && hi <= 127) {
     w->lazy_weight_pairs = std::make_shared<LazyWeightPairs>(
         wt, zt, w->groups, w->data.rank() == 4 ? w->data.shape[2] : 0,
@@ -126,7 +126,7 @@ void Workload::set_weight_pairs(const WeightPairs& pairs) {
 
 bool Workload::depthwise() const {
   if (op != "qnn.conv2d" || groups == 1) return false;
-  int64_t channels = data_layout == "NHWC" ? data.shape[3] : data.shape[1];
+  int64_t channels = data_layout.is_nhwc() ? data.shape[3] : data.shape[1];
   return groups == channels;
 }
 
@@ -141,7 +141,7 @@ std::string Workload::Key() const {
     j["padding"] = padding;
     j["dilation"] = dilation;
     j["groups"] = groups;
-    j["layout"] = data_layout + "/" + kernel_layout;
+    j["layout"] = data_layout.str() + "/" + kernel_layout.str();
   }
   j["per_channel"] = per_channel_scale || per_channel_kernel_zero_point;
   j["constant_zero_points"] = constant_zero_points;

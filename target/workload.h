@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph.h"
+#include "ir/layout.h"
 #include "ir/types.h"
 
 namespace qnnc::target {
@@ -40,8 +41,8 @@ struct Workload {
   std::vector<int64_t> padding{0, 0, 0, 0};
   std::vector<int64_t> dilation{1, 1};
   int64_t groups = 1;
-  std::string data_layout = "NCHW";
-  std::string kernel_layout = "OIHW";
+  ir::Layout data_layout = ir::Layout::Nchw();
+  ir::Layout kernel_layout = ir::Layout::Oihw();
   // Quantization parameters: per-channel kernel scale/zero point, and whether
   // the zero points are known at compile time.
   bool per_channel_scale = false;

@@ -72,7 +72,7 @@ std::string GraphDot(const ir::Graph& graph, const std::vector<runtime::OpTiming
     const bool transform = n.op() == "layout_transform";
     if (transform) {
       const absl::StatusOr<ir::LayoutTransformView> t = ir::LayoutTransformView::Of(n);
-      lines.push_back(t.ok() ? absl::StrCat(t->src_layout, " -> ", t->dst_layout) : "? -> ?");
+      lines.push_back(t.ok() ? absl::StrCat(t->src_layout.str(), " -> ", t->dst_layout.str()) : "? -> ?");
     } else {
       const std::string layout = ir::KernelLayoutOf(n);
       if (!layout.empty()) lines.push_back(absl::StrCat("layout ", layout));

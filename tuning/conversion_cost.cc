@@ -11,8 +11,8 @@
 #include "util/status_macros.h"
 
 namespace qnnc::tuning {
-absl::StatusOr<double> ConversionSeconds(const ir::TensorType& nchw, const std::string& from,
-                                         const std::string& to, int threads, int warmup,
+absl::StatusOr<double> ConversionSeconds(const ir::TensorType& nchw, const ir::Layout& from,
+                                         const ir::Layout& to, int threads, int warmup,
                                          int repeats) {
   if (from == to) return 0.0;
   repeats = std::max(repeats, 1);
@@ -24,12 +24,13 @@ absl::StatusOr<double> ConversionSeconds(const ir::TensorType& nchw, const std::
   // x (NCHW) -> `from` (set-up, not timed) -> NCHW -> `to` (timed).
   ir::Builder b;
   ir::Value* v = b.Input("x", nchw);
-  auto transform = [&](const std::string& src, const std::string& dst, const char* name) {
+  auto transform = [&](const ir::Layout& src, const ir::Layout& dst, const char* name) {
     v = b.Op("layout_transform", {v}, ir::LayoutTransformAttrs(src, dst, channels), name);
   };
-  if (from != "NCHW") transform("NCHW", from, "setup");
-  if (from != "NCHW") transform(from, "NCHW", "timed");
-  if (to != "NCHW") transform("NCHW", to, "timed");
+  const ir::Layout nchw_layout = ir::Layout::Nchw();
+  if (!from.is_nchw()) transform(nchw_layout, from, "setup");
+  if (!from.is_nchw()) transform(from, nchw_layout, "timed");
+  if (!to.is_nchw()) transform(nchw_layout, to, "timed");
   b.Output(v);
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Graph> graph, b.Finish());
   runtime::ExecutorOptions options;

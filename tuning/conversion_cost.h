@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "ir/layout.h"
 #include "ir/types.h"
 
 namespace qnnc::tuning {
@@ -18,8 +19,8 @@ namespace qnnc::tuning {
 // turn a tensor held in `from` into `to` (through NCHW, as SimplifyLayout
 // leaves them: at most two), for a tensor of type `nchw`. 0 when the
 // layouts are equal. Measured with the executor at `threads`.
-absl::StatusOr<double> ConversionSeconds(const ir::TensorType& nchw, const std::string& from,
-                                         const std::string& to, int threads, int warmup,
+absl::StatusOr<double> ConversionSeconds(const ir::TensorType& nchw, const ir::Layout& from,
+                                         const ir::Layout& to, int threads, int warmup,
                                          int repeats);
 
 }  // namespace qnnc::tuning

@@ -183,8 +183,10 @@ absl::Status AddConversionSeconds(const runtime::Executor& exec, const TunableOp
   for (const ir::Node* n : exec.graph().nodes()) {
     if (auto nd = target::GetDecision(*n); nd && nd->implementation == candidate.implementation) d = nd;
   }
-  const std::string data = d ? d->layout : "", out = d && !d->out_layout.empty() ? d->out_layout : data;
-  if (data.empty() || data == "NC" || o.model_layouts->data == "NC") return absl::OkStatus();
+  if (!d || !d->layout) return absl::OkStatus();
+  const ir::Layout data = *d->layout, out = d->out_layout.value_or(data);
+  // A dense op's NC has no other layout to convert from.
+  if (data == ir::Layout::Nc() || o.model_layouts->data == ir::Layout::Nc()) return absl::OkStatus();
   double extra = 0;
   for (const auto& [type, from, to] :
        {std::make_tuple(*op.graph->inputs()[0]->type(), o.model_layouts->data, data),

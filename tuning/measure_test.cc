@@ -149,16 +149,16 @@ TEST(Measure, RunTimeZeroPointsAreTunable) {
 // candidate measured among NCHW16c neighbours still runs exact.
 TEST(Measure, CandidatesInOtherLayoutsPayTheConversions) {
   const ir::TensorType t{tensor::DType::kU8, {1, 24, 28, 28}};
-  auto none = ConversionSeconds(t, "NCHW16c", "NCHW16c", 1, 0, 1);
+  auto none = ConversionSeconds(t, ir::Layout::ChannelBlocked(16), ir::Layout::ChannelBlocked(16), 1, 0, 1);
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_EQ(*none, 0);
-  auto two = ConversionSeconds(t, "NCHW16c", "NHWC", 1, 1, 3);
+  auto two = ConversionSeconds(t, ir::Layout::ChannelBlocked(16), ir::Layout::Nhwc(), 1, 1, 3);
   ASSERT_TRUE(two.ok()) << two.status();
   EXPECT_GT(*two, 0);
-  auto one = ConversionSeconds(t, "NCHW", "NHWC", 2, 1, 3);
+  auto one = ConversionSeconds(t, ir::Layout::Nchw(), ir::Layout::Nhwc(), 2, 1, 3);
   ASSERT_TRUE(one.ok()) << one.status();
   EXPECT_GT(*one, 0);
-  auto bad = ConversionSeconds({tensor::DType::kU8, {24, 28}}, "NCHW", "NHWC", 1, 0, 1);
+  auto bad = ConversionSeconds({tensor::DType::kU8, {24, 28}}, ir::Layout::Nchw(), ir::Layout::Nhwc(), 1, 0, 1);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("rank-4"), std::string::npos) << bad.status();
 
@@ -168,7 +168,7 @@ TEST(Measure, CandidatesInOtherLayoutsPayTheConversions) {
   o.repeats = 3;
   o.warmup = 1;
   o.isolate = false;
-  o.model_layouts = target::Implementation::IoLayouts{"NCHW16c", "NCHW16c"};
+  o.model_layouts = target::Implementation::IoLayouts{ir::Layout::ChannelBlocked(16), ir::Layout::ChannelBlocked(16)};
   int measured = 0;
   for (const Candidate& c : Candidates(op.workload, host, target::GlobalRegistry())) {
     if (c.implementation.rfind("xnnpack.", 0) != 0) continue;

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/conv_relation.h"
 #include "ir/op_registry.h"
+#include "ir/op_views.h"
 #include "ir/type_relation_util.h"
 #include "util/status_macros.h"
 
@@ -29,8 +30,8 @@ absl::StatusOr<std::vector<TensorType>> QnnConv2DRel(const TypeRelationInput& in
   RETURN_IF_ERROR(ExpectQuantParam(t[2], "input zero point"));
   RETURN_IF_ERROR(ExpectQuantParam(t[4], "input scale"));
   ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, t[0], t[1]));
-  int64_t channels = in.node.attrs().GetString("data_layout", "NCHW").value_or("NCHW") == "NHWC"
-                         ? out[3] : out[1];
+  ASSIGN_OR_RETURN(const Conv2DView view, Conv2DView::Of(in.node));
+  const int64_t channels = view.data_layout.is_nhwc() ? out[3] : out[1];
   for (int i : {3, 5}) {
     RETURN_IF_ERROR(ExpectQuantParam(t[i], "kernel quantization parameter"));
     if (t[i].rank() == 1 && t[i].shape[0] != 1 && t[i].shape[0] != channels) {

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/decision_view.h"
+#include "ir/layout.h"
 #include "ir/op_views.h"
 #include "kernels/layout/nhwc.h"
 #include "kernels/requantize/requantize.h"
@@ -96,16 +97,21 @@ class SpatialPackKernel : public PreparedKernel {
       : kernel_(std::move(kernel)),
         out_channels_(out_channels),
         pad_value_(pad_value),
-        blocked_io_(blocked_io) {}
+        blocked_io_(blocked_io) {
+    // The kernel's layouts, which the kernel library (below the IR) spells
+    // out: the block it reads (0: NCHW), whether it writes NCHW.
+    const absl::StatusOr<ir::Layout> in_layout = ir::Layout::Parse(kernel_->input_layout());
+    input_block_ = in_layout.ok() ? in_layout->channel_block() : 0;
+    nchw_out_ = kernel_->output_layout() == ir::Layout::Nchw().str();
+  }
 
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
     Tensor input = in[kData];
-    const std::string& layout = kernel_->input_layout();
-    if (!blocked_io_ && (layout == "NCHW16c" || layout == "NCHW4c")) {
-      ASSIGN_OR_RETURN(input, sp::ToBlocked(in[kData], layout == "NCHW16c" ? 16 : 4, pad_value_));
+    if (!blocked_io_ && input_block_ > 0) {
+      ASSIGN_OR_RETURN(input, sp::ToBlocked(in[kData], input_block_, pad_value_));
     }
-    if (blocked_io_ || kernel_->output_layout() == "NCHW") return kernel_->Run(input, &out[0], pool);
+    if (blocked_io_ || nchw_out_) return kernel_->Run(input, &out[0], pool);
     Tensor blocked;
     RETURN_IF_ERROR(kernel_->Run(input, &blocked, pool));
     ASSIGN_OR_RETURN(out[0], sp::FromBlocked(blocked, out_channels_));
@@ -133,6 +139,8 @@ class SpatialPackKernel : public PreparedKernel {
   int64_t out_channels_;
   int32_t pad_value_;
   bool blocked_io_;
+  int64_t input_block_ = 0;
+  bool nchw_out_ = false;
 };
 
 // A kernel checked and described for a plan, not created: its instruction
@@ -169,7 +177,7 @@ struct SpatialPackSetup {
   sp::QuantizedConvParams params;
   sp::KnobMap knobs;
   tensor::Shape weight_shape;
-  std::string data_layout, out_layout;
+  ir::Layout data_layout, out_layout;
 };
 
 absl::StatusOr<SpatialPackSetup> SetUpSpatialPack(const ir::Node& n) {
@@ -217,10 +225,12 @@ absl::Status Prefixed(const ir::Node& n, const absl::Status& s) {
 // graph already gives the kernel's layouts.
 absl::StatusOr<std::unique_ptr<PreparedKernel>> Wrapped(const ir::Node& n, const SpatialPackSetup& s,
                                                         std::unique_ptr<sp::Conv2DKernel> kernel) {
-  const bool blocked_io = s.data_layout != "NCHW";
-  if (blocked_io && (s.data_layout != kernel->input_layout() || s.out_layout != kernel->output_layout())) {
+  // (The kernel library, below the IR, names its layouts by their text.)
+  const bool blocked_io = !s.data_layout.is_nchw();
+  if (blocked_io &&
+      (s.data_layout.str() != kernel->input_layout() || s.out_layout.str() != kernel->output_layout())) {
     return absl::FailedPreconditionError(absl::StrCat(
-        n.Describe(), ": the graph gives ", s.data_layout, " but the kernel reads ",
+        n.Describe(), ": the graph gives ", s.data_layout.str(), " but the kernel reads ",
         kernel->input_layout(), " and writes ", kernel->output_layout()));
   }
   const int64_t out_channels = s.params.out_channels;
@@ -346,11 +356,11 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
   if (static_cast<int32_t>(pad_value) != p.input_zero_point) {
     return absl::FailedPreconditionError(absl::StrCat(n.Describe(), ": XNNPACK pads with the input zero point"));
   }
-  const std::string& data_layout = c.conv.data_layout;
-  const std::string& out_layout = c.conv.out_layout;
-  if ((data_layout != "NCHW" && data_layout != "NHWC") || out_layout != data_layout) {
+  const ir::Layout& data_layout = c.conv.data_layout;
+  const ir::Layout& out_layout = c.conv.out_layout;
+  if ((!data_layout.is_nchw() && !data_layout.is_nhwc()) || out_layout != data_layout) {
     return absl::FailedPreconditionError(absl::StrCat(
-        n.Describe(), ": the graph gives ", data_layout, " and takes ", out_layout,
+        n.Describe(), ": the graph gives ", data_layout.str(), " and takes ", out_layout.str(),
         " but the XNNPACK kernel reads and writes NHWC (or converts from and to NCHW)"));
   }
   if (!xnn::RoundsHalfToEven(xnn::OperatorVariant(variant))) {
@@ -365,7 +375,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> CreateXnnpack(const ir::Node& n,
     return absl::Status(conv.status().code(), absl::StrCat(n.Describe(), ": ", conv.status().message()));
   }
   return std::unique_ptr<PreparedKernel>(new XnnpackKernel(
-      *std::move(conv), absl::StrCat("xnnpack ", xnn::VariantName(variant)), data_layout == "NHWC"));
+      *std::move(conv), absl::StrCat("xnnpack ", xnn::VariantName(variant)), data_layout.is_nhwc()));
 }
 
 }  // namespace

@@ -21,8 +21,8 @@ using tensor::Tensor;
 
 absl::StatusOr<ref::Conv2DParams> ConvParams(const ir::Node& n, DType dflt_out) {
   ASSIGN_OR_RETURN(ir::Conv2DView v, ir::Conv2DView::Of(n));
-  RETURN_IF_ERROR(ExpectLayout("data_layout", v.data_layout, "NCHW"));
-  RETURN_IF_ERROR(ExpectLayout("kernel_layout", v.kernel_layout, "OIHW"));
+  RETURN_IF_ERROR(ExpectLayout("data_layout", v.data_layout, ir::Layout::Nchw()));
+  RETURN_IF_ERROR(ExpectLayout("kernel_layout", v.kernel_layout, ir::Layout::Oihw()));
   ref::Conv2DParams p;
   p.geometry() = v.geometry();
   ASSIGN_OR_RETURN(p.out_dtype, DTypeAttr(n, "out_dtype", dflt_out));

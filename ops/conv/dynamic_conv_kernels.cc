@@ -107,12 +107,13 @@ bool FitsS8(const Tensor& w, const std::vector<int32_t>& zw) {
 absl::StatusOr<sp::DynamicConv2D::Layouts> LayoutsOf(const ir::Node& n,
                                                     const ir::Conv2DView& geometry,
                                                     const sp::DynamicConv2D& conv) {
-  const std::string& data_layout = geometry.data_layout;
-  const std::string& out_layout = geometry.out_layout;
-  const bool blocked = data_layout != "NCHW";
+  // (The kernel library, below the IR, names its layouts by their text.)
+  const std::string& data_layout = geometry.data_layout.str();
+  const std::string& out_layout = geometry.out_layout.str();
+  const bool blocked = !geometry.data_layout.is_nchw();
   if ((blocked && (data_layout != conv.input_layout() ||
-                   (out_layout != conv.output_layout() && out_layout != "NCHW"))) ||
-      (!blocked && out_layout != "NCHW")) {
+                   (out_layout != conv.output_layout() && !geometry.out_layout.is_nchw()))) ||
+      (!blocked && !geometry.out_layout.is_nchw())) {
     return NodeError(n, absl::FailedPreconditionError(absl::StrCat(
         "the graph gives ", data_layout, " and takes ", out_layout, " but the kernel reads ",
         conv.input_layout(), " and writes ", conv.output_layout(),
@@ -120,7 +121,7 @@ absl::StatusOr<sp::DynamicConv2D::Layouts> LayoutsOf(const ir::Node& n,
   }
   using Layouts = sp::DynamicConv2D::Layouts;
   return !blocked ? Layouts::kNchw
-         : out_layout == "NCHW" ? Layouts::kBlockedInNchwOut
+         : geometry.out_layout.is_nchw() ? Layouts::kBlockedInNchwOut
                                 : Layouts::kBlocked;
 }
 
@@ -156,9 +157,9 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> Create(const ir::Node& n, std::o
   absl::StatusOr<ir::Conv2DView> view = ir::Conv2DView::Of(n);
   if (!view.ok()) return NodeError(n, view.status());
   const ir::Conv2DView& geometry = *view;
-  if (geometry.kernel_layout != "OIHW") {
+  if (geometry.kernel_layout != ir::Layout::Oihw()) {
     return NodeError(n, absl::FailedPreconditionError(
-                            "the kernel reads OIHW weights, the graph gives " + geometry.kernel_layout));
+                            "the kernel reads OIHW weights, the graph gives " + geometry.kernel_layout.str()));
   }
   const sp::QuantizedConvParams p = ParamsOf(w, geometry);
   const Tensor& kzp = n.input(kKernelZp)->data();

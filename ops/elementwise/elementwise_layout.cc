@@ -1,5 +1,7 @@
 // The AlterOpLayout rule of the float elementwise ops: a float add runs in
 // the blocked layout both its inputs come back from.
+#include <optional>
+
 #include "ir/graph.h"
 #include "ir/layout.h"
 #include "passes/layout_rules.h"
@@ -15,8 +17,8 @@ using ir::Value;
 // 0), with one transform after it.
 absl::Status BlockFloatAdd(ir::Graph& graph, Node* n) {
   if (n->op() != "add" || n->inputs().size() != 2) return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
-  if (layout.empty() || ir::ChannelBlock(layout) == 0 || layout != AlteredSource(n->input(1))) {
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
+  if (!layout || !layout->blocked() || layout != AlteredSource(n->input(1))) {
     return absl::OkStatus();
   }
   const ir::TensorType& t = *n->input(0)->type();
@@ -26,7 +28,7 @@ absl::Status BlockFloatAdd(ir::Graph& graph, Node* n) {
       *a->type() != *b->type() || *n->output()->type() != t) {
     return absl::OkStatus();
   }
-  return RunBlocked(graph, n, layout, {a, b}, n->attrs(), t.shape[1]);
+  return RunBlocked(graph, n, *layout, {a, b}, n->attrs(), t.shape[1]);
 }
 
 }  // namespace

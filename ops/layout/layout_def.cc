@@ -86,12 +86,11 @@ absl::StatusOr<std::vector<TensorType>> TransposeRel(const TypeRelationInput& in
 
 absl::StatusOr<std::vector<TensorType>> LayoutTransformRel(const TypeRelationInput& in) {
   ASSIGN_OR_RETURN(const LayoutTransformView view, LayoutTransformView::Of(in.node));
-  const std::string& dst = view.dst_layout;
-  ASSIGN_OR_RETURN(Shape out, TransformLayoutShape(in.inputs[0].shape, view.src_layout, dst));
+  ASSIGN_OR_RETURN(Shape out, TransformLayoutShape(in.inputs[0].shape, view.src_layout, view.dst_layout));
   // Leaving a blocked layout, `channels` drops the padding of the last block.
   if (view.channels) {
     const int64_t channels = *view.channels;
-    if (dst != "NCHW" || out.size() != 4 || channels <= 0 || channels > out[1] ||
+    if (!view.dst_layout.is_nchw() || out.size() != 4 || channels <= 0 || channels > out[1] ||
         out[1] - channels >= 64) {
       return absl::InvalidArgumentError(absl::StrCat(
           "channels ", channels, " only trims the block padding of an NCHW result"));
@@ -105,14 +104,14 @@ absl::StatusOr<std::vector<TensorType>> ResizeRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
   const Attrs& a = in.node.attrs();
   // NCHW, or NCHW{k}c (AlterOpLayout: each lane resized as its channel).
-  ASSIGN_OR_RETURN(std::string layout, a.GetString("layout", "NCHW"));
-  const int64_t block = ChannelBlock(layout);
-  if (layout != "NCHW" && block == 0) {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
+  ASSIGN_OR_RETURN(const Layout layout, LayoutAttr(a, "layout", Layout::Nchw()));
+  const int64_t block = layout.channel_block();
+  if (!layout.is_nchw() && block == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout.str(), "'"));
   }
   RETURN_IF_ERROR(internal::ExpectRank(x, block ? 5 : 4, "data"));
   if (block && x.shape[4] != block) {
-    return absl::InvalidArgumentError(absl::StrCat("data ", x.ToString(), " is not ", layout));
+    return absl::InvalidArgumentError(absl::StrCat("data ", x.ToString(), " is not ", layout.str()));
   }
   ASSIGN_OR_RETURN(auto size, a.GetInts("size"));
   ASSIGN_OR_RETURN(std::string method, a.GetString("method", "nearest"));
@@ -174,16 +173,16 @@ absl::StatusOr<std::vector<TensorType>> TakeRel(const TypeRelationInput& in) {
   }
   ASSIGN_OR_RETURN(const TakeView view, TakeView::Of(in.node));
   const int64_t axis = view.axis;
-  const std::string& layout = view.layout;
+  const Layout& layout = view.layout;
   if (view.blocked()) {
     // Channels of an NCHW{k}c tensor holding `channels` real channels
     // (AlterOpLayout): the result packs the picked ones into ceil(n / k)
     // blocks, padding lanes 0.
-    const int64_t k = ChannelBlock(layout);
+    const int64_t k = layout.channel_block();
     const int64_t channels = view.channels;
     if (k == 0 || axis != 1 || idx.rank() != 1 || x.rank() != 5 || x.shape[4] != k || channels < 1 ||
         channels > x.shape[1] * k || channels <= (x.shape[1] - 1) * k) {
-      return absl::InvalidArgumentError(absl::StrCat("take in layout ", layout, " needs axis 1, 1-D indices and ",
+      return absl::InvalidArgumentError(absl::StrCat("take in layout ", layout.str(), " needs axis 1, 1-D indices and ",
                                                      x.ToString(), " to hold ", channels, " channels"));
     }
     return One({x.dtype, {x.shape[0], (idx.shape[0] + k - 1) / k, x.shape[2], x.shape[3], k}});
@@ -234,15 +233,15 @@ absl::StatusOr<std::vector<TensorType>> QnnConcatRel(const TypeRelationInput& in
   }
   int64_t n = (total - 2) / 3;
   for (int64_t i = n; i < total; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
-  ASSIGN_OR_RETURN(std::string layout, in.node.attrs().GetString("layout", "NCHW"));
-  if (layout != "NCHW") {
+  ASSIGN_OR_RETURN(const Layout layout, LayoutAttr(in.node.attrs(), "layout", Layout::Nchw()));
+  if (!layout.is_nchw()) {
     // Channel concat of NCHW{k}c tensors holding `channels` real channels
     // each (AlterOpLayout): the result packs them densely into
     // ceil(sum / k) blocks, padding lanes 0.
-    const int64_t k = ChannelBlock(layout);
+    const int64_t k = layout.channel_block();
     ASSIGN_OR_RETURN(auto channels, in.node.attrs().GetInts("channels"));
     if (k == 0 || static_cast<int64_t>(channels.size()) != n) {
-      return absl::InvalidArgumentError(absl::StrCat("layout ", layout, " needs a block and ", n,
+      return absl::InvalidArgumentError(absl::StrCat("layout ", layout.str(), " needs a block and ", n,
                                                      " channel counts"));
     }
     int64_t sum = 0;
@@ -252,7 +251,7 @@ absl::StatusOr<std::vector<TensorType>> QnnConcatRel(const TypeRelationInput& in
           x.shape[2] != t[0].shape[2] || x.shape[3] != t[0].shape[3] || channels[i] < 1 ||
           channels[i] > x.shape[1] * k || channels[i] <= (x.shape[1] - 1) * k) {
         return absl::InvalidArgumentError(absl::StrCat("input ", i, " ", x.ToString(), " does not hold ",
-                                                       channels[i], " channels in ", layout, " like input 0"));
+                                                       channels[i], " channels in ", layout.str(), " like input 0"));
       }
       sum += channels[i];
     }

@@ -159,7 +159,7 @@ Made MakeTake(const ir::Node& n) {
   auto view = ir::TakeView::Of(n);
   if (!view.ok()) return None();
   if (view->blocked()) {
-    auto gather = kernels::layout::BlockedChannelGather::Make(indices, view->channels, ir::ChannelBlock(view->layout));
+    auto gather = kernels::layout::BlockedChannelGather::Make(indices, view->channels, view->layout.channel_block());
     if (!gather.ok()) return None();
     return std::unique_ptr<PreparedKernel>(new BlockedTakeKernel(*std::move(gather)));
   }
@@ -244,7 +244,7 @@ Made MakeQnnConcat(const ir::Node& n) {
   if (view->blocked()) {
     std::vector<kernels::layout::BlockedChannelGather::Input> inputs;
     for (int64_t i = 0; i < count; ++i) inputs.push_back({view->channels[i], std::move(tables[i])});
-    auto concat = kernels::layout::BlockedChannelGather::Concat(std::move(inputs), ir::ChannelBlock(view->layout));
+    auto concat = kernels::layout::BlockedChannelGather::Concat(std::move(inputs), view->layout.channel_block());
     if (!concat.ok()) return None();
     return std::unique_ptr<PreparedKernel>(new BlockedQnnConcatKernel(*std::move(concat), static_cast<size_t>(count)));
   }
@@ -313,13 +313,13 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeLayoutTransform(const ir::No
   auto view = ir::LayoutTransformView::Of(n);
   if (!view.ok() || n.inputs().size() != 1 || !n.input(0)->type()) return none();
   const ir::TensorType& t = *n.input(0)->type();
-  const std::string& src = view->src_layout;
-  const std::string& dst = view->dst_layout;
-  const int64_t to_block = ir::ChannelBlock(dst), from_block = ir::ChannelBlock(src);
-  if (src == "NCHW" && to_block > 0 && t.rank() == 4) {
+  const ir::Layout& src = view->src_layout;
+  const ir::Layout& dst = view->dst_layout;
+  const int64_t to_block = dst.channel_block(), from_block = src.channel_block();
+  if (src.is_nchw() && to_block > 0 && t.rank() == 4) {
     return std::unique_ptr<PreparedKernel>(new BlockLayoutKernel(to_block, 0));
   }
-  if (dst == "NCHW" && from_block > 0 && t.rank() == 5) {
+  if (dst.is_nchw() && from_block > 0 && t.rank() == 5) {
     // The channel count as the reference evaluator reads it.
     const int64_t channels = view->channels.value_or(t.shape[1] * from_block);
     if (channels <= 0 || channels > t.shape[1] * from_block) return none();

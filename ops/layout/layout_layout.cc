@@ -27,14 +27,14 @@ absl::Status BlockSpatialPad(ir::Graph& graph, Node* n) {
   if (n->op() != "nn.pad") return absl::OkStatus();
   absl::StatusOr<ir::PadView> pad = ir::PadView::Of(*n);
   if (!pad.ok() || !pad->constant()) return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
   const std::optional<std::array<int64_t, 4>> p = pad->SpatialPads();  // N and C unpadded
-  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || !p) return absl::OkStatus();
+  if (!layout || !layout->blocked() || t.rank() != 4 || !p) return absl::OkStatus();
   const auto [top, left, bottom, right] = *p;
   Attrs attrs = n->attrs();
   attrs.Set("pad_width", std::vector<int64_t>{0, 0, top, left, 0, 0, 0, bottom, right, 0});
-  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
+  return RunBlocked(graph, n, *layout, {n->input(0)->producer()->input(0)}, attrs, t.shape[1]);
 }
 
 // A channel qnn.concat (axis 1 of NCHW) of 8-bit tensors that all come back
@@ -47,8 +47,8 @@ absl::Status BlockQnnConcat(ir::Graph& graph, Node* n) {
   if (!view.ok() || view->blocked()) return absl::OkStatus();
   const int64_t count = (static_cast<int64_t>(n->inputs().size()) - 2) / 3;
   if (count < 1 || (view->axis != 1 && view->axis != -3)) return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
-  if (layout.empty() || ir::ChannelBlock(layout) == 0) return absl::OkStatus();
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
+  if (!layout || !layout->blocked()) return absl::OkStatus();
   std::vector<Value*> inputs = n->inputs();
   std::vector<int64_t> channels;
   for (int64_t i = 0; i < count; ++i) {
@@ -61,9 +61,9 @@ absl::Status BlockQnnConcat(ir::Graph& graph, Node* n) {
   }
   Attrs attrs = n->attrs();
   attrs.Set("axis", int64_t{1});
-  attrs.Set("layout", layout);
+  attrs.Set("layout", layout->str());
   attrs.Set("channels", channels);
-  return RunBlocked(graph, n, layout, inputs, attrs, n->output()->type()->shape[1]);
+  return RunBlocked(graph, n, *layout, inputs, attrs, n->output()->type()->shape[1]);
 }
 
 // A take of channels (axis 1 of NCHW, constant 1-D indices: GatherChannels'
@@ -75,17 +75,17 @@ absl::Status BlockTake(ir::Graph& graph, Node* n) {
     return absl::OkStatus();
   }
   absl::StatusOr<ir::TakeView> view = ir::TakeView::Of(*n);
-  const std::string layout = AlteredSource(n->input(0));
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
-  if (!view.ok() || view->blocked() || (view->axis != 1 && view->axis != -3) || layout.empty() ||
-      ir::ChannelBlock(layout) == 0 || t.rank() != 4) {
+  if (!view.ok() || view->blocked() || (view->axis != 1 && view->axis != -3) || !layout ||
+      !layout->blocked() || t.rank() != 4) {
     return absl::OkStatus();
   }
   Attrs attrs = n->attrs();
   attrs.Set("axis", int64_t{1});
-  attrs.Set("layout", layout);
+  attrs.Set("layout", layout->str());
   attrs.Set("channels", t.shape[1]);
-  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0), n->input(1)}, attrs,
+  return RunBlocked(graph, n, *layout, {n->input(0)->producer()->input(0), n->input(1)}, attrs,
                     n->output()->type()->shape[1]);
 }
 
@@ -96,19 +96,19 @@ absl::Status BlockConcat(ir::Graph& graph, Node* n) {
   if (n->op() != "concat" || n->inputs().empty()) return absl::OkStatus();
   absl::StatusOr<ir::AxisView> axis = ir::AxisView::Of(*n);
   if (!axis.ok() || (axis->axis != 1 && axis->axis != -3)) return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
-  if (layout.empty() || ir::ChannelBlock(layout) == 0) return absl::OkStatus();
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
+  if (!layout || !layout->blocked()) return absl::OkStatus();
   std::vector<Value*> inputs;
   for (Value* v : n->inputs()) {
     const ir::TensorType& t = *v->type();
-    if (AlteredSource(v) != layout || !WholeBlocks(t, layout) || t.dtype != tensor::DType::kF32) {
+    if (AlteredSource(v) != layout || !WholeBlocks(t, *layout) || t.dtype != tensor::DType::kF32) {
       return absl::OkStatus();
     }
     inputs.push_back(v->producer()->input(0));
   }
   Attrs attrs = n->attrs();
   attrs.Set("axis", int64_t{1});
-  return RunBlocked(graph, n, layout, inputs, attrs, n->output()->type()->shape[1]);
+  return RunBlocked(graph, n, *layout, inputs, attrs, n->output()->type()->shape[1]);
 }
 
 // Resize (f32, and 8-bit nearest from a QDQ Resize) runs per lane in the

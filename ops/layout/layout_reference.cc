@@ -29,21 +29,22 @@ void AddRelayoutKernels(KernelTable* table) {
       {"layout_transform",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t pool) -> absl::StatusOr<Tensors> {
          ASSIGN_OR_RETURN(ir::LayoutTransformView v, ir::LayoutTransformView::Of(n));
-         const std::string& src = v.src_layout;
-         const std::string& dst = v.dst_layout;
+         const ir::Layout& src = v.src_layout;
+         const ir::Layout& dst = v.dst_layout;
          // NCHW <-> NCHW{k}c, the kernels' layouts: the spatial-pack packers.
-         int64_t to_block = ir::ChannelBlock(dst), from_block = ir::ChannelBlock(src);
-         if (src == "NCHW" && to_block > 0) {
+         const int64_t to_block = dst.channel_block(), from_block = src.channel_block();
+         if (src.is_nchw() && to_block > 0) {
            return Single(kernels::spatial_pack::ToBlocked(in[0], to_block, 0, pool));
          }
-         if (dst == "NCHW" && from_block > 0) {
+         if (dst.is_nchw() && from_block > 0) {
            const int64_t channels = v.channels.value_or(in[0].dim(1) * from_block);
            return Single(kernels::spatial_pack::FromBlocked(in[0], channels, pool));
          }
          // NCHW <-> NHWC around the NHWC kernels (XNNPACK).
-         if (src == "NCHW" && dst == "NHWC") return Single(kernels::layout::NchwToNhwc(in[0], pool));
-         if (src == "NHWC" && dst == "NCHW") return Single(kernels::layout::NhwcToNchw(in[0], pool));
-         return Single(ref::LayoutTransform(in[0], src, dst));
+         if (src.is_nchw() && dst.is_nhwc()) return Single(kernels::layout::NchwToNhwc(in[0], pool));
+         if (src.is_nhwc() && dst.is_nchw()) return Single(kernels::layout::NhwcToNchw(in[0], pool));
+         // (The reference kernels, below the IR, read layouts by their text.)
+         return Single(ref::LayoutTransform(in[0], src.str(), dst.str()));
        }},
       {"transpose",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
@@ -82,7 +83,7 @@ void AddCopyKernels(KernelTable* table) {
          // Blocked channels: through NCHW, like the blocked qnn.concat.
          ASSIGN_OR_RETURN(Tensor nchw, kernels::spatial_pack::FromBlocked(in[0], v.channels, pool));
          ASSIGN_OR_RETURN(Tensor picked, ref::Take(nchw, in[1], 1));
-         return Single(kernels::spatial_pack::ToBlocked(picked, ir::ChannelBlock(v.layout), 0, pool));
+         return Single(kernels::spatial_pack::ToBlocked(picked, v.layout.channel_block(), 0, pool));
        }},
       {"broadcast_to",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
@@ -106,7 +107,7 @@ void AddCopyKernels(KernelTable* table) {
            ASSIGN_OR_RETURN(data[i], kernels::spatial_pack::FromBlocked(data[i], v.channels[i], pool));
          }
          ASSIGN_OR_RETURN(Tensor nchw, ref::QnnConcat(data, scales, zps, in[3 * k], in[3 * k + 1], 1));
-         return Single(kernels::spatial_pack::ToBlocked(nchw, ir::ChannelBlock(v.layout), 0, pool));
+         return Single(kernels::spatial_pack::ToBlocked(nchw, v.layout.channel_block(), 0, pool));
        }},
       {"resize",
        [](const ir::Node& n, const Tensors& in, pthreadpool_t) -> absl::StatusOr<Tensors> {
@@ -115,11 +116,12 @@ void AddCopyKernels(KernelTable* table) {
          p.mode = v.method;
          p.coordinate_transformation_mode = v.coordinate_transformation_mode;
          p.nearest_mode = v.nearest_mode;
-         if (v.layout == "NCHW") return Single(ref::Resize2D(in[0], v.size[0], v.size[1], p));
+         if (v.layout.is_nchw()) return Single(ref::Resize2D(in[0], v.size[0], v.size[1], p));
          // Blocked: per channel, as in NCHW (padding lanes resized too).
-         ASSIGN_OR_RETURN(Tensor nchw, ref::LayoutTransform(in[0], v.layout, "NCHW"));
+         const std::string& nchw_text = ir::Layout::Nchw().str();
+         ASSIGN_OR_RETURN(Tensor nchw, ref::LayoutTransform(in[0], v.layout.str(), nchw_text));
          ASSIGN_OR_RETURN(Tensor y, ref::Resize2D(nchw, v.size[0], v.size[1], p));
-         return Single(ref::LayoutTransform(y, "NCHW", v.layout));
+         return Single(ref::LayoutTransform(y, nchw_text, v.layout.str()));
        }},
   });
 }

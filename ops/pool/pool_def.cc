@@ -23,18 +23,18 @@ using internal::RegisterOrDie;
 absl::StatusOr<std::vector<TensorType>> Pool2DRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
   ASSIGN_OR_RETURN(Pool2DView v, Pool2DView::Of(in.node));
-  const std::string& layout = v.layout;
-  const int64_t block = ChannelBlock(layout);
+  const Layout& layout = v.layout;
+  const int64_t block = layout.channel_block();
   RETURN_IF_ERROR(ExpectRank(x, block > 0 ? 5 : 4, "data"));
   if (block > 0 && x.shape[4] != block) {
     return absl::InvalidArgumentError(
-        absl::StrCat("data ", x.ToString(), " is not in layout ", layout));
+        absl::StrCat("data ", x.ToString(), " is not in layout ", layout.str()));
   }
   if (!v.has_pool_size) return absl::InvalidArgumentError("pool_size is required");
-  if (layout != "NCHW" && layout != "NHWC" && block == 0) {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout, "'"));
+  if (!layout.is_nchw() && !layout.is_nhwc() && block == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout.str(), "'"));
   }
-  int hi = layout == "NHWC" ? 1 : 2;
+  int hi = layout.is_nhwc() ? 1 : 2;
   Shape out = x.shape;
   ASSIGN_OR_RETURN(out[hi], internal::WindowOutputSize(x.shape[hi], v.pool_size[0], v.strides[0],
                                                        v.pads[0], v.pads[2], v.dilation[0],

@@ -46,7 +46,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeGlobalAvgPool(const ir::Node
     return std::unique_ptr<PreparedKernel>();
   }
   const size_t rank = n.input(0)->type()->shape.size();
-  if (!(view->layout == "NCHW" && rank == 4) && !(ir::ChannelBlock(view->layout) > 0 && rank == 5)) {
+  if (!(view->layout.is_nchw() && rank == 4) && !(view->layout.blocked() && rank == 5)) {
     return std::unique_ptr<PreparedKernel>();
   }
   return std::unique_ptr<PreparedKernel>(new GlobalAvgPoolKernel());
@@ -72,7 +72,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnGlobalAvgPool(const ir::N
   auto view = ir::GlobalPoolView::Of(n);
   if (n.inputs().size() != 5 || !n.input(0)->type() || !n.output()->type() || !view.ok()) return none();
   const size_t rank = n.input(0)->type()->shape.size();
-  if (!(view->layout == "NCHW" && rank == 4) && !(ir::ChannelBlock(view->layout) > 0 && rank == 5)) return none();
+  if (!(view->layout.is_nchw() && rank == 4) && !(view->layout.blocked() && rank == 5)) return none();
   double v[4];
   for (int i = 0; i < 4; ++i) {
     if (!ConstantScalar(n, i + 1, &v[i])) return none();
@@ -166,11 +166,11 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeMaxPool(const ir::Node& n) {
   const DType dt = n.input(0)->type()->dtype;
   auto view = ir::Pool2DView::Of(n);
   if ((dt != DType::kU8 && dt != DType::kI8 && dt != DType::kF32) || !view.ok() ||
-      (view->layout != "NCHW" && view->layout != "NHWC" && ir::ChannelBlock(view->layout) == 0) ||
+      !(view->layout.is_nchw() || view->layout.altered()) ||
       !view->has_pool_size) {
     return std::unique_ptr<PreparedKernel>();
   }
-  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(eval::Pool2DParamsOf(*view), view->layout == "NHWC"));
+  return std::unique_ptr<PreparedKernel>(new MaxPoolKernel(eval::Pool2DParamsOf(*view), view->layout.is_nhwc()));
 }
 
 class AvgPoolKernel : public PreparedKernel {
@@ -192,7 +192,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeAvgPool(const ir::Node& n) {
     return std::unique_ptr<PreparedKernel>();
   }
   auto view = ir::Pool2DView::Of(n);
-  if (!view.ok() || (view->layout != "NCHW" && ir::ChannelBlock(view->layout) == 0) || view->dilation[0] != 1 ||
+  if (!view.ok() || !(view->layout.is_nchw() || view->layout.blocked()) || view->dilation[0] != 1 ||
       view->dilation[1] != 1 || !view->has_pool_size) {
     return std::unique_ptr<PreparedKernel>();
   }

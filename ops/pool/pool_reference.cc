@@ -36,9 +36,9 @@ absl::StatusOr<Tensor> PerChannelThroughNchw(const Tensor& x, F op) {
 // channel (padding lanes too).
 absl::StatusOr<Tensor> GlobalAvgPool(const ir::Node& n, const Tensor& x, pthreadpool_t pool) {
   ASSIGN_OR_RETURN(ir::GlobalPoolView v, ir::GlobalPoolView::Of(n));
-  const int64_t block = ir::ChannelBlock(v.layout);
+  const int64_t block = v.layout.channel_block();
   if (block == 0) {
-    RETURN_IF_ERROR(ExpectLayout("layout", v.layout, "NCHW"));
+    RETURN_IF_ERROR(ExpectLayout("layout", v.layout, ir::Layout::Nchw()));
     return ref::GlobalAvgPool2D(x);
   }
   const int64_t lanes = x.dim(1) * block;
@@ -49,8 +49,8 @@ absl::StatusOr<Tensor> GlobalAvgPool(const ir::Node& n, const Tensor& x, pthread
 
 absl::StatusOr<ref::Pool2DParams> PoolParams(const ir::Node& n, bool allow_blocked = false) {
   ASSIGN_OR_RETURN(ir::Pool2DView v, ir::Pool2DView::Of(n));
-  if (!(allow_blocked && ir::ChannelBlock(v.layout) > 0)) {
-    RETURN_IF_ERROR(ExpectLayout("layout", v.layout, "NCHW"));
+  if (!(allow_blocked && v.layout.blocked())) {
+    RETURN_IF_ERROR(ExpectLayout("layout", v.layout, ir::Layout::Nchw()));
   }
   return Pool2DParamsOf(v);
 }

@@ -1,5 +1,6 @@
 // The AlterOpLayout rules of qnn.add, qnn.mul and qnn.lookup: they run in the
 // altered layout their inputs come back from.
+#include <optional>
 #include <vector>
 
 #include "ir/graph.h"
@@ -20,8 +21,8 @@ using ir::Value;
 // NCHW drops them). Leaves any other node alone.
 absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   if (n->op() != "qnn.add" || n->inputs().size() != 8) return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
-  if (layout.empty() || layout != AlteredSource(n->input(1))) return absl::OkStatus();
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
+  if (!layout || layout != AlteredSource(n->input(1))) return absl::OkStatus();
   Value* a = n->input(0)->producer()->input(0);
   Value* b = n->input(1)->producer()->input(0);
   if (*a->type() != *b->type() || *n->input(0)->type() != *n->input(1)->type() ||
@@ -34,7 +35,7 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
   std::vector<Value*> inputs = n->inputs();
   inputs[0] = a;
   inputs[1] = b;
-  return RunBlocked(graph, n, layout, inputs, n->attrs(), n->input(0)->type()->shape[1]);
+  return RunBlocked(graph, n, *layout, inputs, n->attrs(), n->input(0)->type()->shape[1]);
 }
 
 // A qnn.mul of two 8-bit tensors that both come back from one blocked
@@ -43,8 +44,8 @@ absl::Status BlockAdd(ir::Graph& graph, Node* n) {
 // pixels as its channels over H and W: exact), with one transform after it.
 absl::Status BlockQnnMul(ir::Graph& graph, Node* n) {
   if (n->op() != "qnn.mul" || n->inputs().size() != 8) return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
-  if (layout.empty() || ir::ChannelBlock(layout) == 0 || layout != AlteredSource(n->input(1))) {
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
+  if (!layout || !layout->blocked() || layout != AlteredSource(n->input(1))) {
     return absl::OkStatus();
   }
   const ir::TensorType& a = *n->input(0)->type();
@@ -60,7 +61,7 @@ absl::Status BlockQnnMul(ir::Graph& graph, Node* n) {
   std::vector<Value*> inputs = n->inputs();
   inputs[0] = n->input(0)->producer()->input(0);
   inputs[1] = n->input(1)->producer()->input(0);
-  return RunBlocked(graph, n, layout, inputs, n->attrs(), n->output()->type()->shape[1]);
+  return RunBlocked(graph, n, *layout, inputs, n->attrs(), n->output()->type()->shape[1]);
 }
 
 // A qnn.lookup of a tensor that comes back from an altered layout looks up
@@ -68,10 +69,10 @@ absl::Status BlockQnnMul(ir::Graph& graph, Node* n) {
 // kernel reads, as for qnn.add), with one transform after it.
 absl::Status BlockLookup(ir::Graph& graph, Node* n) {
   if (n->op() != "qnn.lookup") return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
-  if (layout.empty() || t.rank() != 4) return absl::OkStatus();
-  return RunBlocked(graph, n, layout, {n->input(0)->producer()->input(0), n->input(1)}, n->attrs(),
+  if (!layout || t.rank() != 4) return absl::OkStatus();
+  return RunBlocked(graph, n, *layout, {n->input(0)->producer()->input(0), n->input(1)}, n->attrs(),
                     t.shape[1]);
 }
 

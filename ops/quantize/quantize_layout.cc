@@ -1,5 +1,6 @@
 // The AlterOpLayout rules of the quantize family: per-tensor qnn.quantize and
 // qnn.dequantize, and qnn.dynamic_quantize, run in a blocked layout.
+#include <optional>
 #include <vector>
 
 #include "ir/graph.h"
@@ -19,15 +20,15 @@ absl::Status BlockPerTensorQuantization(ir::Graph& graph, Node* n) {
   if ((n->op() != "qnn.dequantize" && n->op() != "qnn.quantize") || n->inputs().size() != 3) {
     return absl::OkStatus();
   }
-  const std::string layout = AlteredSource(n->input(0));
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
-  if (layout.empty() || ir::ChannelBlock(layout) == 0 || t.rank() != 4 || !OneElement(n->input(1)) ||
+  if (!layout || !layout->blocked() || t.rank() != 4 || !OneElement(n->input(1)) ||
       !OneElement(n->input(2))) {
     return absl::OkStatus();
   }
   std::vector<Value*> inputs = n->inputs();
   inputs[0] = n->input(0)->producer()->input(0);
-  return RunBlocked(graph, n, layout, inputs, n->attrs(), t.shape[1]);
+  return RunBlocked(graph, n, *layout, inputs, n->attrs(), t.shape[1]);
 }
 
 // DynamicQuantizeLinear of a tensor that comes back from a blocked layout
@@ -38,18 +39,18 @@ absl::Status BlockPerTensorQuantization(ir::Graph& graph, Node* n) {
 // unchanged.
 absl::Status BlockDynamicQuantize(ir::Graph& graph, Node* n) {
   if (n->op() != "qnn.dynamic_quantize" || n->outputs().size() != 3) return absl::OkStatus();
-  const std::string layout = AlteredSource(n->input(0));
+  const std::optional<ir::Layout> layout = AlteredSource(n->input(0));
   const ir::TensorType& t = *n->input(0)->type();
   // With its producer's range (a second input) the padding lanes join
   // nothing: any channel count.
   const bool given_range = n->inputs().size() > 1;
-  if (layout.empty() || (!WholeBlocks(t, layout) && !given_range) ||
-      ir::ChannelBlock(layout) == 0 || t.dtype != tensor::DType::kF32) {
+  if (!layout || (!WholeBlocks(t, *layout) && !given_range) ||
+      !layout->blocked() || t.dtype != tensor::DType::kF32) {
     return absl::OkStatus();
   }
   std::vector<Value*> inputs = n->inputs();  // data, and a producer's range if any
   inputs[0] = n->input(0)->producer()->input(0);
-  return RunBlocked(graph, n, layout, inputs, n->attrs(), t.shape[1]);
+  return RunBlocked(graph, n, *layout, inputs, n->attrs(), t.shape[1]);
 }
 
 }  // namespace

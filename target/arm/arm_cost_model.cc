@@ -47,7 +47,7 @@ struct ConvSizes {
 };
 
 std::optional<ConvSizes> SizesOf(const Workload& w) {
-  if (w.op != "qnn.conv2d" || w.data_layout != "NCHW" || w.kernel_layout != "OIHW") return std::nullopt;
+  if (w.op != "qnn.conv2d" || !w.data_layout.is_nchw() || w.kernel_layout != ir::Layout::Oihw()) return std::nullopt;
   const auto& d = w.data.shape;
   const auto& k = w.weight.shape;
   const auto& o = w.output.shape;
