@@ -2,6 +2,7 @@
 // computing on them: layout_transform, transpose, reshape, flatten,
 // strided_slice, take, broadcast_to, concat, qnn.concat, nn.pad and resize.
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -102,9 +103,9 @@ absl::StatusOr<std::vector<TensorType>> LayoutTransformRel(const TypeRelationInp
 
 absl::StatusOr<std::vector<TensorType>> ResizeRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  const Attrs& a = in.node.attrs();
+  ASSIGN_OR_RETURN(const ResizeView view, ResizeView::Of(in.node));
   // NCHW, or NCHW{k}c (AlterOpLayout: each lane resized as its channel).
-  ASSIGN_OR_RETURN(const Layout layout, LayoutAttr(a, "layout", Layout::Nchw()));
+  const Layout& layout = view.layout;
   const int64_t block = layout.channel_block();
   if (!layout.is_nchw() && block == 0) {
     return absl::InvalidArgumentError(absl::StrCat("unsupported layout '", layout.str(), "'"));
@@ -113,11 +114,11 @@ absl::StatusOr<std::vector<TensorType>> ResizeRel(const TypeRelationInput& in) {
   if (block && x.shape[4] != block) {
     return absl::InvalidArgumentError(absl::StrCat("data ", x.ToString(), " is not ", layout.str()));
   }
-  ASSIGN_OR_RETURN(auto size, a.GetInts("size"));
-  ASSIGN_OR_RETURN(std::string method, a.GetString("method", "nearest"));
-  ASSIGN_OR_RETURN(std::string ctm, a.GetString("coordinate_transformation_mode", "half_pixel"));
-  ASSIGN_OR_RETURN(std::string nearest, a.GetString("nearest_mode", "round_prefer_floor"));
-  if (size.size() != 2 || size[0] <= 0 || size[1] <= 0) {
+  const std::array<int64_t, 2>& size = view.size;
+  const std::string& method = view.method;
+  const std::string& ctm = view.coordinate_transformation_mode;
+  const std::string& nearest = view.nearest_mode;
+  if (size[0] <= 0 || size[1] <= 0) {
     return absl::InvalidArgumentError("size needs 2 positive values (output height, width)");
   }
   if (method != "nearest" && method != "linear") {
@@ -207,8 +208,9 @@ absl::StatusOr<std::vector<TensorType>> BroadcastToRel(const TypeRelationInput& 
 
 absl::StatusOr<std::vector<TensorType>> PadRel(const TypeRelationInput& in) {
   const TensorType& x = in.inputs[0];
-  ASSIGN_OR_RETURN(auto pads, in.node.attrs().GetInts("pad_width"));
-  ASSIGN_OR_RETURN(std::string mode, in.node.attrs().GetString("pad_mode", "constant"));
+  ASSIGN_OR_RETURN(const PadView view, PadView::Of(in.node));
+  const std::vector<int64_t>& pads = view.pad_width;
+  const std::string& mode = view.pad_mode;
   if (mode != "constant" && mode != "edge" && mode != "reflect") {
     return absl::InvalidArgumentError(absl::StrCat("unsupported pad_mode '", mode, "'"));
   }
