@@ -53,6 +53,17 @@ inline FloatRange RangeScalar(const float* x, int64_t n) {
   return r;
 }
 
+// The range of kLanes partial ranges (lane k: [l[k], h[k]]), the `infs`
+// infinities they counted, and the elements x[i, n) left over.
+template <int kLanes>
+inline FloatRange MergeLanes(const float (&l)[kLanes], const float (&h)[kLanes], int64_t infs, const float* x,
+                             int64_t i, int64_t n) {
+  FloatRange r = RangeScalar(x + i, n - i);
+  for (int k = 0; k < kLanes; ++k) r.Merge({l[k], h[k], 0});
+  r.infinities += infs;
+  return r;
+}
+
 #if QNNC_HAS_CPU_CLONES
 // GCC 12 warns about the deliberately undefined vectors inside its own
 // avx512fintrin.h (_mm512_undefined_*) where these intrinsics inline.
@@ -75,10 +86,7 @@ QNNC_TARGET_X86_64_V4 inline FloatRange RangeAvx512(const float* x, int64_t n) {
   alignas(64) float l[16], h[16];
   _mm512_store_ps(l, lo);
   _mm512_store_ps(h, hi);
-  FloatRange r = RangeScalar(x + i, n - i);
-  for (int k = 0; k < 16; ++k) r.Merge({l[k], h[k], 0});
-  r.infinities += infs;
-  return r;
+  return MergeLanes(l, h, infs, x, i, n);
 }
 
 #pragma GCC diagnostic pop
@@ -98,10 +106,7 @@ QNNC_TARGET_X86_64_V3 inline FloatRange RangeAvx2(const float* x, int64_t n) {
   alignas(32) float l[8], h[8];
   _mm256_store_ps(l, lo);
   _mm256_store_ps(h, hi);
-  FloatRange r = RangeScalar(x + i, n - i);
-  for (int k = 0; k < 8; ++k) r.Merge({l[k], h[k], 0});
-  r.infinities += infs;
-  return r;
+  return MergeLanes(l, h, infs, x, i, n);
 }
 #endif
 
@@ -125,10 +130,7 @@ inline FloatRange RangeNeon(const float* x, int64_t n) {
   float l[4], h[4];
   vst1q_f32(l, lo);
   vst1q_f32(h, hi);
-  FloatRange r = RangeScalar(x + i, n - i);
-  for (int k = 0; k < 4; ++k) r.Merge({l[k], h[k], 0});
-  r.infinities += infs;
-  return r;
+  return MergeLanes(l, h, infs, x, i, n);
 }
 #endif
 
