@@ -118,7 +118,7 @@ void AddCopyKernels(KernelTable* table) {
          p.nearest_mode = v.nearest_mode;
          if (v.layout.is_nchw()) return Single(ref::Resize2D(in[0], v.size[0], v.size[1], p));
          // Blocked: per channel, as in NCHW (padding lanes resized too).
-         const std::string& nchw_text = ir::Layout::Nchw().str();
+         const std::string nchw_text = ir::Layout::Nchw().str();
          ASSIGN_OR_RETURN(Tensor nchw, ref::LayoutTransform(in[0], v.layout.str(), nchw_text));
          ASSIGN_OR_RETURN(Tensor y, ref::Resize2D(nchw, v.size[0], v.size[1], p));
          return Single(ref::LayoutTransform(y, nchw_text, v.layout.str()));
