@@ -62,6 +62,13 @@ void Gather16Scalar(const uint8_t* const* in, const uint8_t* const* lanes, size_
 constexpr size_t kMaxSources = 16;  // one per lane at most
 
 #if QNNC_HAS_CPU_CLONES
+// GCC 12 warns about the deliberately undefined vectors inside its own
+// avx512fintrin.h (_mm512_undefined_*) where these intrinsics inline.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 QNNC_TARGET_X86_64_V4 void Gather16Avx512(const uint8_t* const* in, const uint8_t* const* lanes, size_t sources,
                                           uint8_t* out, int64_t pixels) {
   __m512i masks[kMaxSources];
@@ -81,6 +88,7 @@ QNNC_TARGET_X86_64_V4 void Gather16Avx512(const uint8_t* const* in, const uint8_
   for (size_t s = 0; s < sources; ++s) rest[s] = in[s] + p * 16;
   Gather16Scalar(rest, lanes, sources, out + p * 16, pixels - p);
 }
+#pragma GCC diagnostic pop
 
 QNNC_TARGET_X86_64_V3 void Gather16Avx2(const uint8_t* const* in, const uint8_t* const* lanes, size_t sources,
                                         uint8_t* out, int64_t pixels) {
