@@ -8,7 +8,6 @@
 #define QNNC_IR_LAYOUT_H_
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 

@@ -195,8 +195,8 @@ class InferenceSession {
   // is left for Session::Run to report.
   std::vector<const TensorInfo*> OutputInfos(const std::vector<std::string>& names) const {
     std::vector<const TensorInfo*> infos;
-    for (const TensorInfo& out : session_->outputs()) {
-      if (names.empty()) infos.push_back(&out);
+    if (names.empty()) {
+      for (const TensorInfo& out : session_->outputs()) infos.push_back(&out);
     }
     for (const std::string& name : names) {
       for (const TensorInfo& out : session_->outputs()) {
