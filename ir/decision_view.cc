@@ -28,6 +28,19 @@ std::optional<DecisionView> DecisionView::Of(const Node& node) {
   return d;
 }
 
+void DecisionView::Store(Node& node) const {
+  Attrs& a = node.mutable_attrs();
+  a.Set("impl", implementation);
+  a.Set("config", config);
+  a.Set("tuned", int64_t{tuned ? 1 : 0});
+  a.Set("workload", workload);
+  a.Set("legalization", legalization);
+  if (layout) a.Set("impl_layout", layout->str());
+  if (out_layout) a.Set("impl_out_layout", out_layout->str());
+  if (!record_rejected.empty()) a.Set("record_rejected", record_rejected);
+  if (!passed_over.empty()) a.Set("passed_over", passed_over);
+}
+
 std::string ImplementationOf(const Node& node) {
   return node.attrs().GetString("impl", "reference").value_or("reference");
 }

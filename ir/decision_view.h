@@ -1,6 +1,6 @@
-// The decision an op carries (decide once: QnnLegalize stores it, later
-// passes, the runtime and the tools read it through this view; target/
-// decision_attrs.h writes it). Its attributes:
+// The decision an op carries (decide once: QnnLegalize stores it with
+// Store(), later passes, the runtime and the tools read it with Of(); none
+// decides again). Its attributes:
 //   impl          implementation name
 //   config        its config as JSON
 //   tuned         1 when it came from a tuning record, 0 for the fallback
@@ -36,6 +36,10 @@ struct DecisionView {
   // The decision stored on `node`, if it carries one (an `impl`); attributes
   // of another type, and layouts that do not parse, read as absent.
   static std::optional<DecisionView> Of(const Node& node);
+
+  // Writes this decision's attributes on `node` (the empty optional texts are
+  // left out; so are absent layouts).
+  void Store(Node& node) const;
 };
 
 // The implementation `node` runs on: its decision's, else "reference".

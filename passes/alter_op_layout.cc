@@ -7,7 +7,7 @@
 #include "ir/layout.h"
 #include "ir/op_views.h"
 #include "passes/layout_rules.h"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -26,7 +26,7 @@ struct DecidedLayouts {
 };
 std::optional<DecidedLayouts> AlteredLayouts(const Node& n) {
   if (n.op() != "qnn.conv2d_requantize" && n.op() != "qnn.conv2d_dynamic") return std::nullopt;
-  auto d = target::GetDecision(n);
+  auto d = ir::DecisionView::Of(n);
   if (!d || !d->layout || !d->layout->altered()) return std::nullopt;
   DecidedLayouts l{*d->layout, d->out_layout.value_or(*d->layout)};
   if (!l.out.altered() && !(n.op() == "qnn.conv2d_dynamic" && l.out.is_nchw())) return std::nullopt;

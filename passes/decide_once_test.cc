@@ -8,7 +8,7 @@
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 #include "target/target.h"
 #include "target/workload.h"
 
@@ -50,7 +50,7 @@ Compiled CompileAndRun(const std::string& target_name, const target::DispatchCon
   EXPECT_TRUE(PassManager().Run(DefaultPipeline(), **graph, context, log).ok());
   Compiled c;
   for (const ir::Node* n : (*graph)->nodes()) {
-    if (auto d = target::GetDecision(*n)) {
+    if (auto d = ir::DecisionView::Of(*n)) {
       c.implementation = d->implementation;
       c.legalization = d->legalization;
       c.tuned = d->tuned;
@@ -308,7 +308,7 @@ graph @g(%f: f32[1,2,3,3]) {
     ASSERT_TRUE(PassManager().Run(DefaultPipeline(), **graph, context, log).ok());
     std::string impl;
     for (const ir::Node* n : (*graph)->nodes()) {
-      if (auto d = target::GetDecision(*n)) impl = d->implementation;
+      if (auto d = ir::DecisionView::Of(*n)) impl = d->implementation;
     }
     const bool vnni = std::string(t) == "x86_64+avx512vnni";
     EXPECT_EQ(impl, vnni ? "x86.spatial_pack.dynamic.avx512vnni" : "generic.spatial_pack.dynamic.int16");

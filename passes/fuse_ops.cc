@@ -13,7 +13,7 @@
 #include "ir/elementwise_views.h"
 #include "ir/layout_views.h"
 #include "ir/op_views.h"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -23,7 +23,7 @@ using ir::Node;
 using ir::Value;
 
 bool FusesRequantize(const Node& conv, const target::Registry& registry) {
-  auto d = target::GetDecision(conv);
+  auto d = ir::DecisionView::Of(conv);
   if (!d) return false;
   const target::Implementation* impl = registry.FindImplementation("qnn.conv2d", d->implementation);
   return impl != nullptr && impl->fuses_requantize;
@@ -99,7 +99,7 @@ absl::StatusOr<Value*> TryFuse(ir::Graph& graph, const Node& requantize,
 }
 
 bool FusesDynamicEpilogue(const Node& conv, const target::Registry& registry) {
-  auto d = target::GetDecision(conv);
+  auto d = ir::DecisionView::Of(conv);
   if (!d) return false;
   const target::Implementation* impl = registry.FindImplementation("qnn.conv2d", d->implementation);
   return impl != nullptr && impl->fuses_dynamic_epilogue;

@@ -15,7 +15,7 @@
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 #include "target/registry.h"
 #include "target/workload.h"
 
@@ -262,7 +262,7 @@ TEST_P(EveryImplementation, LegalizedGraphEqualsTheReference) {
     ASSERT_TRUE(s.ok()) << s;
     bool decided = false;
     for (const ir::Node* n : graph->nodes()) {
-      auto d = target::GetDecision(*n);
+      auto d = ir::DecisionView::Of(*n);
       if (d && d->implementation == impl->name && d->tuned) decided = true;
     }
     ASSERT_TRUE(decided) << impl->name << " was not chosen";

@@ -4,7 +4,7 @@
 #include "ir/builder.h"
 #include "ir/conv_epilogue.h"
 #include "kernels/requantize/requantize.h"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -22,7 +22,7 @@ bool FusedByProducer(const ir::Graph& graph, const ir::Node& requantize,
                      const target::Registry& registry) {
   std::optional<ir::ConvEpilogue> epilogue = ir::MatchConvEpilogue(graph, requantize);
   if (!epilogue || !epilogue->fusable()) return false;
-  auto d = target::GetDecision(*epilogue->conv);
+  auto d = ir::DecisionView::Of(*epilogue->conv);
   if (!d) return false;
   // Legalization may have rewritten the op (e.g. to nn.conv2d): the decision
   // names an implementation of the op the workload was keyed on.

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {
@@ -15,7 +15,7 @@ absl::Status QnnLegalizePass::Run(ir::Graph& graph, PassContext& context) {
   target::LegalizeContext lctx{context.target, dispatch, registry, graph};
   for (ir::Node* node : graph.nodes()) {
     const target::LegalizeFn* fn = registry.FindLegalize(node->op(), context.target);
-    if (fn == nullptr || target::GetDecision(*node)) continue;  // decided already
+    if (fn == nullptr || ir::DecisionView::Of(*node)) continue;  // decided already
     ScopedOpTimer timer(context.op_times, node->op());
     std::vector<ir::TensorType> tinfos;
     for (const ir::Value* v : node->inputs()) tinfos.push_back(*v->type());
@@ -32,7 +32,7 @@ absl::Status QnnLegalizePass::Run(ir::Graph& graph, PassContext& context) {
   graph.RemoveDeadCode();
   std::vector<std::string> untuned;
   for (const ir::Node* node : graph.nodes()) {
-    auto d = target::GetDecision(*node);
+    auto d = ir::DecisionView::Of(*node);
     if (d && !d->tuned && context.untuned_workloads.insert(d->workload).second) {
       untuned.push_back(absl::StrCat(node->Describe(), " ", d->workload));
     }

@@ -1,6 +1,6 @@
 // QnnLegalize: rewrites each op that has a legalize function for the target
 // (qnn.conv2d, qnn.dense) for the implementation the dispatch context picks,
-// and stores that decision on the op (target/decision_attrs.h). This is the
+// and stores that decision on the op (ir::DecisionView::Store). This is the
 // one place a decision is made; later passes and the runtime only read it.
 #ifndef QNNC_PASSES_QNN_LEGALIZE_H_
 #define QNNC_PASSES_QNN_LEGALIZE_H_

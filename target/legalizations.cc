@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
+#include "ir/decision_view.h"
 #include "ir/op_views.h"
-#include "target/decision_attrs.h"
 #include "target/weight_offsets.h"
 #include "target/workload.h"
 #include "util/status_macros.h"
@@ -58,6 +58,22 @@ Attrs OpAttrs(const ir::Attrs& from, DType out_dtype) {
 bool IsConv(const ir::Node& n) { return n.op() == "qnn.conv2d"; }
 
 ir::Node* Producer(Value* v) { return v->producer(); }
+
+// Stores the decision on the op that carries it out (ir::DecisionView).
+void SetDecisionAttrs(const Decision& d, const Implementation& impl,
+                      const Implementation::IoLayouts& layouts, ir::Node& node) {
+  ir::DecisionView view;
+  view.implementation = d.implementation;
+  view.config = ConfigToJson(d.config);
+  view.tuned = d.tuned;
+  view.workload = d.workload_key;
+  view.legalization = std::string(LegalizationName(impl.legalization));
+  view.layout = layouts.data;
+  view.out_layout = layouts.out;
+  view.record_rejected = d.rejected_records;
+  view.passed_over = d.passed_over;
+  view.Store(node);
+}
 
 absl::StatusOr<Value*> Keep(const LegalizeCall& call, const Implementation& impl,
                             const Decision& d, const Implementation::IoLayouts& layouts) {

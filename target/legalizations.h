@@ -1,7 +1,7 @@
 // The legalizations of qnn.conv2d and qnn.dense, one per kind of kernel.
 // Each rewrites the op (given its decision) into the form its implementation
 // consumes and returns the value replacing the op's output; the op carrying
-// the decision gets its attributes (decision_attrs.h). All are exact: the
+// the decision gets its attributes (ir::DecisionView::Store). All are exact: the
 // rewritten graph computes the same int32 accumulator.
 //
 //   keep         qnn op unchanged (reference kernel)

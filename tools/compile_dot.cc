@@ -17,7 +17,7 @@
 #include "absl/strings/str_replace.h"
 #include "ir/decision_view.h"
 #include "ir/layout_views.h"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 
 extern char** environ;
 
@@ -63,7 +63,7 @@ std::string GraphDot(const ir::Graph& graph, const std::vector<runtime::OpTiming
     const ir::Node& n = *nodes[i];
     std::vector<std::string> lines = {n.op()};
     if (!n.name().empty()) lines.push_back(n.name());
-    const std::optional<target::StoredDecision> d = target::GetDecision(n);
+    const std::optional<ir::DecisionView> d = ir::DecisionView::Of(n);
     if (d && !d->implementation.empty()) {
       const bool decided = !d->workload.empty();
       lines.push_back(absl::StrCat(d->implementation,

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 #include "util/config_json.h"
 
 namespace qnnc::tools {
@@ -36,7 +36,7 @@ std::string ReportJson(const ir::Graph& graph, const CompileSummary& s) {
   std::vector<ir::Node*> nodes = graph.nodes();
   for (size_t i = 0; i < nodes.size(); ++i) {
     nlohmann::json op = {{"kind", nodes[i]->op()}, {"node", nodes[i]->name()}};
-    const std::optional<target::StoredDecision> d = target::GetDecision(*nodes[i]);
+    const std::optional<ir::DecisionView> d = ir::DecisionView::Of(*nodes[i]);
     op["implementation"] = d ? d->implementation : "reference";
     op["layout"] = ir::KernelLayoutOf(*nodes[i]);
     if (d && !d->workload.empty()) {

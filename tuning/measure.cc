@@ -20,7 +20,7 @@
 #include "passes/pipeline.h"
 #include "tuning/conversion_cost.h"
 #include "runtime/executor.h"
-#include "target/decision_attrs.h"
+#include "ir/decision_view.h"
 #include "target/dispatch_context.h"
 #include "util/status_macros.h"
 
@@ -143,7 +143,7 @@ absl::StatusOr<std::unique_ptr<runtime::Executor>> BuildCandidate(const TunableO
   RETURN_IF_ERROR(passes::PassManager().Run(passes::DefaultPipeline(), *graph, context, log));
   bool decided = false;
   for (const ir::Node* n : graph->nodes()) {
-    auto d = target::GetDecision(*n);
+    auto d = ir::DecisionView::Of(*n);
     if (d && d->implementation == candidate.implementation && d->tuned) decided = true;
   }
   if (!decided) {
@@ -179,9 +179,9 @@ absl::StatusOr<double> CandidateMs(const runtime::Executor& exec, const Candidat
 absl::Status AddConversionSeconds(const runtime::Executor& exec, const TunableOp& op,
                                   const Candidate& candidate, const MeasureOptions& o,
                                   std::vector<double>* repeats_s) {
-  std::optional<target::StoredDecision> d;
+  std::optional<ir::DecisionView> d;
   for (const ir::Node* n : exec.graph().nodes()) {
-    if (auto nd = target::GetDecision(*n); nd && nd->implementation == candidate.implementation) d = nd;
+    if (auto nd = ir::DecisionView::Of(*n); nd && nd->implementation == candidate.implementation) d = nd;
   }
   if (!d || !d->layout) return absl::OkStatus();
   const ir::Layout data = *d->layout, out = d->out_layout.value_or(data);

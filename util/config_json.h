@@ -1,6 +1,6 @@
 // An implementation's config (named integer knobs: tile sizes, ...) and its
 // canonical JSON text, {"tile_co":16,"tile_ow":8}. The one reader and writer
-// of that text: decisions store it on ops (target/decision_attrs.h), kernels
+// of that text: decisions store it on ops (ir::DecisionView::Store), kernels
 // read it at plan load (runtime), records and reports carry it. A leaf, so
 // every layer may use it.
 #ifndef QNNC_UTIL_CONFIG_JSON_H_
