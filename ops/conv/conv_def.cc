@@ -1,7 +1,7 @@
 // Type relations and registration of the convolution ops: nn.conv2d,
 // qnn.conv2d and the fused qnn.conv2d_requantize and qnn.conv2d_dynamic.
 #include "absl/strings/str_cat.h"
-#include "ir/conv_relation.h"
+#include "ir/layout.h"
 #include "ir/op_registry.h"
 #include "ir/op_views.h"
 #include "ir/type_relation_util.h"
@@ -17,9 +17,69 @@ using internal::ExpectQuantParam;
 using internal::One;
 using internal::RegisterOrDie;
 
+// The output shape of a convolution (nn.conv2d, qnn.conv2d and the fused
+// ones) in its view's layouts: data NCHW, NHWC or NCHW{k}c, kernel OIHW, OHWI
+// or HWIO, output in out_layout; the caller picks the dtype.
+absl::StatusOr<Shape> Conv2DOutputShape(const Node& node, const TensorType& data,
+                                        const TensorType& weight) {
+  RETURN_IF_ERROR(internal::ExpectRank(weight, 4, "weight"));
+  ASSIGN_OR_RETURN(Conv2DView v, Conv2DView::Of(node));
+  const std::string& data_layout = v.data_layout.str();
+  const std::string& kernel_layout = v.kernel_layout.str();
+  const int64_t groups = v.groups;
+  int64_t n, c, h, w;
+  const int64_t in_block = v.data_layout.channel_block(), out_block = v.out_layout.channel_block();
+  if (in_block > 0) {
+    // NCHW{k}c: [N, ceil(C/k), H, W, k]; C comes from the weight.
+    if (data.rank() != 5 || data.shape[4] != in_block) {
+      return absl::InvalidArgumentError(absl::StrCat("data ", data.ToString(), " is not ", data_layout));
+    }
+    n = data.shape[0], h = data.shape[2], w = data.shape[3];
+    c = weight.shape[1] * groups;
+    if ((c + in_block - 1) / in_block != data.shape[1]) {
+      return absl::InvalidArgumentError(absl::StrCat("data ", data.ToString(), " does not hold ", c,
+                                                     " channels in ", data_layout));
+    }
+  } else if (data.rank() != 4) {
+    return absl::InvalidArgumentError(absl::StrCat("data must have rank 4, got ", data.ToString()));
+  } else if (v.data_layout.is_nchw()) {
+    n = data.shape[0], c = data.shape[1], h = data.shape[2], w = data.shape[3];
+  } else if (v.data_layout.is_nhwc()) {
+    n = data.shape[0], h = data.shape[1], w = data.shape[2], c = data.shape[3];
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unsupported data_layout '", data_layout, "' (NCHW or NHWC)"));
+  }
+  int64_t o, i, kh, kw;
+  const Shape& ws = weight.shape;
+  if (v.kernel_layout == Layout::Oihw()) {
+    o = ws[0], i = ws[1], kh = ws[2], kw = ws[3];
+  } else if (kernel_layout == "OHWI") {
+    o = ws[0], kh = ws[1], kw = ws[2], i = ws[3];
+  } else if (kernel_layout == "HWIO") {
+    kh = ws[0], kw = ws[1], i = ws[2], o = ws[3];
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unsupported kernel_layout '", kernel_layout, "' (OIHW, OHWI or HWIO)"));
+  }
+  if (groups <= 0 || c % groups != 0 || o % groups != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("groups ", groups, " must divide the ", c,
+                                                   " input and ", o, " output channels"));
+  }
+  if (i * groups != c) {
+    return absl::InvalidArgumentError(absl::StrCat("weight has ", i, " input channels per group, data has ",
+                                                   c, " channels in ", groups, " groups"));
+  }
+  ASSIGN_OR_RETURN(const auto out, v.OutputSize(h, w, kh, kw));
+  const int64_t oh = out[0], ow = out[1];
+  if (out_block > 0) return Shape{n, (o + out_block - 1) / out_block, oh, ow, out_block};
+  if (v.out_layout.is_nhwc()) return Shape{n, oh, ow, o};
+  return Shape{n, o, oh, ow};
+}
+
 absl::StatusOr<std::vector<TensorType>> Conv2DRel(const TypeRelationInput& in) {
   ASSIGN_OR_RETURN(DType dt, AccumulatorDType(in));
-  ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, in.inputs[0], in.inputs[1]));
+  ASSIGN_OR_RETURN(Shape out, Conv2DOutputShape(in.node, in.inputs[0], in.inputs[1]));
   return One({dt, out});
 }
 
@@ -29,7 +89,7 @@ absl::StatusOr<std::vector<TensorType>> QnnConv2DRel(const TypeRelationInput& in
   RETURN_IF_ERROR(ExpectInteger(t[1], "weight"));
   RETURN_IF_ERROR(ExpectQuantParam(t[2], "input zero point"));
   RETURN_IF_ERROR(ExpectQuantParam(t[4], "input scale"));
-  ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, t[0], t[1]));
+  ASSIGN_OR_RETURN(Shape out, Conv2DOutputShape(in.node, t[0], t[1]));
   ASSIGN_OR_RETURN(const Conv2DView view, Conv2DView::Of(in.node));
   const int64_t channels = view.data_layout.is_nhwc() ? out[3] : out[1];
   for (int i : {3, 5}) {
@@ -51,7 +111,7 @@ absl::StatusOr<std::vector<TensorType>> ConvRequantizeRel(const TypeRelationInpu
   RETURN_IF_ERROR(ExpectInteger(t[1], "weight"));
   RETURN_IF_ERROR(internal::ExpectDType(t[2], DType::kI32, "bias"));
   for (int i = 3; i < 10; ++i) RETURN_IF_ERROR(ExpectQuantParam(t[i], "quantization parameter"));
-  ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, t[0], t[1]));
+  ASSIGN_OR_RETURN(Shape out, Conv2DOutputShape(in.node, t[0], t[1]));
   ASSIGN_OR_RETURN(DType dt, DTypeAttr(in.node, "out_dtype", DType::kU8));
   if (!tensor::IsInteger(dt)) return absl::InvalidArgumentError("out_dtype must be an integer type");
   return One({dt, out});
@@ -82,7 +142,7 @@ absl::StatusOr<std::vector<TensorType>> ConvDynamicRel(const TypeRelationInput& 
   RETURN_IF_ERROR(ExpectInteger(t[1], "weight"));
   RETURN_IF_ERROR(ExpectQuantParam(t[2], "input_zero_point"));
   RETURN_IF_ERROR(ExpectQuantParam(t[3], "kernel_zero_point"));
-  ASSIGN_OR_RETURN(Shape out, internal::Conv2DOutputShape(in.node, t[0], t[1]));
+  ASSIGN_OR_RETURN(Shape out, Conv2DOutputShape(in.node, t[0], t[1]));
   const int64_t channels = t[1].shape[0];  // OIHW (also when the data is blocked)
   RETURN_IF_ERROR(ExpectChannelOperand(t[4], channels, "scale"));
   if (t.size() > 5) RETURN_IF_ERROR(ExpectChannelOperand(t[5], channels, "bias"));
