@@ -41,26 +41,11 @@ absl::StatusOr<tensor::DType> DTypeAttr(const ir::Node& n, const char* name, ten
 // computes only in that layout.
 absl::Status ExpectLayout(const char* attr, const ir::Layout& got, const ir::Layout& layout);
 
-// Each adds its family's ops to `table`.
-// ops/quantize/quantize_reference.cc: (de/re)quantization,
-// fixed_point_multiply, dynamic quantization.
-void AddQuantizeKernels(KernelTable* table);
-// ops/qnn_elementwise/qnn_elementwise_reference.cc: qnn.add, qnn.mul and
-// qnn.lookup.
-void AddQnnElementwiseKernels(KernelTable* table);
-// ops/conv/conv_reference.cc: the convolutions, quantized and not.
-void AddConvKernels(KernelTable* table);
-// ops/dense/dense_reference.cc: dense, matmul and bias_add.
-void AddDenseKernels(KernelTable* table);
-// ops/pool/pool_reference.cc: max, average and global average pooling, and
-// the reductions.
-void AddPoolKernels(KernelTable* table);
-// ops/elementwise/elementwise_reference.cc: float unary and binary ops,
-// softmax, clip, cast.
-void AddElementwiseKernels(KernelTable* table);
-// ops/layout/layout_reference.cc: layout_transform, transpose, reshape,
-// flatten, pad, slice, take, broadcast, concat (float and quantized), resize.
-void AddLayoutKernels(KernelTable* table);
+// Each op family adds its reference kernels with Add<Family>Kernels(
+// KernelTable*) in ops/<family>/<family>_reference.cc; the generated
+// builtin_reference_kernels.cc (ops/op_family.bzl) declares them and
+// BuiltinKernels() calls them all.
+const KernelTable& BuiltinKernels();
 
 }  // namespace qnnc::eval::internal
 

@@ -9,20 +9,7 @@
 namespace qnnc::eval {
 namespace {
 
-const internal::KernelTable& Kernels() {
-  static const internal::KernelTable* const kernels = [] {
-    auto* table = new internal::KernelTable;
-    internal::AddQuantizeKernels(table);
-    internal::AddQnnElementwiseKernels(table);
-    internal::AddConvKernels(table);
-    internal::AddDenseKernels(table);
-    internal::AddPoolKernels(table);
-    internal::AddElementwiseKernels(table);
-    internal::AddLayoutKernels(table);
-    return table;
-  }();
-  return *kernels;
-}
+const internal::KernelTable& Kernels() { return internal::BuiltinKernels(); }
 
 }  // namespace
 

@@ -57,16 +57,10 @@ class OpRegistry {
   std::map<std::string, OpDef> ops_;
 };
 
-// Registration functions of the built-in op families: each is defined in
-// ops/<family>/<family>_def.cc, and OpRegistry::Global() (ir/builtin_ops.cc)
-// registers them all.
-void RegisterConvOps(OpRegistry& registry);
-void RegisterDenseOps(OpRegistry& registry);
-void RegisterPoolOps(OpRegistry& registry);
-void RegisterQuantizeOps(OpRegistry& registry);
-void RegisterQnnElementwiseOps(OpRegistry& registry);
-void RegisterElementwiseOps(OpRegistry& registry);
-void RegisterLayoutOps(OpRegistry& registry);
+// Each op family registers its ops with a function of its own,
+// Register<Family>Ops(OpRegistry&) in ops/<family>/<family>_def.cc; the
+// generated builtin_ops.cc (op_family_registry in ops/op_family.bzl) declares
+// them and Global() calls them all.
 
 }  // namespace qnnc::ir
 

@@ -2,8 +2,10 @@
 // kernels, fast kernels and layout rules only to ops it defines, every op has
 // a reference kernel, and each layer's built-in table is exactly the union of
 // the families' (no op registered outside its family, no family forgotten).
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "eval/kernel_table.h"
 #include "eval/node_evaluator.h"
@@ -15,6 +17,27 @@
 namespace qnnc {
 namespace {
 
+// Each family's registration functions (defined in ops/<family>/).
+#define QNNC_OP_FAMILY(family, Family)                       \
+  namespace ir {                                             \
+  void Register##Family##Ops(OpRegistry&);                   \
+  }                                                          \
+  namespace eval::internal {                                 \
+  void Add##Family##Kernels(KernelTable*);                   \
+  }                                                          \
+  namespace runtime {                                        \
+  void Register##Family##Kernels(KernelRegistry&);           \
+  }
+#define QNNC_LAYOUT_FAMILY(family, Family) \
+  namespace passes {                       \
+  void Add##Family##LayoutRules(LayoutRules&); \
+  }
+}  // namespace
+#include "ops/op_families.inc"
+namespace {
+#undef QNNC_OP_FAMILY
+#undef QNNC_LAYOUT_FAMILY
+
 struct Family {
   const char* name;
   void (*def)(ir::OpRegistry&);
@@ -23,20 +46,31 @@ struct Family {
   void (*layout)(passes::LayoutRules&);  // nullptr: the family has no rule
 };
 
-const Family kFamilies[] = {
-    {"conv", ir::RegisterConvOps, eval::internal::AddConvKernels, runtime::RegisterConvKernels, nullptr},
-    {"dense", ir::RegisterDenseOps, eval::internal::AddDenseKernels, runtime::RegisterDenseKernels, nullptr},
-    {"pool", ir::RegisterPoolOps, eval::internal::AddPoolKernels, runtime::RegisterPoolKernels,
-     passes::AddPoolLayoutRules},
-    {"quantize", ir::RegisterQuantizeOps, eval::internal::AddQuantizeKernels, runtime::RegisterQuantizeKernels,
-     passes::AddQuantizeLayoutRules},
-    {"qnn_elementwise", ir::RegisterQnnElementwiseOps, eval::internal::AddQnnElementwiseKernels,
-     runtime::RegisterQnnElementwiseKernels, passes::AddQnnElementwiseLayoutRules},
-    {"elementwise", ir::RegisterElementwiseOps, eval::internal::AddElementwiseKernels,
-     runtime::RegisterElementwiseKernels, passes::AddElementwiseLayoutRules},
-    {"layout", ir::RegisterLayoutOps, eval::internal::AddLayoutKernels, runtime::RegisterLayoutKernels,
-     passes::AddLayoutLayoutRules},
+// The families' layout rules, by family name.
+const std::map<std::string, void (*)(passes::LayoutRules&)> kLayoutRules = {
+#define QNNC_OP_FAMILY(family, Family)
+#define QNNC_LAYOUT_FAMILY(family, Family) {#family, passes::Add##Family##LayoutRules},
+#include "ops/op_families.inc"
+#undef QNNC_OP_FAMILY
+#undef QNNC_LAYOUT_FAMILY
 };
+
+std::vector<Family> Families() {
+  std::vector<Family> families = {
+#define QNNC_OP_FAMILY(family, Family)                                                     \
+  {#family, ir::Register##Family##Ops, eval::internal::Add##Family##Kernels,               \
+   runtime::Register##Family##Kernels, nullptr},
+#define QNNC_LAYOUT_FAMILY(family, Family)
+#include "ops/op_families.inc"
+#undef QNNC_OP_FAMILY
+#undef QNNC_LAYOUT_FAMILY
+  };
+  for (Family& f : families) {
+    auto it = kLayoutRules.find(f.name);
+    if (it != kLayoutRules.end()) f.layout = it->second;
+  }
+  return families;
+}
 
 // The ops of each facet one family registers, each into a registry of its own.
 struct Facets {
@@ -71,7 +105,7 @@ void ExpectWithin(const std::set<std::string>& facet, const std::set<std::string
 }
 
 TEST(OpFamilies, EachFamilyServesOnlyItsOwnOps) {
-  for (const Family& f : kFamilies) {
+  for (const Family& f : Families()) {
     const Facets facets = FacetsOf(f);
     EXPECT_FALSE(facets.defs.empty()) << f.name;
     ExpectWithin(facets.references, facets.defs, f.name, "a reference kernel");
@@ -85,7 +119,7 @@ TEST(OpFamilies, EachFamilyServesOnlyItsOwnOps) {
 
 TEST(OpFamilies, BuiltinTablesAreTheFamiliesUnion) {
   std::set<std::string> defs, kernels, rules;
-  for (const Family& f : kFamilies) {
+  for (const Family& f : Families()) {
     const Facets facets = FacetsOf(f);
     for (const std::string& op : facets.defs) {
       EXPECT_TRUE(defs.insert(op).second) << op << " is defined by two families";

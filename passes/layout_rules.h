@@ -38,12 +38,10 @@ class LayoutRules {
   std::map<std::string, LayoutRule> rules_;
 };
 
-// The rules of each op family that has some (called by Builtin()).
-void AddPoolLayoutRules(LayoutRules& rules);
-void AddQuantizeLayoutRules(LayoutRules& rules);
-void AddQnnElementwiseLayoutRules(LayoutRules& rules);
-void AddElementwiseLayoutRules(LayoutRules& rules);
-void AddLayoutLayoutRules(LayoutRules& rules);
+// Each op family with rules adds them with Add<Family>LayoutRules(
+// LayoutRules&) in ops/<family>/<family>_layout.cc; the generated
+// builtin_layout_rules.cc (ops/op_family.bzl) declares them and Builtin()
+// calls them all.
 
 // Adds a node and types its results at once (later nodes of this pass read
 // them).

@@ -92,39 +92,10 @@ class KernelRegistry {
   std::map<std::pair<std::string, std::string>, KernelRestorer> restorers_;
 };
 
-// The registration of each op family's kernel factories, one function per
-// family; KernelRegistry::Global() (runtime/builtin_kernels.cc) calls them all.
-//
-// Registers the convolutions' kernels: the fused qnn.conv2d_requantize
-// (kernels/spatial_pack, kernels/xnnpack), and qnn.conv2d with a run-time
-// data zero point and qnn.conv2d_dynamic (kernels/spatial_pack/
-// dynamic_conv.h). Defined in ops/conv/conv_kernels.cc.
-void RegisterConvKernels(KernelRegistry& registry);
-// Registers the matrix products' kernels: integer nn.dense, qnn.matmul,
-// qnn.dense with a run-time data zero point, and nn.bias_add. Defined in
-// ops/dense/dense_kernels.cc.
-void RegisterDenseKernels(KernelRegistry& registry);
-// Registers the pooling kernels: nn.max_pool2d, nn.avg_pool2d,
-// nn.global_avg_pool2d, qnn.global_avg_pool2d and reduce_mean. Defined in
-// ops/pool/pool_kernels.cc.
-void RegisterPoolKernels(KernelRegistry& registry);
-// Registers the quantization kernels: qnn.quantize, qnn.requantize,
-// qnn.dequantize and qnn.dynamic_quantize. Defined in
-// ops/quantize/quantize_kernels.cc.
-void RegisterQuantizeKernels(KernelRegistry& registry);
-// Registers the quantized elementwise kernels: qnn.add, qnn.mul and
-// qnn.lookup. Defined in ops/qnn_elementwise/qnn_elementwise_kernels.cc.
-void RegisterQnnElementwiseKernels(KernelRegistry& registry);
-// Registers the float kernels dynamically quantized models keep: add,
-// subtract, multiply, relu, clip, sigmoid, cast, leaky_relu, hard_sigmoid,
-// hard_swish, tanh and softmax. Defined in
-// ops/elementwise/elementwise_kernels.cc.
-void RegisterElementwiseKernels(KernelRegistry& registry);
-// Registers the data-movement kernels (kernels/layout/strided_copy.h):
-// transpose, strided_slice, broadcast_to, constant nn.pad, concat,
-// layout_transform, take, qnn.concat, reshape, flatten and resize. Defined in
-// ops/layout/layout_kernels.cc.
-void RegisterLayoutKernels(KernelRegistry& registry);
+// Each op family registers its kernel factories with
+// Register<Family>Kernels(KernelRegistry&) in ops/<family>/<family>_kernels.cc;
+// the generated builtin_kernels.cc (ops/op_family.bzl) declares them and
+// Global() calls them all.
 
 }  // namespace qnnc::runtime
 
