@@ -63,6 +63,43 @@ struct CpuClones {
   static CloneTask Pick() { return For(cpu::HostIsaLevel()); }
 };
 
+// A kernel's hand-written vector bodies, one per level that has one; null
+// where the build or the kernel has none. QNNC_AVX512_BODY(f) and friends
+// name a body only where it is compiled (x86-64 with clones, AArch64), so
+// one call site lists them all.
+template <typename Fn>
+struct IsaBodies {
+  Fn avx512 = nullptr;  // needs AVX-512BW
+  Fn avx2 = nullptr;    // needs AVX2
+  Fn neon = nullptr;    // needs NEON
+};
+
+// The widest of `bodies` that `level` runs, else `fallback`.
+template <typename Fn>
+Fn PickForIsa(cpu::IsaLevel level, const IsaBodies<Fn>& bodies, Fn fallback) {
+  if (bodies.avx512 != nullptr && cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return bodies.avx512;
+  if (bodies.avx2 != nullptr && cpu::Includes(level, cpu::IsaLevel::kAvx2)) return bodies.avx2;
+  if (bodies.neon != nullptr && cpu::Includes(level, cpu::IsaLevel::kNeon)) return bodies.neon;
+  return fallback;
+}
+
+// The widest of `bodies` this host may run (detected, lowered by the cap).
+template <typename Fn>
+Fn PickForHost(const IsaBodies<Fn>& bodies, Fn fallback) {
+  return PickForIsa(cpu::HostIsaLevel(), bodies, fallback);
+}
+
+#if QNNC_HAS_CPU_CLONES
+#define QNNC_X86_BODY(f) (&f)
+#else
+#define QNNC_X86_BODY(f) nullptr
+#endif
+#if defined(__aarch64__)
+#define QNNC_NEON_BODY(f) (&f)
+#else
+#define QNNC_NEON_BODY(f) nullptr
+#endif
+
 }  // namespace qnnc::kernels
 
 #endif  // QNNC_KERNELS_CPU_CLONES_H_

@@ -120,14 +120,13 @@ void LookupNeon(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n
 
 LookupBytesFn PickLookupBytes() {
 #if QNNC_HAS_CPU_CLONES
-  const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx512vnni) && cpu::HostCpuFeatures().avx512vbmi) return &LookupVbmi;
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &LookupAvx512;
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &LookupAvx2;
-#elif defined(__aarch64__)
-  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) return &LookupNeon;
+  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kAvx512vnni) && cpu::HostCpuFeatures().avx512vbmi) {
+    return &LookupVbmi;
+  }
 #endif
-  return &LookupScalar;
+  return PickForHost<LookupBytesFn>({QNNC_X86_BODY(LookupAvx512), QNNC_X86_BODY(LookupAvx2),
+                                     QNNC_NEON_BODY(LookupNeon)},
+                                    &LookupScalar);
 }
 
 namespace {

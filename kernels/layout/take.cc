@@ -127,14 +127,9 @@ void Gather16Neon(const uint8_t* const* in, const uint8_t* const* lanes, size_t 
 #endif
 
 GatherFn PickGather16() {
-#if QNNC_HAS_CPU_CLONES
-  const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &Gather16Avx512;
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &Gather16Avx2;
-#elif defined(__aarch64__)
-  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) return &Gather16Neon;
-#endif
-  return &Gather16Scalar;
+  return PickForHost<GatherFn>({QNNC_X86_BODY(Gather16Avx512), QNNC_X86_BODY(Gather16Avx2),
+                                QNNC_NEON_BODY(Gather16Neon)},
+                               &Gather16Scalar);
 }
 
 constexpr int64_t kPixelTile = 128;

@@ -206,14 +206,9 @@ void MaxRowF32x16Neon(const float* in, float* out, const Axis& h, const Axis& w,
 #endif
 
 F32RowFn PickF32x16Row() {
-#if QNNC_HAS_CPU_CLONES
-  const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &MaxRowF32x16Avx512;
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &MaxRowF32x16Avx2;
-#elif defined(__aarch64__)
-  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) return &MaxRowF32x16Neon;
-#endif
-  return nullptr;
+  return PickForHost<F32RowFn>({QNNC_X86_BODY(MaxRowF32x16Avx512), QNNC_X86_BODY(MaxRowF32x16Avx2),
+                                QNNC_NEON_BODY(MaxRowF32x16Neon)},
+                               nullptr);
 }
 
 struct F32x16Task {

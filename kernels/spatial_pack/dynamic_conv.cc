@@ -240,11 +240,7 @@ void TileBaseline(const void* c, int64_t i, int64_t b, int64_t p, int64_t n, con
   TileBody(c, i, b, p, n, s);
 }
 TileFn PickTileFn() {
-  if (!QNNC_HAS_CPU_CLONES) return &TileBaseline;
-  const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &TileAvx512;
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &TileAvx2;
-  return &TileBaseline;
+  return PickForHost<TileFn>({QNNC_X86_BODY(TileAvx512), QNNC_X86_BODY(TileAvx2)}, &TileBaseline);
 }
 
 // `count` values (1 or `channels`) spread over `padded` channels (extra: 0).
