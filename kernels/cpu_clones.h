@@ -41,6 +41,19 @@
 #define QNNC_HAS_CPU_CLONES 0
 #endif
 
+// Around hand-written AVX-512 bodies: GCC 12 warns about the deliberately
+// undefined vectors inside its own avx512fintrin.h (_mm512_undefined_*)
+// where those intrinsics inline.
+#if defined(__clang__)
+#define QNNC_AVX512_BODIES_BEGIN \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wuninitialized\"")
+#else
+#define QNNC_AVX512_BODIES_BEGIN                                                          \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wuninitialized\"") \
+      _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
+#endif
+#define QNNC_AVX512_BODIES_END _Pragma("GCC diagnostic pop")
+
 namespace qnnc::kernels {
 
 // The pthreadpool task shape of every cloned loop (1d_tile_1d and 2d tasks).

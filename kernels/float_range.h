@@ -65,13 +65,7 @@ inline FloatRange MergeLanes(const float (&l)[kLanes], const float (&h)[kLanes],
 }
 
 #if QNNC_HAS_CPU_CLONES
-// GCC 12 warns about the deliberately undefined vectors inside its own
-// avx512fintrin.h (_mm512_undefined_*) where these intrinsics inline.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+QNNC_AVX512_BODIES_BEGIN
 QNNC_TARGET_X86_64_V4 inline FloatRange RangeAvx512(const float* x, int64_t n) {
   __m512 lo = _mm512_setzero_ps(), hi = _mm512_setzero_ps();
   const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
@@ -89,7 +83,7 @@ QNNC_TARGET_X86_64_V4 inline FloatRange RangeAvx512(const float* x, int64_t n) {
   return MergeLanes(l, h, infs, x, i, n);
 }
 
-#pragma GCC diagnostic pop
+QNNC_AVX512_BODIES_END
 
 QNNC_TARGET_X86_64_V3 inline FloatRange RangeAvx2(const float* x, int64_t n) {
   __m256 lo = _mm256_setzero_ps(), hi = _mm256_setzero_ps();

@@ -65,6 +65,14 @@ absl::StatusOr<Tensor> Tensor::Create(DType dtype, Shape shape) {
   return t;
 }
 
+absl::Status Tensor::PrepareForOverwrite(Tensor* out, DType dtype, const Shape& shape) {
+  if (out->defined() && out->dtype() == dtype && out->shape() == shape) return absl::OkStatus();
+  absl::StatusOr<Tensor> created = CreateForOverwrite(dtype, shape);
+  if (!created.ok()) return created.status();
+  *out = *std::move(created);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Tensor> Tensor::CreateForOverwrite(DType dtype, Shape shape) {
   auto n = NumElements(shape, dtype);
   if (!n.ok()) return n.status();

@@ -47,6 +47,10 @@ class Tensor {
   // them is zeroed): for kernels that write every element, saving a pass
   // over memory per output.
   static absl::StatusOr<Tensor> CreateForOverwrite(DType dtype, Shape shape);
+  // A kernel's output: `*out` stays as it is when it already has `dtype` and
+  // `shape` (planned memory, written in place), else it gets a new buffer of
+  // them (CreateForOverwrite). `out` must not be null.
+  static absl::Status PrepareForOverwrite(Tensor* out, DType dtype, const Shape& shape);
   // A tensor over `base`'s storage from byte `offset` (sharing it and keeping
   // it alive): planned memory (runtime/memory_plan.h). `base` must hold the
   // view's bytes and kPaddingBytes after them, which are zeroed unless

@@ -152,7 +152,9 @@ TEST_F(IsaTest, FeaturesAreConsistentWithTheLevel) {
   EXPECT_EQ(f.neon, Includes(l, IsaLevel::kNeon));
   EXPECT_EQ(f.dotprod, Includes(l, IsaLevel::kDotprod));
   EXPECT_EQ(f.i8mm, Includes(l, IsaLevel::kI8mm));
-  if (l == IsaLevel::kAvxvnni) EXPECT_TRUE(f.avxvnni);
+  if (l == IsaLevel::kAvxvnni) {
+    EXPECT_TRUE(f.avxvnni);
+  }
   std::cout << "host: " << DescribeHostIsa() << "\n";
 }
 
@@ -174,7 +176,9 @@ TEST_F(IsaTest, CapsBelowOrBesideAvxVnniHideIt) {
     SetIsaCap(cap);
     // A cap above the CPU's level lowers to what the CPU has; AVX-VNNI
     // itself is never added.
-    if (!cpu_has) EXPECT_FALSE(HostCpuFeatures().avxvnni) << "cap " << IsaLevelName(cap);
+    if (!cpu_has) {
+      EXPECT_FALSE(HostCpuFeatures().avxvnni) << "cap " << IsaLevelName(cap);
+    }
     if (cpu_has && HostIsaLevel() == cap) {
       EXPECT_TRUE(HostCpuFeatures().avxvnni) << "cap " << IsaLevelName(cap);
     }

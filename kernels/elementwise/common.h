@@ -22,11 +22,7 @@ namespace qnnc::kernels::elementwise {
 inline absl::Status PrepareOutput(tensor::Tensor* out, tensor::DType dtype, const tensor::Shape& shape,
                                   const char* kernel) {
   if (out == nullptr) return absl::InvalidArgumentError(absl::StrCat(kernel, ": out is null"));
-  if (out->defined() && out->dtype() == dtype && out->shape() == shape) return absl::OkStatus();
-  auto created = tensor::Tensor::CreateForOverwrite(dtype, shape);
-  if (!created.ok()) return created.status();
-  *out = *std::move(created);
-  return absl::OkStatus();
+  return tensor::Tensor::PrepareForOverwrite(out, dtype, shape);
 }
 
 // The elements [start, start + count) of x converted to To: a pthreadpool

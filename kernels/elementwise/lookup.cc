@@ -25,13 +25,7 @@ void LookupScalar(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t
 }
 
 #if QNNC_HAS_CPU_CLONES
-// GCC 12 warns about the deliberately undefined vectors inside its own
-// avx512fintrin.h where these intrinsics inline.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+QNNC_AVX512_BODIES_BEGIN
 QNNC_TARGET_X86_64_V4 void LookupAvx512(const uint8_t* in, uint8_t* out, const uint8_t* table, int64_t n) {
   __m512i slices[16];
   for (int c = 0; c < 16; ++c) {
@@ -52,7 +46,7 @@ QNNC_TARGET_X86_64_V4 void LookupAvx512(const uint8_t* in, uint8_t* out, const u
   }
   LookupScalar(in + i, out + i, table, n - i);
 }
-#pragma GCC diagnostic pop
+QNNC_AVX512_BODIES_END
 
 // AVX-512 VBMI: the table in four zmm, each byte looked up in the low and
 // the high 128 entries by vpermi2b (its 7 low bits), the one its top bit

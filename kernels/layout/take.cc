@@ -20,14 +20,6 @@ namespace {
 
 using tensor::Tensor;
 
-absl::Status EnsureOutput(tensor::DType dtype, const tensor::Shape& shape, Tensor* out) {
-  if (out->defined() && out->dtype() == dtype && out->shape() == shape) return absl::OkStatus();
-  auto t = Tensor::CreateForOverwrite(dtype, shape);
-  if (!t.ok()) return t.status();
-  *out = *std::move(t);
-  return absl::OkStatus();
-}
-
 struct TakeTask {
   const uint8_t* in;
   uint8_t* out;
@@ -62,13 +54,7 @@ void Gather16Scalar(const uint8_t* const* in, const uint8_t* const* lanes, size_
 constexpr size_t kMaxSources = 16;  // one per lane at most
 
 #if QNNC_HAS_CPU_CLONES
-// GCC 12 warns about the deliberately undefined vectors inside its own
-// avx512fintrin.h (_mm512_undefined_*) where these intrinsics inline.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+QNNC_AVX512_BODIES_BEGIN
 QNNC_TARGET_X86_64_V4 void Gather16Avx512(const uint8_t* const* in, const uint8_t* const* lanes, size_t sources,
                                           uint8_t* out, int64_t pixels) {
   __m512i masks[kMaxSources];
@@ -88,7 +74,7 @@ QNNC_TARGET_X86_64_V4 void Gather16Avx512(const uint8_t* const* in, const uint8_
   for (size_t s = 0; s < sources; ++s) rest[s] = in[s] + p * 16;
   Gather16Scalar(rest, lanes, sources, out + p * 16, pixels - p);
 }
-#pragma GCC diagnostic pop
+QNNC_AVX512_BODIES_END
 
 QNNC_TARGET_X86_64_V3 void Gather16Avx2(const uint8_t* const* in, const uint8_t* const* lanes, size_t sources,
                                         uint8_t* out, int64_t pixels) {
@@ -227,7 +213,7 @@ absl::Status TakeConstant(const Tensor& x, const std::vector<int64_t>& indices, 
   tensor::Shape shape(s.begin(), s.begin() + axis);
   shape.insert(shape.end(), indices_shape.begin(), indices_shape.end());
   shape.insert(shape.end(), s.begin() + axis + 1, s.end());
-  if (absl::Status st = EnsureOutput(x.dtype(), shape, out); !st.ok()) return st;
+  if (absl::Status st = Tensor::PrepareForOverwrite(out, x.dtype(), shape); !st.ok()) return st;
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= s[d];
   for (int64_t d = axis + 1; d < rank; ++d) inner *= s[d];
@@ -329,7 +315,7 @@ absl::Status BlockedChannelGather::Run(const std::vector<Tensor>& inputs, Tensor
   if (any_table && elem != 1) return absl::InvalidArgumentError("BlockedChannelGather: tables need 8-bit data");
   const int64_t count = static_cast<int64_t>(picks_.size());
   const int64_t out_blocks = (count + block_ - 1) / block_;
-  if (absl::Status st = EnsureOutput(inputs[0].dtype(), {s0[0], out_blocks, s0[2], s0[3], block_}, out); !st.ok()) {
+  if (absl::Status st = Tensor::PrepareForOverwrite(out, inputs[0].dtype(), {s0[0], out_blocks, s0[2], s0[3], block_}); !st.ok()) {
     return st;
   }
   const bool bytes16 = elem == 1 && block_ == 16;

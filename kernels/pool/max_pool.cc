@@ -133,13 +133,7 @@ struct PoolTask {
 using F32RowFn = void (*)(const float* in, float* out, const Axis& h, const Axis& w, int64_t oy);
 
 #if QNNC_HAS_CPU_CLONES
-// GCC 12 warns about the deliberately undefined vectors inside its own
-// avx512fintrin.h (_mm512_undefined_*) where these intrinsics inline.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+QNNC_AVX512_BODIES_BEGIN
 QNNC_TARGET_X86_64_V4 void MaxRowF32x16Avx512(const float* in, float* out, const Axis& h,
                                               const Axis& w, int64_t oy) {
   const int64_t y0 = h.first[oy], ny = h.count[oy];
@@ -157,7 +151,7 @@ QNNC_TARGET_X86_64_V4 void MaxRowF32x16Avx512(const float* in, float* out, const
   }
 }
 
-#pragma GCC diagnostic pop
+QNNC_AVX512_BODIES_END
 
 QNNC_TARGET_X86_64_V3 void MaxRowF32x16Avx2(const float* in, float* out, const Axis& h,
                                             const Axis& w, int64_t oy) {

@@ -22,11 +22,7 @@ absl::Status Invalid(const Args&... args) {
 
 absl::Status PrepareOutput(Tensor* output, DType dtype, const Shape& shape) {
   if (output == nullptr) return Invalid("output is null");
-  if (output->defined() && output->dtype() == dtype && output->shape() == shape) {
-    return absl::OkStatus();
-  }
-  ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
-  return absl::OkStatus();
+  return Tensor::PrepareForOverwrite(output, dtype, shape);
 }
 
 void Parallel2D(pthreadpool_t pool, pthreadpool_task_2d_t fn, void* ctx, size_t i, size_t j) {

@@ -1046,7 +1046,9 @@ TEST(PlanPairingTest, FlipsTurnSameSignedPairs) {
   const PairingPlan limited = PlanPairing(Tensor::FromVector<int8_t>({16, 6, 1, 2}, w), 1);
   EXPECT_EQ(limited.corrected_halves, 0);
   for (int s = 0; s < 6; ++s) {
-    if (limited.order[s] < 2) EXPECT_EQ(limited.flip[s], 0) << "channel " << int{limited.order[s]} << " flipped";
+    if (limited.order[s] < 2) {
+      EXPECT_EQ(limited.flip[s], 0) << "channel " << int{limited.order[s]} << " flipped";
+    }
   }
   for (int c = 2; c < 6; ++c) w[(3 * 6 + c) * 2] = -128;
   const PairingPlan none = PlanPairing(Tensor::FromVector<int8_t>({16, 6, 1, 2}, w), 1);
@@ -1072,7 +1074,9 @@ TEST(PlanPairingTest, PlansAreKeptPerWeights) {
   EXPECT_EQ(again.flip, first.flip);
   EXPECT_EQ(again.corrected_halves, first.corrected_halves);
   for (int s = 0; s < 6; ++s) {
-    if (other.order[s] == 0) EXPECT_EQ(other.flip[s], 0) << "channel 0 holds -128";
+    if (other.order[s] == 0) {
+      EXPECT_EQ(other.flip[s], 0) << "channel 0 holds -128";
+    }
   }
   EXPECT_NE(other.flip, first.flip);
 }

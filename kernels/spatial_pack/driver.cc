@@ -201,11 +201,7 @@ absl::StatusOr<OutGeom> Geometry(const QuantizedConvParams& p, const Shape& in, 
 
 absl::Status PrepareOutput(Tensor* output, DType dtype, const Shape& shape) {
   if (output == nullptr) return Invalid("output is null");
-  if (output->defined() && output->dtype() == dtype && output->shape() == shape) {
-    return absl::OkStatus();
-  }
-  ASSIGN_OR_RETURN(*output, Tensor::CreateForOverwrite(dtype, shape));
-  return absl::OkStatus();
+  return Tensor::PrepareForOverwrite(output, dtype, shape);
 }
 
 uint64_t NextRunId() {
