@@ -27,15 +27,13 @@ std::atomic<int> g_cap{kUnread};
 // Where the cap came from, for DescribeHostIsa.
 std::atomic<bool> g_cap_from_env{false};
 
-bool AvxVnniCpuid() {
 #if defined(__x86_64__)
+bool AvxVnniCpuid() {
   // CPUID.(EAX=7,ECX=1):EAX[4]; usable only with AVX2 (the OS saves YMM).
   unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
   return __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax & (1u << 4)) != 0;
-#else
-  return false;
-#endif
 }
+#endif
 
 struct Detected {
   CpuFeatures features;

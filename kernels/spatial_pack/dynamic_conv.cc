@@ -228,6 +228,7 @@ QNNC_CLONE_BODY void TileBody(const void* ctx, int64_t i, int64_t b, int64_t pix
 // TileBody compiled per x86-64 level (kernels/cpu_clones.h), the clone
 // chosen by the host's level and the cap.
 using TileFn = void (*)(const void*, int64_t, int64_t, int64_t, int64_t, const int32_t*);
+#if QNNC_HAS_CPU_CLONES
 QNNC_TARGET_X86_64_V4 void TileAvx512(const void* c, int64_t i, int64_t b, int64_t p, int64_t n,
                                       const int32_t* s) {
   TileBody(c, i, b, p, n, s);
@@ -236,6 +237,7 @@ QNNC_TARGET_X86_64_V3 void TileAvx2(const void* c, int64_t i, int64_t b, int64_t
                                     const int32_t* s) {
   TileBody(c, i, b, p, n, s);
 }
+#endif
 void TileBaseline(const void* c, int64_t i, int64_t b, int64_t p, int64_t n, const int32_t* s) {
   TileBody(c, i, b, p, n, s);
 }

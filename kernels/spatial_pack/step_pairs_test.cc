@@ -65,8 +65,12 @@ TEST(StepsShareMaddTest, MatchesTheInt16Range) {
       EXPECT_EQ(StepsShareMadd(&w[i * kStepBytes], &w[(i + 1) * kStepBytes]), want) << magnitude << " " << i;
       shared += want;
     }
-    if (magnitude == 20) EXPECT_EQ(shared, 100);
-    if (magnitude == 128) EXPECT_EQ(shared, 0);
+    if (magnitude == 20) {
+      EXPECT_EQ(shared, 100);
+    }
+    if (magnitude == 128) {
+      EXPECT_EQ(shared, 0);
+    }
   }
 }
 
@@ -110,8 +114,12 @@ TEST(PairStepsTest, PairsEveryStepOnceAndMaximally) {
       }
     }
     EXPECT_TRUE(std::is_sorted(p.singles.begin(), p.singles.end()));
-    if (magnitude == 20) EXPECT_EQ(p.singles.size(), 1u);  // 149 steps, any two share
-    if (magnitude == 34) EXPECT_GT(p.pairs.size(), 0u);
+    if (magnitude == 20) {
+      EXPECT_EQ(p.singles.size(), 1u);  // 149 steps, any two share
+    }
+    if (magnitude == 34) {
+      EXPECT_GT(p.pairs.size(), 0u);
+    }
     const StepPairing again = PairSteps(w.data(), count);
     EXPECT_EQ(again.pairs, p.pairs);
     EXPECT_EQ(again.half_pairs[0], p.half_pairs[0]);
