@@ -138,5 +138,30 @@ TEST(ArmCostModel, EstimatesRankTheKernelsAsTheirInstructionsDo) {
   EXPECT_EQ(*Cycles(*arm.dotprod, dw, v1), *Cycles(*arm.i8mm, dw, v1));
 }
 
+TEST(ArmCostModel, TheFallbackTileIsTheCoresFastest) {
+  ArmImplementations arm;
+  const Workload w = Conv(64, 64, 3, 56);
+  const Config wide{{"tile_co", 32}, {"tile_ow", 2}}, tall{{"tile_co", 16}, {"tile_ow", 4}};
+  for (const char* target : {"aarch64+dotprod:cortex-a55", "aarch64+dotprod:neoverse-n1",
+                             "aarch64+dotprod:neoverse-v1"}) {
+    const Target t = *ParseTarget(target);
+    const double wide_cycles = *ArmConvCycles(ArmKernel::kDotprod, w, t, wide);
+    const double tall_cycles = *ArmConvCycles(ArmKernel::kDotprod, w, t, tall);
+    EXPECT_EQ(arm.dotprod->default_config(w, t), wide_cycles <= tall_cycles ? wide : tall) << target;
+  }
+  // The table's rows: 16x4 on the in-order little core, 32x2 on the big ones.
+  EXPECT_EQ(arm.dotprod->default_config(w, *ParseTarget("aarch64+dotprod:cortex-a55")), tall);
+  EXPECT_EQ(arm.dotprod->default_config(w, *ParseTarget("aarch64+dotprod:neoverse-n1")), wide);
+  // 40 output channels: 16x4 pads them to 48, 32x2 to 64.
+  EXPECT_EQ(arm.dotprod->default_config(Conv(64, 40, 3, 56), *ParseTarget("aarch64+dotprod:neoverse-n1")), tall);
+  // Every fallback config is a point of the implementation's space.
+  for (const Workload& layer : {w, Conv(3, 32, 3, 112), Depthwise(144, 3, 56), Strided(Conv(16, 32, 3, 28))}) {
+    for (const Implementation* impl : {arm.dotprod, arm.i8mm, arm.int16}) {
+      const Target t = *ParseTarget("aarch64+i8mm:cortex-a55");
+      EXPECT_TRUE(SpaceFor(*impl, layer).Validate(impl->default_config(layer, t)).ok()) << impl->name;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace qnnc::target

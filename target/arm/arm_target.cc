@@ -5,7 +5,8 @@
 // decide runs the int8 dense kernel (as on x86). XNNPACK and the reference come
 // from the generic registration. The fallback orders the dot-product and
 // i8mm ones by the static cost model of the target's core
-// (arm_cost_model.h; the int16 kernel, of another legalization, by priority).
+// (arm_cost_model.h; the int16 kernel, of another legalization, by priority),
+// and each one's tile is the one the model estimates fastest there.
 #include "kernels/spatial_pack/variants.h"
 #include "target/arm/arm_cost_model.h"
 #include "target/common_implementations.h"
@@ -19,9 +20,34 @@ using sp::Isa;
 
 namespace {
 
+// The config of the workload's space the cost model estimates fastest on
+// the target's core (so the tile follows the core, not only the level); the
+// kernel library's default where the model has no loop for any, or where no
+// other is strictly faster.
+Config CheapestConfig(const Implementation& impl, ArmKernel kernel, const Workload& workload,
+                      const Target& target) {
+  Config best = impl.default_config(workload, target);
+  std::optional<double> best_cycles = ArmConvCycles(kernel, workload, target, best);
+  const ConfigSpace space = SpaceFor(impl, workload);
+  for (int64_t i = 0; i < space.size(); ++i) {
+    Config config = space.At(i);
+    const std::optional<double> cycles = ArmConvCycles(kernel, workload, target, config);
+    if (cycles && (!best_cycles || *cycles < *best_cycles)) {
+      best = std::move(config);
+      best_cycles = cycles;
+    }
+  }
+  return best;
+}
+
+// `impl` with the static cost model: its estimate, and a fallback config
+// chosen by it.
 Implementation Estimated(Implementation impl, ArmKernel kernel) {
   impl.static_cycles = [kernel](const Workload& workload, const Target& target, const Config& config) {
     return ArmConvCycles(kernel, workload, target, config);
+  };
+  impl.default_config = [kernel, model = impl](const Workload& workload, const Target& target) {
+    return CheapestConfig(model, kernel, workload, target);
   };
   return impl;
 }
