@@ -177,7 +177,7 @@ CloneTask PickBody() {
 }
 
 template <typename A, typename B, typename O>
-void Launch(const Tensor& a, const Tensor& b, const QnnAddParams& p, DType out_dtype, Tensor* out,
+void Launch(const Tensor& a, const Tensor& b, const QnnBinaryParams& p, DType out_dtype, Tensor* out,
             pthreadpool_t pool) {
   AddTask<A, B, O> t;
   t.a = a.data<A>();
@@ -195,7 +195,7 @@ void Launch(const Tensor& a, const Tensor& b, const QnnAddParams& p, DType out_d
 }
 
 template <typename A, typename B>
-void DispatchOut(const Tensor& a, const Tensor& b, const QnnAddParams& p, DType out_dtype,
+void DispatchOut(const Tensor& a, const Tensor& b, const QnnBinaryParams& p, DType out_dtype,
                  Tensor* out, pthreadpool_t pool) {
   if (out_dtype == DType::kU8) {
     Launch<A, B, uint8_t>(a, b, p, out_dtype, out, pool);
@@ -205,7 +205,7 @@ void DispatchOut(const Tensor& a, const Tensor& b, const QnnAddParams& p, DType 
 }
 
 template <typename A>
-void DispatchB(const Tensor& a, const Tensor& b, const QnnAddParams& p, DType out_dtype,
+void DispatchB(const Tensor& a, const Tensor& b, const QnnBinaryParams& p, DType out_dtype,
                Tensor* out, pthreadpool_t pool) {
   if (b.dtype() == DType::kU8) {
     DispatchOut<A, uint8_t>(a, b, p, out_dtype, out, pool);
@@ -217,7 +217,7 @@ void DispatchB(const Tensor& a, const Tensor& b, const QnnAddParams& p, DType ou
 }  // namespace
 
 bool QnnAddSupported(DType a_dtype, const tensor::Shape& a_shape, DType b_dtype,
-                     const tensor::Shape& b_shape, const QnnAddParams& p, DType out_dtype) {
+                     const tensor::Shape& b_shape, const QnnBinaryParams& p, DType out_dtype) {
   return Is8Bit(a_dtype) && Is8Bit(b_dtype) && Is8Bit(out_dtype) && a_shape == b_shape &&
          std::isfinite(p.a_scale) &&
          std::isfinite(p.b_scale) && std::isfinite(p.out_scale) && p.out_scale != 0 &&
@@ -228,7 +228,7 @@ bool QnnAddSupported(DType a_dtype, const tensor::Shape& a_shape, DType b_dtype,
          InRange(p.out_zero_point, out_dtype);
 }
 
-absl::Status QnnAddSameShape(const Tensor& a, const Tensor& b, const QnnAddParams& p,
+absl::Status QnnAddSameShape(const Tensor& a, const Tensor& b, const QnnBinaryParams& p,
                              DType out_dtype, Tensor* out, pthreadpool_t pool) {
   if (!a.defined() || !b.defined() ||
       !QnnAddSupported(a.dtype(), a.shape(), b.dtype(), b.shape(), p, out_dtype)) {

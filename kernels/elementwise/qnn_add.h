@@ -8,22 +8,18 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "kernels/elementwise/qnn_binary_params.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
 
 namespace qnnc::kernels::elementwise {
 
-// Per-tensor quantization of a, b and the result.
-struct QnnAddParams {
-  float a_scale = 1, b_scale = 1, out_scale = 1;
-  int32_t a_zero_point = 0, b_zero_point = 0, out_zero_point = 0;
-};
 
 // Whether QnnAddSameShape takes operands of these types: a and b u8 or i8
 // (each its own), one shape, out_dtype u8 or i8, finite scales with ratios
 // to out_scale of magnitude at most 2^100, zero points inside their dtypes.
 bool QnnAddSupported(tensor::DType a_dtype, const tensor::Shape& a_shape, tensor::DType b_dtype,
-                     const tensor::Shape& b_shape, const QnnAddParams& p, tensor::DType out_dtype);
+                     const tensor::Shape& b_shape, const QnnBinaryParams& p, tensor::DType out_dtype);
 
 // In float32, exactly as the reference:
 //   v = (a_scale / out_scale) * (a - a_zp) + (b_scale / out_scale) * (b - b_zp)
@@ -31,7 +27,7 @@ bool QnnAddSupported(tensor::DType a_dtype, const tensor::Shape& a_shape, tensor
 // Writes `out` in place when it already has out_dtype and the shape, else
 // replaces it. Split over `pool` (nullptr: the calling thread).
 absl::Status QnnAddSameShape(const tensor::Tensor& a, const tensor::Tensor& b,
-                             const QnnAddParams& p, tensor::DType out_dtype, tensor::Tensor* out,
+                             const QnnBinaryParams& p, tensor::DType out_dtype, tensor::Tensor* out,
                              pthreadpool_t pool);
 
 }  // namespace qnnc::kernels::elementwise

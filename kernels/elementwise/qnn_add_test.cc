@@ -32,7 +32,7 @@ Tensor ZeroPoint(DType dtype, int32_t v) {
 }
 
 // Every element of the fast kernel against reference::QnnAdd.
-void ExpectMatchesReference(const Tensor& a, const Tensor& b, const QnnAddParams& p,
+void ExpectMatchesReference(const Tensor& a, const Tensor& b, const QnnBinaryParams& p,
                             DType out_dtype, pthreadpool_t pool, const std::string& what) {
   SCOPED_TRACE(what);
   auto want = reference::QnnAdd(a, Tensor::Scalar<float>(p.a_scale),
@@ -73,7 +73,7 @@ TEST(QnnAddTest, MatchesReferenceOnRandomCases) {
       for (DType to : types) {
         for (const auto& shape : shapes) {
           for (int rep = 0; rep < 6; ++rep) {
-            QnnAddParams p;
+            QnnBinaryParams p;
             p.a_scale = std::exp2(log_scale(rng));
             p.b_scale = std::exp2(log_scale(rng));
             // Output scales around the inputs' so that results span the
@@ -111,7 +111,7 @@ TEST(QnnAddTest, MatchesReferenceOnRandomCases) {
 TEST(QnnAddTest, TiesRoundToEven) {
   std::mt19937 rng(3);
   const Tensor a = Random(DType::kU8, {4096}, rng), b = Random(DType::kU8, {4096}, rng);
-  QnnAddParams p;
+  QnnBinaryParams p;
   p.a_scale = 0.5f;
   p.b_scale = 1.0f;
   p.out_scale = 2.0f;
@@ -125,19 +125,19 @@ TEST(QnnAddTest, RefusesWhatItDoesNotCover) {
   const Tensor a = Random(DType::kU8, {2, 3}, rng);
   const tensor::Shape s = {2, 3};
   const DType u8 = DType::kU8;
-  QnnAddParams p;
+  QnnBinaryParams p;
   EXPECT_TRUE(QnnAddSupported(u8, s, DType::kI8, s, p, u8));
   EXPECT_FALSE(QnnAddSupported(u8, s, u8, {3}, p, u8));  // broadcasting
   EXPECT_FALSE(QnnAddSupported(u8, s, DType::kI32, s, p, u8));
   EXPECT_FALSE(QnnAddSupported(u8, s, u8, s, p, DType::kI32));
-  QnnAddParams zero_out = p;
+  QnnBinaryParams zero_out = p;
   zero_out.out_scale = 0;
   EXPECT_FALSE(QnnAddSupported(u8, s, u8, s, zero_out, u8));
-  QnnAddParams huge = p;
+  QnnBinaryParams huge = p;
   huge.a_scale = 1e38f;
   huge.out_scale = 1e-10f;
   EXPECT_FALSE(QnnAddSupported(u8, s, u8, s, huge, u8));
-  QnnAddParams bad_zp = p;
+  QnnBinaryParams bad_zp = p;
   bad_zp.out_zero_point = 300;
   EXPECT_FALSE(QnnAddSupported(u8, s, u8, s, bad_zp, u8));
   Tensor out;

@@ -145,7 +145,7 @@ void DispatchOut(const Tensor& big, const Tensor& small, const Layout& l, float 
 }  // namespace
 
 bool QnnMulSupported(DType a_dtype, const Shape& a_shape, DType b_dtype, const Shape& b_shape,
-                     const QnnMulParams& p, DType out_dtype) {
+                     const QnnBinaryParams& p, DType out_dtype) {
   if (!Is8Bit(a_dtype) || !Is8Bit(b_dtype) || !Is8Bit(out_dtype)) return false;
   auto inside = [](int32_t v, DType d) { return v >= tensor::DTypeMin(d) && v <= tensor::DTypeMax(d); };
   if (!inside(p.a_zero_point, a_dtype) || !inside(p.b_zero_point, b_dtype) ||
@@ -159,7 +159,7 @@ bool QnnMulSupported(DType a_dtype, const Shape& a_shape, DType b_dtype, const S
   return Decompose(a_big ? a_shape : b_shape, a_big ? b_shape : a_shape, &l);
 }
 
-absl::Status QnnMul(const Tensor& a, const Tensor& b, const QnnMulParams& p, DType out_dtype, Tensor* out,
+absl::Status QnnMul(const Tensor& a, const Tensor& b, const QnnBinaryParams& p, DType out_dtype, Tensor* out,
                     pthreadpool_t pool) {
   if (!a.defined() || !b.defined() || out == nullptr ||
       !QnnMulSupported(a.dtype(), a.shape(), b.dtype(), b.shape(), p, out_dtype)) {

@@ -11,23 +11,20 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "kernels/elementwise/qnn_binary_params.h"
 #include "pthreadpool.h"
 #include "tensor/tensor.h"
 
 namespace qnnc::kernels::elementwise {
 
-struct QnnMulParams {
-  float a_scale = 1, b_scale = 1, out_scale = 1;
-  int32_t a_zero_point = 0, b_zero_point = 0, out_zero_point = 0;
-};
 
 // Whether QnnMul takes these shapes and parameters: 8-bit operands and
 // result, a and b of one shape or one broadcast as above, zero points in
 // their dtypes, a finite multiplier.
 bool QnnMulSupported(tensor::DType a_dtype, const tensor::Shape& a_shape, tensor::DType b_dtype,
-                     const tensor::Shape& b_shape, const QnnMulParams& p, tensor::DType out_dtype);
+                     const tensor::Shape& b_shape, const QnnBinaryParams& p, tensor::DType out_dtype);
 
-absl::Status QnnMul(const tensor::Tensor& a, const tensor::Tensor& b, const QnnMulParams& p,
+absl::Status QnnMul(const tensor::Tensor& a, const tensor::Tensor& b, const QnnBinaryParams& p,
                     tensor::DType out_dtype, tensor::Tensor* out, pthreadpool_t pool);
 
 }  // namespace qnnc::kernels::elementwise

@@ -33,7 +33,7 @@ TEST(QnnMulTest, TheReferencesBits) {
     for (DType a_dt : {DType::kU8, DType::kI8}) {
       for (DType out_dt : {DType::kU8, DType::kI8}) {
         const Tensor a = Random(a_dt, c.a, rng), b = Random(DType::kU8, c.b, rng);
-        QnnMulParams p{0.02f, 0.0039f, 0.011f, a_dt == DType::kU8 ? 120 : -7, 3, out_dt == DType::kU8 ? 100 : 5};
+        QnnBinaryParams p{0.02f, 0.0039f, 0.011f, a_dt == DType::kU8 ? 120 : -7, 3, out_dt == DType::kU8 ? 100 : 5};
         ASSERT_TRUE(QnnMulSupported(a.dtype(), a.shape(), b.dtype(), b.shape(), p, out_dt));
         auto want = reference::QnnMul(a, Tensor::Scalar<float>(p.a_scale), Tensor::Scalar<int32_t>(p.a_zero_point), b,
                                       Tensor::Scalar<float>(p.b_scale), Tensor::Scalar<int32_t>(p.b_zero_point),
@@ -48,7 +48,7 @@ TEST(QnnMulTest, TheReferencesBits) {
       }
     }
   }
-  QnnMulParams p;
+  QnnBinaryParams p;
   EXPECT_FALSE(QnnMulSupported(DType::kU8, {1, 4, 2, 2}, DType::kU8, {1, 2, 2, 2}, p, DType::kU8));
   EXPECT_FALSE(QnnMulSupported(DType::kI32, {2}, DType::kU8, {2}, p, DType::kU8));
 }

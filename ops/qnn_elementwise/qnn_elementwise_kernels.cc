@@ -18,7 +18,7 @@ namespace {
 
 using tensor::DType;
 using tensor::Tensor;
-using kernels::elementwise::QnnAddParams;
+using kernels::elementwise::QnnBinaryParams;
 using Made = absl::StatusOr<std::unique_ptr<PreparedKernel>>;
 
 Made None() { return std::unique_ptr<PreparedKernel>(); }
@@ -27,7 +27,7 @@ Made None() { return std::unique_ptr<PreparedKernel>(); }
 // output_scale, output_zero_point.
 class QnnAddKernel : public PreparedKernel {
  public:
-  QnnAddKernel(const QnnAddParams& p, DType out_dtype) : p_(p), out_dtype_(out_dtype) {}
+  QnnAddKernel(const QnnBinaryParams& p, DType out_dtype) : p_(p), out_dtype_(out_dtype) {}
 
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
@@ -36,7 +36,7 @@ class QnnAddKernel : public PreparedKernel {
   std::string description() const override { return "elementwise qnn_add"; }
 
  private:
-  QnnAddParams p_;
+  QnnBinaryParams p_;
   DType out_dtype_;
 };
 
@@ -56,7 +56,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnAdd(const ir::Node& n) {
   for (int i : {1, 3, 5}) {
     if (!(v[i] >= -2147483648.0 && v[i] <= 2147483647.0)) return std::unique_ptr<PreparedKernel>();
   }
-  QnnAddParams p;
+  QnnBinaryParams p;
   p.a_scale = static_cast<float>(v[0]);
   p.a_zero_point = static_cast<int32_t>(v[1]);
   p.b_scale = static_cast<float>(v[2]);
@@ -80,7 +80,7 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnAdd(const ir::Node& n) {
 // or a broadcast gate (kernels/elementwise/qnn_mul.h).
 class QnnMulKernel : public PreparedKernel {
  public:
-  QnnMulKernel(const kernels::elementwise::QnnMulParams& p, DType out_dtype) : p_(p), out_dtype_(out_dtype) {}
+  QnnMulKernel(const QnnBinaryParams& p, DType out_dtype) : p_(p), out_dtype_(out_dtype) {}
   absl::Status Run(const std::vector<Tensor>& in, std::vector<Tensor>& out,
                    pthreadpool_t pool) const override {
     return kernels::elementwise::QnnMul(in[0], in[1], p_, out_dtype_, &out[0], pool);
@@ -88,7 +88,7 @@ class QnnMulKernel : public PreparedKernel {
   std::string description() const override { return "elementwise qnn_mul"; }
 
  private:
-  kernels::elementwise::QnnMulParams p_;
+  QnnBinaryParams p_;
   DType out_dtype_;
 };
 
@@ -105,9 +105,8 @@ absl::StatusOr<std::unique_ptr<PreparedKernel>> MakeQnnMul(const ir::Node& n) {
   for (int i : {1, 3, 5}) {
     if (!(v[i] >= -256.0 && v[i] <= 256.0)) return none();
   }
-  kernels::elementwise::QnnMulParams p{static_cast<float>(v[0]), static_cast<float>(v[2]), static_cast<float>(v[4]),
-                                       static_cast<int32_t>(v[1]), static_cast<int32_t>(v[3]),
-                                       static_cast<int32_t>(v[5])};
+  QnnBinaryParams p{static_cast<float>(v[0]), static_cast<float>(v[2]), static_cast<float>(v[4]),
+                    static_cast<int32_t>(v[1]), static_cast<int32_t>(v[3]), static_cast<int32_t>(v[5])};
   const ir::TensorType& a = *n.input(0)->type();
   const ir::TensorType& b = *n.input(1)->type();
   const DType out_dtype = n.output()->type()->dtype;
