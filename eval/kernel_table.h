@@ -43,9 +43,8 @@ absl::Status ExpectLayout(const char* attr, const ir::Layout& got, const ir::Lay
 
 // Each op family adds its reference kernels with Add<Family>Kernels(
 // KernelTable*) in ops/<family>/<family>_reference.cc; the generated
-// builtin_reference_kernels.cc (ops/op_family.bzl) declares them and
-// BuiltinKernels() calls them all.
-const KernelTable& BuiltinKernels();
+// builtin_reference_kernels.cc of //eval:node_evaluator (ops/op_family.bzl)
+// declares them and calls them all.
 
 }  // namespace qnnc::eval::internal
 

@@ -7,6 +7,11 @@
 #include "util/status_macros.h"
 
 namespace qnnc::eval {
+namespace internal {
+// Every family's reference kernels (the generated builtin_reference_kernels.cc).
+const KernelTable& BuiltinKernels();
+}  // namespace internal
+
 namespace {
 
 const internal::KernelTable& Kernels() { return internal::BuiltinKernels(); }

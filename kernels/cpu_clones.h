@@ -77,8 +77,8 @@ struct CpuClones {
 };
 
 // A kernel's hand-written vector bodies, one per level that has one; null
-// where the build or the kernel has none. QNNC_AVX512_BODY(f) and friends
-// name a body only where it is compiled (x86-64 with clones, AArch64), so
+// where the build or the kernel has none. QNNC_X86_BODY(f) and
+// QNNC_NEON_BODY(f) name a body only where it is compiled (x86-64 with clones, AArch64), so
 // one call site lists them all.
 template <typename Fn>
 struct IsaBodies {

@@ -134,14 +134,9 @@ using FloatRangeFn = FloatRange (*)(const float*, int64_t);
 
 // The range function for the host's capped level (pick once per run).
 inline FloatRangeFn PickFloatRange() {
-#if QNNC_HAS_CPU_CLONES
-  const cpu::IsaLevel level = cpu::HostIsaLevel();
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &internal::RangeAvx512;
-  if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &internal::RangeAvx2;
-#elif defined(__aarch64__)
-  if (cpu::Includes(cpu::HostIsaLevel(), cpu::IsaLevel::kNeon)) return &internal::RangeNeon;
-#endif
-  return &internal::RangeScalar;
+  return PickForHost<FloatRangeFn>({QNNC_X86_BODY(internal::RangeAvx512), QNNC_X86_BODY(internal::RangeAvx2),
+                                    QNNC_NEON_BODY(internal::RangeNeon)},
+                                   &internal::RangeScalar);
 }
 
 }  // namespace qnnc::kernels

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "ir/decision_view.h"
 #include "ir/layout.h"
 #include "ir/op_views.h"
 #include "passes/layout_rules.h"
-#include "ir/decision_view.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {

@@ -3,12 +3,12 @@
 #include <sstream>
 
 #include "gtest/gtest.h"
+#include "ir/decision_view.h"
 #include "kernels/spatial_pack/conv2d.h"
 #include "ir/text_parser.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
-#include "ir/decision_view.h"
 #include "target/target.h"
 #include "target/workload.h"
 

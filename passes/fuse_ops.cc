@@ -10,10 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
 #include "ir/conv_epilogue.h"
+#include "ir/decision_view.h"
 #include "ir/elementwise_views.h"
 #include "ir/layout_views.h"
 #include "ir/op_views.h"
-#include "ir/decision_view.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {

@@ -11,11 +11,11 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "ir/builder.h"
+#include "ir/decision_view.h"
 #include "ir/text_printer.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
-#include "ir/decision_view.h"
 #include "target/registry.h"
 #include "target/workload.h"
 

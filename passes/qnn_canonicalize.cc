@@ -3,8 +3,8 @@
 #include "absl/strings/str_cat.h"
 #include "ir/builder.h"
 #include "ir/conv_epilogue.h"
-#include "kernels/requantize/requantize.h"
 #include "ir/decision_view.h"
+#include "kernels/requantize/requantize.h"
 #include "util/status_macros.h"
 
 namespace qnnc::passes {

@@ -17,7 +17,6 @@
 #include "absl/strings/str_replace.h"
 #include "ir/decision_view.h"
 #include "ir/layout_views.h"
-#include "ir/decision_view.h"
 
 extern char** environ;
 

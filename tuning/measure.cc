@@ -16,11 +16,11 @@
 #include "ir/builder.h"
 #include "ir/conv_epilogue.h"
 #include "nlohmann/json.hpp"
+#include "ir/decision_view.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "tuning/conversion_cost.h"
 #include "runtime/executor.h"
-#include "ir/decision_view.h"
 #include "target/dispatch_context.h"
 #include "util/status_macros.h"
 

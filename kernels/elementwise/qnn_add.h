@@ -14,7 +14,6 @@
 
 namespace qnnc::kernels::elementwise {
 
-
 // Whether QnnAddSameShape takes operands of these types: a and b u8 or i8
 // (each its own), one shape, out_dtype u8 or i8, finite scales with ratios
 // to out_scale of magnitude at most 2^100, zero points inside their dtypes.

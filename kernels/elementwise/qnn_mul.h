@@ -17,7 +17,6 @@
 
 namespace qnnc::kernels::elementwise {
 
-
 // Whether QnnMul takes these shapes and parameters: 8-bit operands and
 // result, a and b of one shape or one broadcast as above, zero points in
 // their dtypes, a finite multiplier.

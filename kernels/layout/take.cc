@@ -315,9 +315,8 @@ absl::Status BlockedChannelGather::Run(const std::vector<Tensor>& inputs, Tensor
   if (any_table && elem != 1) return absl::InvalidArgumentError("BlockedChannelGather: tables need 8-bit data");
   const int64_t count = static_cast<int64_t>(picks_.size());
   const int64_t out_blocks = (count + block_ - 1) / block_;
-  if (absl::Status st = Tensor::PrepareForOverwrite(out, inputs[0].dtype(), {s0[0], out_blocks, s0[2], s0[3], block_}); !st.ok()) {
-    return st;
-  }
+  const tensor::Shape shape = {s0[0], out_blocks, s0[2], s0[3], block_};
+  if (absl::Status st = Tensor::PrepareForOverwrite(out, inputs[0].dtype(), shape); !st.ok()) return st;
   const bool bytes16 = elem == 1 && block_ == 16;
   GatherTask task{&data,
                   &blocks,

@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/spatial_pack/variants.h"
+#include "target/common_implementations.h"
 #include "target/registry.h"
 
 namespace qnnc::target {
@@ -142,18 +143,25 @@ TEST(ArmCostModel, TheFallbackTileIsTheCoresFastest) {
   ArmImplementations arm;
   const Workload w = Conv(64, 64, 3, 56);
   const Config wide{{"tile_co", 32}, {"tile_ow", 2}}, tall{{"tile_co", 16}, {"tile_ow", 4}};
+  // The library's default for 64 channels is 32x2; 16x4 replaces it where the
+  // model finds it at least 5% faster.
   for (const char* target : {"aarch64+dotprod:cortex-a55", "aarch64+dotprod:neoverse-n1",
                              "aarch64+dotprod:neoverse-v1"}) {
     const Target t = *ParseTarget(target);
     const double wide_cycles = *ArmConvCycles(ArmKernel::kDotprod, w, t, wide);
     const double tall_cycles = *ArmConvCycles(ArmKernel::kDotprod, w, t, tall);
-    EXPECT_EQ(arm.dotprod->default_config(w, t), wide_cycles <= tall_cycles ? wide : tall) << target;
+    EXPECT_EQ(arm.dotprod->default_config(w, t), tall_cycles <= 0.95 * wide_cycles ? tall : wide) << target;
   }
-  // The table's rows: 16x4 on the in-order little core, 32x2 on the big ones.
+  // The table's rows: 16x4 on the in-order little core (12% fewer cycles),
+  // 32x2 on the big ones (16x4 within 3%).
   EXPECT_EQ(arm.dotprod->default_config(w, *ParseTarget("aarch64+dotprod:cortex-a55")), tall);
   EXPECT_EQ(arm.dotprod->default_config(w, *ParseTarget("aarch64+dotprod:neoverse-n1")), wide);
   // 40 output channels: 16x4 pads them to 48, 32x2 to 64.
   EXPECT_EQ(arm.dotprod->default_config(Conv(64, 40, 3, 56), *ParseTarget("aarch64+dotprod:neoverse-n1")), tall);
+  // The int16 tiles lie within 1% of each other per MAC on Neoverse-N1: the
+  // library's default stays.
+  const Target n1 = *ParseTarget("aarch64+neon:neoverse-n1");
+  EXPECT_EQ(arm.int16->default_config(w, n1), Int16SpatialPack(sp::kArmInt16Implementation, 40).default_config(w, n1));
   // Every fallback config is a point of the implementation's space.
   for (const Workload& layer : {w, Conv(3, 32, 3, 112), Depthwise(144, 3, 56), Strided(Conv(16, 32, 3, 28))}) {
     for (const Implementation* impl : {arm.dotprod, arm.i8mm, arm.int16}) {
