@@ -66,12 +66,7 @@ struct CpuClones {
   static void Baseline(void* ctx, size_t a, size_t b) { Body(ctx, a, b); }
 
   // The clone for `level`.
-  static CloneTask For(cpu::IsaLevel level) {
-    if (!QNNC_HAS_CPU_CLONES) return &Baseline;
-    if (cpu::Includes(level, cpu::IsaLevel::kAvx512bw)) return &Avx512;
-    if (cpu::Includes(level, cpu::IsaLevel::kAvx2)) return &Avx2;
-    return &Baseline;
-  }
+  static CloneTask For(cpu::IsaLevel level);
   // The clone this host may run (detected, lowered by the cap).
   static CloneTask Pick() { return For(cpu::HostIsaLevel()); }
 };
@@ -112,6 +107,11 @@ Fn PickForHost(const IsaBodies<Fn>& bodies, Fn fallback) {
 #else
 #define QNNC_NEON_BODY(f) nullptr
 #endif
+
+template <CloneTask Body>
+CloneTask CpuClones<Body>::For(cpu::IsaLevel level) {
+  return PickForIsa<CloneTask>(level, {QNNC_X86_BODY(Avx512), QNNC_X86_BODY(Avx2)}, &Baseline);
+}
 
 }  // namespace qnnc::kernels
 
